@@ -1,0 +1,287 @@
+"""The item hierarchy: load, validate and build it; number its nodes in preorder.
+
+A node's id is its preorder number and `last` is the largest id in its subtree, so "a is an
+ancestor-or-self of d" is the range test `a.id <= d.id <= a.last` in SQL.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import HierarchyError
+
+ROOT_LABEL = "*"
+
+
+def natural_key(label: str) -> tuple[int, int, str]:
+    """Sort integers numerically before other labels, so item 9 comes before item 10."""
+    s = label.strip()
+    if re.fullmatch(r"-?\d+", s):
+        return (0, int(s), s)
+    return (1, 0, s)
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """A rooted tree with nodes numbered in preorder (children in natural label order)."""
+
+    labels: tuple[str, ...]
+    parent: tuple[int, ...]  # -1 for the root
+    depth: tuple[int, ...]
+    last: tuple[int, ...]
+    leaf_count: tuple[int, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_leaves(self) -> int:
+        return self.leaf_count[0]
+
+    def is_leaf(self, node: int) -> bool:
+        return self.last[node] == node
+
+    def children(self, node: int) -> list[int]:
+        out, c = [], node + 1
+        while c <= self.last[node]:
+            out.append(c)
+            c = self.last[c] + 1
+        return out
+
+    def leaves(self) -> list[int]:
+        return [i for i in range(self.size) if self.is_leaf(i)]
+
+    def id_of(self) -> dict[str, int]:
+        return {lab: i for i, lab in enumerate(self.labels)}
+
+    def height(self) -> int:
+        return max(self.depth)
+
+    def edges(self) -> list[tuple[str, str]]:
+        """(child, parent) label pairs in preorder, the CSV form."""
+        return [(self.labels[i], self.labels[p]) for i, p in enumerate(self.parent) if p >= 0]
+
+
+def from_edges(edges: Iterable[tuple[str, str]], *, source: str = "hierarchy") -> Hierarchy:
+    """Validate (child, parent) pairs as one rooted tree and number it.
+
+    Raises HierarchyError for a node with two parents, a cycle, several roots or none.
+    """
+    parent_of: dict[str, str] = {}
+    nodes: dict[str, None] = {}
+    conflicts: list[str] = []
+    for child, parent in edges:
+        child, parent = child.strip(), parent.strip()
+        if not child or not parent:
+            raise HierarchyError(f"{source}: empty node label in edge ({child!r}, {parent!r})")
+        if child == parent:
+            raise HierarchyError(f"{source}: cycle: node {child!r} is its own parent")
+        nodes.setdefault(child)
+        nodes.setdefault(parent)
+        old = parent_of.setdefault(child, parent)
+        if old != parent and len(conflicts) < 5:
+            conflicts.append(f"{child!r} under {old!r} and {parent!r}")
+    if conflicts:
+        raise HierarchyError(f"{source}: node with two parents: " + "; ".join(conflicts))
+    if not nodes:
+        raise HierarchyError(f"{source}: the hierarchy has no edges")
+    roots = [n for n in nodes if n not in parent_of]
+    if len(roots) > 1:
+        shown = ", ".join(repr(r) for r in sorted(roots, key=natural_key)[:5])
+        raise HierarchyError(f"{source}: {len(roots)} roots ({shown}); a hierarchy has one root")
+    children: dict[str, list[str]] = defaultdict(list)
+    for c, p in parent_of.items():
+        children[p].append(c)
+    reached = _number(roots[0], children) if roots else None
+    if reached is None or len(reached[0]) < len(nodes):
+        seen = set(reached[0]) if reached else set()
+        raise HierarchyError(f"{source}: cycle: {_find_cycle(parent_of, seen)}")
+    order, parent_idx, depth, last = reached
+    leaf_count = [0] * len(order)
+    for i in range(len(order) - 1, -1, -1):
+        if last[i] == i:
+            leaf_count[i] = 1
+        if parent_idx[i] >= 0:
+            leaf_count[parent_idx[i]] += leaf_count[i]
+    return Hierarchy(
+        labels=tuple(order),
+        parent=tuple(parent_idx),
+        depth=tuple(depth),
+        last=tuple(last),
+        leaf_count=tuple(leaf_count),
+        warnings=tuple(_near_duplicates(order)),
+    )
+
+
+def _number(
+    root: str, children: dict[str, list[str]]
+) -> tuple[list[str], list[int], list[int], list[int]]:
+    order: list[str] = []
+    parent_idx: list[int] = []
+    depth: list[int] = []
+    stack: list[tuple[str, int, int]] = [(root, -1, 0)]
+    while stack:
+        label, par, d = stack.pop()
+        order.append(label)
+        parent_idx.append(par)
+        depth.append(d)
+        me = len(order) - 1
+        for c in sorted(children.get(label, ()), key=natural_key, reverse=True):
+            stack.append((c, me, d + 1))
+    last = list(range(len(order)))
+    for i in range(len(order) - 1, 0, -1):
+        p = parent_idx[i]
+        last[p] = max(last[p], last[i])
+    return order, parent_idx, depth, last
+
+
+def _find_cycle(parent_of: dict[str, str], reached: set[str]) -> str:
+    for start in parent_of:
+        if start in reached:
+            continue
+        path, seen = [start], {start}
+        node = start
+        while node in parent_of:
+            node = parent_of[node]
+            if node in seen:
+                cyc = path[path.index(node) :] + [node]
+                return " -> ".join(repr(n) for n in cyc)
+            path.append(node)
+            seen.add(node)
+    return "nodes unreachable from the root"
+
+
+def _near_duplicates(labels: Sequence[str]) -> list[str]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for lab in labels:
+        groups[re.sub(r"\s+", " ", lab).strip().casefold()].append(lab)
+    return [
+        "labels differ only by case or white space: " + ", ".join(repr(x) for x in g)
+        for g in groups.values()
+        if len(g) > 1
+    ][:5]
+
+
+def read_csv(path: str | Path) -> Hierarchy:
+    """Read `child,parent` rows (a header row naming child and parent is skipped)."""
+    path = Path(path)
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            rows = [r for r in csv.reader(f) if r and any(x.strip() for x in r)]
+    except (OSError, UnicodeDecodeError) as e:
+        raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
+    if rows and [x.strip().lower() for x in rows[0][:2]] == ["child", "parent"]:
+        rows = rows[1:]
+    bad = [i + 1 for i, r in enumerate(rows) if len(r) != 2]
+    if bad:
+        raise HierarchyError(
+            f"{path}: expected 2 columns child,parent; line(s) {bad[:5]} have a different count"
+        )
+    return from_edges(((r[0], r[1]) for r in rows), source=str(path))
+
+
+def read_paths(path: str | Path) -> Hierarchy:
+    """Read `leaf;parent;...;root` lines; consecutive repeated nodes (padding) collapse."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
+    edges: list[tuple[str, str]] = []
+    for line in lines:
+        parts = [p.strip() for p in line.split(";")]
+        if not any(parts):
+            continue
+        if any(not p for p in parts):
+            raise HierarchyError(f"{path}: empty node in line {line!r}")
+        chain = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
+        edges.extend(zip(chain, chain[1:], strict=False))
+        if len(chain) == 1:
+            raise HierarchyError(f"{path}: line {line!r} names a leaf without any parent")
+    return from_edges(edges, source=str(path))
+
+
+def read(path: str | Path, fmt: str | None = None) -> Hierarchy:
+    """Read a hierarchy file, telling the path-per-line format by its `;` separators."""
+    path = Path(path)
+    if not path.is_file():
+        raise HierarchyError(f"hierarchy file not found: {path}")
+    if fmt is None:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+        fmt = "paths" if ";" in head and "," not in head.split("\n")[0].split(";")[0] else "csv"
+    if fmt == "paths":
+        return read_paths(path)
+    if fmt == "csv":
+        return read_csv(path)
+    raise HierarchyError(f"unknown hierarchy format {fmt!r} (csv or paths)")
+
+
+def build_fanout(items: Iterable[str], fanout: int) -> Hierarchy:
+    """A balanced hierarchy over the sorted items: groups of `fanout` siblings, level by level.
+
+    Internal nodes are named `low,high` after the first and last leaf they cover, the root `*`
+    (the papers' artificial hierarchies, and the format of the shipped WV2 tree).
+    """
+    if fanout < 2:
+        raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
+    leaves = sorted(set(items), key=natural_key)
+    if not leaves:
+        raise HierarchyError("cannot build a hierarchy over no items")
+    level = [(lab, lab, lab) for lab in leaves]  # (label, low leaf, high leaf)
+    edges: list[tuple[str, str]] = []
+    while len(level) > fanout:
+        nxt = []
+        for i in range(0, len(level), fanout):
+            group = level[i : i + fanout]
+            if len(group) == 1:
+                nxt.append(group[0])
+                continue
+            node = (f"{group[0][1]},{group[-1][2]}", group[0][1], group[-1][2])
+            edges.extend((g[0], node[0]) for g in group)
+            nxt.append(node)
+        level = nxt
+    edges.extend((g[0], ROOT_LABEL) for g in level)
+    return from_edges(edges, source=f"fan-out {fanout} hierarchy")
+
+
+def build_code_prefix(items: Iterable[str]) -> Hierarchy:
+    """Generalize codes by dropping trailing characters: 12345 -> 1234* -> 123* -> ... -> *.
+
+    Chains with a single child are collapsed, so every internal node generalizes >= 2 codes.
+    """
+    codes = sorted({c.strip() for c in items}, key=natural_key)
+    if not codes:
+        raise HierarchyError("cannot build a hierarchy over no items")
+    parent_of: dict[str, str] = {}
+    for code in codes:
+        node = code
+        for cut in range(len(code) - 1, -1, -1):
+            par = code[:cut] + "*"
+            if node in parent_of:
+                break
+            parent_of[node] = par
+            node = par
+    parent_of.pop(ROOT_LABEL, None)
+    kids: dict[str, list[str]] = defaultdict(list)
+    for c, p in parent_of.items():
+        kids[p].append(c)
+
+    def lift(p: str) -> str:
+        while p != ROOT_LABEL and len(kids[p]) == 1 and p not in codes_set:
+            p = parent_of[p]
+        return p
+
+    codes_set = set(codes)
+    edges = [
+        (c, lift(p))
+        for c, p in parent_of.items()
+        if c in codes_set or len(kids[c]) != 1
+    ]
+    return from_edges(edges, source="code-prefix hierarchy")

@@ -1,0 +1,135 @@
+"""The verifier: does a release generalize its original, and is it k- or k^m-anonymous?
+
+It runs against the `release(tid, node)` table of the current run schema and leaves the offending
+rows in tables of that schema (`violations_validity`, `violations_k`, `violations_km`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import queries, sqlfiles
+from .errors import ParamsError
+from .store import Store, quote
+
+MODELS = ("k", "km")
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """Counts of offending rows per check; `ok` when every check found none."""
+
+    model: str
+    k: int
+    m: int | None
+    schema: str
+    validity_problems: int
+    failing_classes: int = 0
+    transactions_in_failing_classes: int = 0
+    classes: int = 0
+    failing_itemsets: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.validity_problems == 0
+            and self.failing_classes == 0
+            and not any(self.failing_itemsets.values())
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "model": self.model,
+            "k": self.k,
+            "m": self.m,
+            "schema": self.schema,
+            "validity_problems": self.validity_problems,
+            "classes": self.classes,
+            "failing_classes": self.failing_classes,
+            "transactions_in_failing_classes": self.transactions_in_failing_classes,
+            "failing_itemsets": {str(s): n for s, n in self.failing_itemsets.items()},
+        }
+
+
+def verify(
+    store: Store,
+    *,
+    k: int,
+    model: str = "k",
+    m: int | None = None,
+    allow_suppression: bool = False,
+    multiset: bool = False,
+) -> VerifyReport:
+    """Check the current run schema's `release` against the dataset.
+
+    model "k": every released transaction occurs >= k times; "km": every itemset of <= m released
+    items has support 0 or >= k. `multiset` releases may repeat a node per transaction and are
+    checked by Hall's condition (each copy stands for its own original item).
+    """
+    if model not in MODELS:
+        raise ParamsError(f"unknown privacy model {model!r}; one of {MODELS}")
+    if model == "km" and not m:
+        raise ParamsError("the k^m model needs m")
+    if k < 1:
+        raise ParamsError("k must be >= 1")
+    store.require_hierarchy()
+    schema = store.run_ctx.schema if store.run_ctx else store.schema
+    store.execute(
+        "CREATE OR REPLACE TABLE violations_validity AS "
+        + _union(
+            ["verify_unknown_tids", "verify_generalizes"]
+            + ([] if allow_suppression else ["verify_covers"])
+            + (["verify_matching"] if multiset else [])
+        ),
+        step="violations_validity",
+    )
+    validity = store.scalar("SELECT count(*) FROM violations_validity")
+    if model == "k":
+        store.run("k_anonymity_classes")
+        store.execute(
+            "CREATE OR REPLACE TABLE violations_k AS " + sqlfiles.statement("k_anonymity_violations").sql,
+            {"k": k},
+            step="violations_k",
+        )
+        classes, failing, tx = store.query(
+            "SELECT (SELECT count(*) FROM release_classes), count(*), coalesce(sum(support), 0) "
+            "FROM violations_k"
+        )[0]
+        return VerifyReport(model, k, m, schema, validity, failing, int(tx), classes)
+    store.execute(
+        "CREATE OR REPLACE TABLE release_set AS SELECT DISTINCT tid, node FROM release",
+        step="release_set",
+    )
+    sql = queries.render(queries.km_violations("release_set", m or 1))
+    store.execute(f"CREATE OR REPLACE TABLE violations_km AS {sql}", {"k": k}, step="violations_km")
+    per_size = dict(store.query("SELECT size, count(*) FROM violations_km GROUP BY size"))
+    failing = {s: int(per_size.get(s, 0)) for s in range(1, (m or 1) + 1)}
+    return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing)
+
+
+def _union(names: list[str]) -> str:
+    return "\nUNION ALL\n".join(f"({sqlfiles.statement(n).sql})" for n in names)
+
+
+def violations(store: Store, table: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The first offending rows of a violations table, with node ids turned into labels."""
+    if table == "violations_validity":
+        sql = (
+            "SELECT t.label AS tid, n.label AS node, v.problem FROM violations_validity v "
+            "LEFT JOIN tids t ON t.tid = v.tid LEFT JOIN node n ON n.id = v.node "
+            "ORDER BY v.tid, v.node LIMIT $n"
+        )
+    elif table in ("violations_k", "violations_km"):
+        size = "size, " if table == "violations_km" else ""
+        sql = (
+            f"WITH v AS (SELECT row_number() OVER (ORDER BY support, itemset) AS rn, * "
+            f"FROM {quote(table)} ORDER BY rn LIMIT $n), "
+            "u AS (SELECT rn, unnest(itemset) AS id, generate_subscripts(itemset, 1) AS pos FROM v) "
+            f"SELECT {size}coalesce((SELECT list(n.label ORDER BY u.pos) FROM u JOIN node n "
+            "ON n.id = u.id WHERE u.rn = v.rn), []) AS itemset, support FROM v ORDER BY rn"
+        )
+    else:
+        raise ParamsError(f"unknown violations table {table!r}")
+    return store.execute(sql, {"n": limit}, step=f"show_{table}").dicts()

@@ -1,0 +1,18 @@
+-- name: information_loss
+-- NCP and LM averaged over original item instances: each instance is charged the cost of the
+-- most specific released node covering it, or 1 (the root's cost) when it is suppressed.
+WITH cover AS (
+    SELECT t.tid, t.item, min(n.ncp) AS ncp, min(n.lm) AS lm
+    FROM tx AS t
+    JOIN (SELECT DISTINCT tid, node FROM release) AS r ON r.tid = t.tid
+    JOIN node AS n ON n.id = r.node AND t.item BETWEEN n.id AND n.last
+    GROUP BY t.tid, t.item
+)
+SELECT count(*) AS instances,
+       coalesce(sum(coalesce(c.ncp, 1.0)) / nullif(count(*), 0), 0) AS ncp,
+       coalesce(sum(coalesce(c.lm, 1.0)) / nullif(count(*), 0), 0) AS lm,
+       count(*) FILTER (WHERE c.ncp IS NULL) AS suppressed,
+       (SELECT count(*) FROM release) AS released_items,
+       (SELECT count(*) FROM tids) AS transactions
+FROM tx AS t
+LEFT JOIN cover AS c USING (tid, item);

@@ -1,0 +1,104 @@
+-- Checks of a release against its original. Every run schema holds its output as
+-- `release(tid, node)`: one row per released item (a multiset release repeats a row).
+
+-- name: verify_generalizes
+-- Released items that are neither an original item of their transaction nor an ancestor of one.
+SELECT r.tid, r.node, 'not a generalization of any original item' AS problem
+FROM (SELECT DISTINCT tid, node FROM release) AS r
+JOIN node AS n ON n.id = r.node
+ANTI JOIN tx AS t ON t.tid = r.tid AND t.item BETWEEN n.id AND n.last
+ORDER BY r.tid, r.node;
+
+-- name: verify_unknown_tids
+-- Released transactions whose tid is not in the original data.
+SELECT DISTINCT r.tid, NULL::INTEGER AS node, 'tid not in the original data' AS problem
+FROM release AS r
+ANTI JOIN tids AS t ON t.tid = r.tid
+ORDER BY r.tid;
+
+-- name: verify_covers
+-- Original items that no released item of their transaction covers (i.e. suppressed items).
+SELECT t.tid, t.item AS node, 'original item not covered by the release' AS problem
+FROM tx AS t
+ANTI JOIN (
+    SELECT r.tid, n.id, n.last
+    FROM (SELECT DISTINCT tid, node FROM release) AS r
+    JOIN node AS n ON n.id = r.node
+) AS c ON c.tid = t.tid AND t.item BETWEEN c.id AND c.last
+ORDER BY t.tid, t.item;
+
+-- name: verify_matching
+-- Multiset releases: subtrees holding more released copies than original items (Hall's
+-- condition, which on a tree's nested subtrees decides whether each copy has its own item).
+WITH released AS (
+    SELECT r.tid, c.ancestor AS node, count(*) AS copies
+    FROM release AS r
+    JOIN closure AS c ON c.node = r.node
+    GROUP BY r.tid, c.ancestor
+), original AS (
+    SELECT t.tid, c.ancestor AS node, count(*) AS items
+    FROM tx AS t
+    JOIN closure AS c ON c.node = t.item
+    GROUP BY t.tid, c.ancestor
+)
+SELECT r.tid, r.node, 'more released copies than original items under this node' AS problem
+FROM released AS r
+LEFT JOIN original AS o USING (tid, node)
+WHERE r.copies > coalesce(o.items, 0)
+ORDER BY r.tid, r.node;
+
+-- name: k_anonymity_classes
+-- Every equivalence class of the release (identical released transactions) with its size;
+-- transactions with nothing released form the class of the empty itemset.
+CREATE OR REPLACE TABLE release_classes AS
+WITH per_tx AS (
+    SELECT t.tid, coalesce(list(r.node ORDER BY r.node) FILTER (r.node IS NOT NULL), []) AS itemset
+    FROM tids AS t
+    LEFT JOIN release AS r ON r.tid = t.tid
+    GROUP BY t.tid
+)
+SELECT itemset, count(*) AS support
+FROM per_tx
+GROUP BY itemset
+ORDER BY support, itemset;
+
+-- name: k_anonymity_violations
+-- Equivalence classes with fewer than $k transactions.
+SELECT itemset, support
+FROM release_classes
+WHERE support < $k
+ORDER BY support, itemset;
+
+-- name: release_labelled
+-- The current run's release with original tid labels and node labels, in tid order.
+SELECT t.label AS tid, n.label AS item
+FROM release AS r
+JOIN tids AS t ON t.tid = r.tid
+JOIN node AS n ON n.id = r.node
+ORDER BY r.tid, r.node;
+
+-- name: release_per_transaction
+-- One row per original transaction with the list of its released item labels (possibly empty).
+SELECT t.label AS tid,
+       coalesce(list(n.label ORDER BY r.node) FILTER (WHERE n.label IS NOT NULL), []) AS items
+FROM tids AS t
+LEFT JOIN release AS r ON r.tid = t.tid
+LEFT JOIN node AS n ON n.id = r.node
+GROUP BY t.tid, t.label
+ORDER BY t.tid;
+
+-- name: release_from_labels
+-- A release read from a file of (tid, item) labels, mapped to tid and node ids.
+CREATE OR REPLACE TABLE release AS
+SELECT t.tid, n.id AS node
+FROM release_source AS s
+JOIN tids AS t ON t.label = s.tid_label
+JOIN node AS n ON n.label = s.label;
+
+-- name: release_unknown_labels
+-- Labels of a release file that name no transaction or no hierarchy node (first 5 of each).
+(SELECT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
+ ANTI JOIN tids AS t ON t.label = s.tid_label LIMIT 5)
+UNION ALL
+(SELECT 'item' AS kind, s.label FROM release_source AS s
+ ANTI JOIN node AS n ON n.label = s.label LIMIT 5);

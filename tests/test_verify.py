@@ -1,0 +1,138 @@
+"""The verifier and the metrics against the papers' examples and a plain-Python reference."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import AB_TREE, FIG2_TX, make_store, original_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
+from strategies import databases
+
+from setanon_sql import metrics
+from setanon_sql.verify import verify, violations
+
+
+def put_release(store, release: dict) -> None:
+    """Write a release given as tid label -> node labels into the current run's `release`."""
+    rows = [(str(t), n) for t, nodes in release.items() for n in nodes]
+    store.execute("CREATE OR REPLACE TEMP TABLE given (tid_label VARCHAR, label VARCHAR)")
+    if rows:
+        store.con.executemany("INSERT INTO given VALUES (?, ?)", rows)
+    store.execute(
+        "CREATE OR REPLACE TABLE release AS SELECT t.tid, n.id AS node FROM given g "
+        "JOIN tids t ON t.label = g.tid_label JOIN node n ON n.label = g.label"
+    )
+
+
+FIG2_CUT_A = {
+    "0": ["A", "b1", "b2"],
+    "1": ["A", "b1"],
+    "2": ["A", "b1", "b2"],
+    "3": ["A", "b2"],
+}
+
+
+def test_fig2_raw_is_not_2_2_anonymous(fig2):
+    with fig2.run_schema("raw"):
+        put_release(fig2, {str(i): t for i, t in enumerate(FIG2_TX)})
+        rep = verify(fig2, k=2, model="km", m=2)
+        assert not rep.ok
+        bad = {tuple(v["itemset"]) for v in violations(fig2, "violations_km")}
+        assert ("a1", "a2") in bad and rep.validity_problems == 0
+
+
+def test_fig2_cut_a_is_2_2_anonymous_with_ncp_2_5_over_11(fig2):
+    with fig2.run_schema("cut"):
+        put_release(fig2, FIG2_CUT_A)
+        rep = verify(fig2, k=2, model="km", m=2)
+        assert rep.ok, rep
+        loss = metrics.information_loss(fig2)
+        assert loss["ncp"] == pytest.approx(2.5 / 11)
+        assert loss["suppressed"] == 0
+
+
+# He & Naughton (VLDB 2009) Table 1: Beer, Wine -> Alcohol; Diapers, Pregnancy Test -> Health Care.
+HEALTH_TREE = [
+    ("Alcohol", "ALL"), ("Health Care", "ALL"), ("Beer", "Alcohol"), ("Wine", "Alcohol"),
+    ("Diapers", "Health Care"), ("Pregnancy Test", "Health Care"),
+]  # fmt: skip
+TABLE1A = {
+    "Alice": ["Beer", "Diapers"],
+    "Bob": ["Beer", "Diapers", "Pregnancy Test"],
+    "Chris": ["Wine", "Pregnancy Test"],
+    "Dan": ["Wine", "Diapers", "Pregnancy Test"],
+}
+TABLE1B = {
+    "Alice": ["Alcohol", "Health Care"],
+    "Bob": ["Beer", "Diapers", "Pregnancy Test"],
+    "Chris": ["Alcohol", "Health Care"],
+    "Dan": ["Wine", "Diapers", "Pregnancy Test"],
+}
+
+
+def test_he_naughton_table1():
+    store = make_store(TABLE1A, HEALTH_TREE)
+    with store.run_schema("a"):
+        put_release(store, TABLE1A)
+        assert verify(store, k=2, model="km", m=2).ok
+        assert not verify(store, k=2, model="k").ok
+    with store.run_schema("b"):
+        put_release(store, {t: ["Alcohol", "Health Care"] for t in ("Alice", "Chris")}
+                    | {t: ["Alcohol", "Diapers", "Pregnancy Test"] for t in ("Bob", "Dan")})
+        assert verify(store, k=2, model="k").ok
+
+
+def test_validity_catches_a_foreign_item(fig2):
+    with fig2.run_schema("bad"):
+        put_release(fig2, FIG2_CUT_A | {"1": ["A", "b2"]})
+        rep = verify(fig2, k=1, model="k")
+        assert rep.validity_problems == 2  # b2 is not in tid 1, and b1 is no longer covered
+        assert {v["problem"] for v in violations(fig2, "violations_validity")} == {
+            "not a generalization of any original item",
+            "original item not covered by the release",
+        }
+
+
+def test_multiset_release_needs_one_item_per_copy():
+    store = make_store([["a1", "b1"], ["a1", "a2"]], AB_TREE)
+    with store.run_schema("m"):
+        put_release(store, {})
+        store.execute("INSERT INTO release SELECT 0, id FROM node WHERE label = 'A'")
+        store.execute("INSERT INTO release SELECT 0, id FROM node WHERE label = 'A'")
+        rep = verify(store, k=1, model="k", multiset=True, allow_suppression=True)
+        assert rep.validity_problems == 1  # two copies of A but only one A-item in tid 0
+
+
+def random_release(draw, txs, tree: Tree):
+    out = {}
+    for i, t in enumerate(txs):
+        nodes = set()
+        for item in t:
+            nodes.add(draw(st.sampled_from(tree.ancestors(item))))
+        out[str(i)] = sorted(nodes)
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), db=databases(), k=st.integers(1, 4), m=st.integers(1, 3))
+def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
+    txs, edges = db
+    tree = Tree(edges)
+    store = make_store(txs, edges)
+    release = random_release(data.draw, txs, tree)
+    with store.run_schema("r"):
+        put_release(store, release)
+        rep_k = verify(store, k=k, model="k")
+        rep_km = verify(store, k=k, model="km", m=m)
+        loss = metrics.information_loss(store)
+    original = original_of(store)
+    valid = all(generalizes(original[t], release[t], tree) for t in release)
+    assert (rep_k.validity_problems == 0) == valid
+    assert (rep_k.failing_classes == 0) == is_k_anonymous(release, k)
+    assert (not any(rep_km.failing_itemsets.values())) == is_km_anonymous(release, k, m)
+    ncp, lm, suppressed = information_loss(original, release, tree)
+    assert loss["ncp"] == pytest.approx(ncp)
+    assert loss["lm"] == pytest.approx(lm)
+    assert loss["suppressed"] == suppressed
+    store.close()
