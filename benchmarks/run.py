@@ -1,0 +1,119 @@
+"""Benchmark runner: time, peak memory and information loss per dataset and algorithm.
+
+Each configuration runs in its own process so that peak RSS (DuckDB's native memory included)
+belongs to that run alone. Examples:
+
+    python benchmarks/run.py --dataset wv2 --algorithm aa --k 10 --m 2
+    python benchmarks/run.py --dataset wv1 --fanout 5 --algorithm partition --k 2 5 10
+    python benchmarks/run.py --dataset wv2 --replicate 4 --algorithm partition --k 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+DATASETS = {
+    "wv1": (DATA / "bms-webview-1.spmf.txt", None),
+    "wv2": (DATA / "bms-webview-2.spmf.txt", DATA / "bms-webview-2.hierarchy.txt"),
+}
+
+
+def one(args: argparse.Namespace) -> dict:
+    """Run a single configuration in this process and return its figures."""
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql import HierarchySpec, Params, anonymize, open_store
+
+    source, shipped = DATASETS[args.dataset]
+    spec = HierarchySpec(fanout=args.fanout) if args.fanout else HierarchySpec(path=shipped)
+    t0 = time.perf_counter()
+    store, _ = open_store(source, hierarchy_spec=spec)
+    if args.replicate > 1:
+        store.execute(
+            "CREATE OR REPLACE TABLE tx AS SELECT r * (SELECT max(tid) + 1 FROM tids) + tid AS tid,"
+            " item FROM tx, range($n) AS g(r)",
+            {"n": args.replicate},
+        )
+        store.execute(
+            "CREATE OR REPLACE TABLE tids AS SELECT DISTINCT tid, CAST(tid AS VARCHAR) AS label FROM tx"
+        )
+    load_s = time.perf_counter() - t0
+    options = json.loads(args.options) if args.options else {}
+    params = Params(algorithm=args.algorithm, k=args.k, m=args.m, options=options)
+    result = anonymize(store, params)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "dataset": args.dataset + (f"x{args.replicate}" if args.replicate > 1 else ""),
+        "hierarchy": f"fanout {args.fanout}" if args.fanout else "shipped",
+        "algorithm": args.algorithm,
+        "k": args.k,
+        "m": args.m,
+        "load_s": round(load_s, 2),
+        "run_s": round(result.seconds, 2),
+        "peak_rss_mb": round(peak),
+        "ncp_pct": round(100 * result.loss["ncp"], 3),
+        "lm_pct": round(100 * result.loss["lm"], 3),
+        "suppressed": result.loss["suppressed"],
+        **{f"info_{k}": v for k, v in result.info.items() if isinstance(v, (int, float, str))},
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dataset", choices=sorted(DATASETS), nargs="+", default=["wv2"])
+    p.add_argument("--algorithm", nargs="+", required=True)
+    p.add_argument("--k", type=int, nargs="+", default=[10])
+    p.add_argument("--m", type=int, nargs="+", default=[None])
+    p.add_argument("--fanout", type=int, nargs="+", default=[None],
+                   help="balanced fan-out hierarchy (default: the shipped one; WV1 needs one)")
+    p.add_argument("--replicate", type=int, nargs="+", default=[1],
+                   help="copy the data N times with fresh tids")
+    p.add_argument("--options", default="", help="algorithm options as JSON")
+    p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.single:
+        print(json.dumps(one(args)))
+        return
+    rows = []
+    for ds in args.dataset:
+        for fan in args.fanout:
+            fan = fan if fan or ds == "wv2" else 5
+            for rep in args.replicate:
+                for algo in args.algorithm:
+                    for k in args.k:
+                        for m in args.m:
+                            cmd = [sys.executable, __file__, "--single", "--dataset", ds,
+                                   "--algorithm", algo, "--k", str(k), "--replicate", str(rep),
+                                   "--options", args.options]
+                            cmd += ["--m", str(m)] if m else []
+                            cmd += ["--fanout", str(fan)] if fan else []
+                            done = subprocess.run(cmd, capture_output=True, text=True)
+                            if done.returncode:
+                                err = (done.stderr.strip().splitlines() or ["?"])[-1]
+                                row = {"dataset": ds, "algorithm": algo, "k": k, "m": m,
+                                       "error": err}
+                            else:
+                                row = json.loads(done.stdout.strip().splitlines()[-1])
+                            rows.append(row)
+                            print(json.dumps(row), flush=True)
+    _table(rows)
+
+
+def _table(rows: list[dict]) -> None:
+    cols = ["dataset", "hierarchy", "algorithm", "k", "m", "run_s", "peak_rss_mb", "ncp_pct",
+            "lm_pct", "suppressed", "error"]
+    cols = [c for c in cols if any(c in r for r in rows)]
+    print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
+
+
+if __name__ == "__main__":
+    main()
