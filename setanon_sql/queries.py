@@ -55,11 +55,18 @@ def itemset_supports(
     return q
 
 
-def km_violations(source: str, m: int) -> exp.Expression:
-    """All itemsets of 1..m items of `source(tid, node)` with support in [1, $k), as one table
-    of (size, itemset list, support)."""
+def km_violations(
+    m: int, *, singles: str = "release_set", frequent: str = "release_frequent"
+) -> exp.Expression:
+    """Itemsets of 1..m released items with support in [1, $k), as (size, itemset, support).
+
+    Sizes >= 2 are counted over `frequent` (the occurrences of items with support >= $k) only:
+    an itemset holding an infrequent item is already reported through that item, so the
+    verdict is the same and the self-joins stay small (the Apriori property).
+    """
     parts = []
     for size in range(1, m + 1):
+        source = singles if size == 1 else frequent
         inner = itemset_supports(source, size).subquery(f"s{size}", copy=False)
         items = exp.Array(
             expressions=[exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)]

@@ -85,6 +85,7 @@ class Store:
         self.schema = schema
         self.log: list[Logged] = []
         self.run_ctx: Run | None = None
+        self.con.execute("SET enable_progress_bar = false").fetchall()
         self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(schema)}").fetchall()
         self._search(None)
 

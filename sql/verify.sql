@@ -102,3 +102,11 @@ JOIN node AS n ON n.label = s.label;
 UNION ALL
 (SELECT 'item' AS kind, s.label FROM release_source AS s
  ANTI JOIN node AS n ON n.label = s.label LIMIT 5);
+
+-- name: release_frequent
+-- Released (tid, node) rows whose node alone occurs in >= $k transactions: the only items an
+-- itemset of two or more can hold without containing an already-reported infrequent item.
+CREATE OR REPLACE TABLE release_frequent AS
+SELECT s.tid, s.node
+FROM release_set AS s
+SEMI JOIN (SELECT node FROM release_set GROUP BY node HAVING count(*) >= $k) AS f USING (node);
