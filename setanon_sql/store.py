@@ -93,11 +93,14 @@ class Store:
         path = f"{run},{self.schema}" if run else self.schema
         self.con.execute(f"SET search_path = {literal(path)}").fetchall()
 
-    def _cursor(self, sql: str, params: Mapping[str, Any] | None, step: str):
+    def _logged(self, sql: str, params: Mapping[str, Any] | None, step: str) -> None:
         entry = Logged(step, sql, dict(params) if params else None)
         self.log.append(entry)
         if self.run_ctx is not None:
             self.run_ctx.log.append(entry)
+
+    def _cursor(self, sql: str, params: Mapping[str, Any] | None, step: str):
+        self._logged(sql, params, step)
         return self.con.execute(sql, dict(params) if params else None)
 
     def execute(
@@ -110,7 +113,10 @@ class Store:
 
     def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         """Run a query and hand its result to Python as an Arrow table (for large results)."""
-        return self._cursor(sql, params, step).fetch_arrow_table()
+        # DuckDB 2.0 has no fetch_arrow_table on a DB-API result; a relation hands Arrow over
+        # without the extra copy a DB-API result would make.
+        self._logged(sql, params, step)
+        return self.con.sql(sql, params=dict(params) if params else None).to_arrow_table()
 
     def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         return self.execute(sql, params, step=step).rows
