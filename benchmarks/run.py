@@ -71,10 +71,20 @@ def main() -> None:
     p.add_argument("--algorithm", nargs="+", required=True)
     p.add_argument("--k", type=int, nargs="+", default=[10])
     p.add_argument("--m", type=int, nargs="+", default=[None])
-    p.add_argument("--fanout", type=int, nargs="+", default=[None],
-                   help="balanced fan-out hierarchy (default: the shipped one; WV1 needs one)")
-    p.add_argument("--replicate", type=int, nargs="+", default=[1],
-                   help="copy the data N times with fresh tids")
+    p.add_argument(
+        "--fanout",
+        type=int,
+        nargs="+",
+        default=[None],
+        help="balanced fan-out hierarchy (default: the shipped one; WV1 needs one)",
+    )
+    p.add_argument(
+        "--replicate",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="copy the data N times with fresh tids",
+    )
     p.add_argument("--options", default="", help="algorithm options as JSON")
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -89,16 +99,33 @@ def main() -> None:
                 for algo in args.algorithm:
                     for k in args.k:
                         for m in args.m:
-                            cmd = [sys.executable, __file__, "--single", "--dataset", ds,
-                                   "--algorithm", algo, "--k", str(k), "--replicate", str(rep),
-                                   "--options", args.options]
+                            cmd = [
+                                sys.executable,
+                                __file__,
+                                "--single",
+                                "--dataset",
+                                ds,
+                                "--algorithm",
+                                algo,
+                                "--k",
+                                str(k),
+                                "--replicate",
+                                str(rep),
+                                "--options",
+                                args.options,
+                            ]
                             cmd += ["--m", str(m)] if m else []
                             cmd += ["--fanout", str(fan)] if fan else []
                             done = subprocess.run(cmd, capture_output=True, text=True)
                             if done.returncode:
                                 err = (done.stderr.strip().splitlines() or ["?"])[-1]
-                                row = {"dataset": ds, "algorithm": algo, "k": k, "m": m,
-                                       "error": err}
+                                row = {
+                                    "dataset": ds,
+                                    "algorithm": algo,
+                                    "k": k,
+                                    "m": m,
+                                    "error": err,
+                                }
                             else:
                                 row = json.loads(done.stdout.strip().splitlines()[-1])
                             rows.append(row)
@@ -107,8 +134,19 @@ def main() -> None:
 
 
 def _table(rows: list[dict]) -> None:
-    cols = ["dataset", "hierarchy", "algorithm", "k", "m", "run_s", "peak_rss_mb", "ncp_pct",
-            "lm_pct", "suppressed", "error"]
+    cols = [
+        "dataset",
+        "hierarchy",
+        "algorithm",
+        "k",
+        "m",
+        "run_s",
+        "peak_rss_mb",
+        "ncp_pct",
+        "lm_pct",
+        "suppressed",
+        "error",
+    ]
     cols = [c for c in cols if any(c in r for r in rows)]
     print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
     for r in rows:

@@ -156,8 +156,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
 def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, Any]) -> None:
     rows = {"algorithm": algorithm, "k": params.k, "m": params.m, "l": params.l, **info}
     store.execute(
-        "CREATE OR REPLACE TABLE run_info AS "
-        "SELECT unnest($keys) AS key, unnest($values) AS value",
+        "CREATE OR REPLACE TABLE run_info AS SELECT unnest($keys) AS key, unnest($values) AS value",
         {"keys": list(rows), "values": [None if v is None else str(v) for v in rows.values()]},
         step="run_info",
     )
@@ -177,15 +176,71 @@ def verify_release(
     """Verify a release file, a stored run, or (with neither) the data itself as released."""
     from . import release as rel
 
+    store.require_hierarchy()
     if run is not None:
         with store.in_run(run):
-            return verify(store, k=k, model=model, m=m, allow_suppression=allow_suppression,
-                          multiset=multiset)
+            return verify(
+                store, k=k, model=model, m=m, allow_suppression=allow_suppression, multiset=multiset
+            )
     name = store.new_run_name("verify")
     with store.run_schema(name):
         if release is not None:
             rel.read_release(store, release)
         else:
-            store.execute("CREATE TABLE release AS SELECT tid, item AS node FROM tx", step="identity")
-        return verify(store, k=k, model=model, m=m, allow_suppression=allow_suppression,
-                      multiset=multiset)
+            store.execute(
+                "CREATE TABLE release AS SELECT tid, item AS node FROM tx", step="identity"
+            )
+        return verify(
+            store, k=k, model=model, m=m, allow_suppression=allow_suppression, multiset=multiset
+        )
+
+
+def release_metrics(
+    store: Store, *, release: str | Path | None = None, run: str | None = None
+) -> dict[str, Any]:
+    """Information loss of a release file or of a stored run."""
+    from . import release as rel
+
+    store.require_hierarchy()
+    if (release is None) == (run is None):
+        raise ParamsError("give either a release file or a stored run")
+    if run is not None:
+        with store.in_run(run):
+            return metrics.information_loss(store)
+    with store.run_schema(store.new_run_name("metrics")):
+        rel.read_release(store, release)
+        return metrics.information_loss(store)
+
+
+def run_sql_log(store: Store, run: str, step: str | None = None) -> list[tuple]:
+    """The SQL a stored run executed, in order: (seq, step, sql, params)."""
+    if run not in store.schemas() or not store.has_table("sql_log", run):
+        raise ParamsError(f"no run {run!r} with an SQL log in this database")
+    with store.in_run(run):
+        return store.query(
+            "SELECT seq, step, sql, params FROM sql_log WHERE $step IS NULL OR step = $step "
+            "ORDER BY seq",
+            {"step": step},
+        )
+
+
+def list_runs(store: Store) -> list[dict[str, Any]]:
+    """Every run schema of the database with its tables and recorded parameters."""
+    out = []
+    for schema in store.schemas():
+        if schema in (store.schema, "main") or not store.has_table("release", schema):
+            continue
+        tables = [
+            r[0]
+            for r in store.query(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = $s "
+                "ORDER BY table_name",
+                {"s": schema},
+            )
+        ]
+        info = {}
+        if "run_info" in tables:
+            with store.in_run(schema):
+                info = dict(store.query("SELECT key, value FROM run_info"))
+        out.append({"run": schema, "tables": tables, "info": info})
+    return out

@@ -279,9 +279,38 @@ def build_code_prefix(items: Iterable[str]) -> Hierarchy:
         return p
 
     codes_set = set(codes)
-    edges = [
-        (c, lift(p))
-        for c, p in parent_of.items()
-        if c in codes_set or len(kids[c]) != 1
-    ]
+    edges = [(c, lift(p)) for c, p in parent_of.items() if c in codes_set or len(kids[c]) != 1]
     return from_edges(edges, source="code-prefix hierarchy")
+
+
+def write_csv(h: Hierarchy, path: str | Path) -> None:
+    """Write `child,parent` rows (with a header), atomically."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["child", "parent"])
+            w.writerows(h.edges())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def describe(h: Hierarchy) -> dict[str, int | str]:
+    """Size figures of a hierarchy for a summary line."""
+    per_level: dict[int, int] = defaultdict(int)
+    for i in range(h.size):
+        if not h.is_leaf(i):
+            per_level[h.depth[i]] += 1
+    return {
+        "nodes": h.size,
+        "leaves": h.n_leaves,
+        "height": h.height(),
+        "root": h.labels[0],
+        "internal nodes per level": " / ".join(str(per_level[d]) for d in sorted(per_level)),
+    }

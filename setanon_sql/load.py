@@ -66,8 +66,13 @@ def load(
         if fmt in ("spmf", "lines"):
             _read_lines(store, path)
         elif fmt == "csv":
-            _read_long(store, f"read_csv({literal(str(path))}, header = true, all_varchar = true)",
-                       path, tid_col, item_col)
+            _read_long(
+                store,
+                f"read_csv({literal(str(path))}, header = true, all_varchar = true)",
+                path,
+                tid_col,
+                item_col,
+            )
         elif fmt == "parquet":
             _read_long(store, f"read_parquet({literal(str(path))})", path, tid_col, item_col)
         else:
@@ -127,7 +132,9 @@ def _read_duckdb(store: Store, path: Path, table: str, tid_col: str, item_col: s
         ref = exp.table_(parts.name, db=parts.db or None, quoted=True).sql("duckdb")
         _read_long(store, ref, path, tid_col, item_col)
         return
-    store.execute(f"ATTACH {literal(str(path))} AS setanon_source (READ_ONLY)", step="attach_source")
+    store.execute(
+        f"ATTACH {literal(str(path))} AS setanon_source (READ_ONLY)", step="attach_source"
+    )
     try:
         ref = exp.table_(parts.name, db=parts.db or "main", catalog="setanon_source", quoted=True)
         try:
@@ -162,7 +169,9 @@ def _encode(store: Store, source: str, fmt: str) -> LoadSummary:
     )
 
 
-def load_transactions(store: Store, transactions: dict[str, list[str]] | list[list[str]]) -> LoadSummary:
+def load_transactions(
+    store: Store, transactions: dict[str, list[str]] | list[list[str]]
+) -> LoadSummary:
     """Load transactions held in Python: a list (tid = position) or a dict tid -> items."""
     import pyarrow as pa
 
@@ -177,7 +186,9 @@ def load_transactions(store: Store, transactions: dict[str, list[str]] | list[li
             labels.append(str(label))
     store.put_arrow(
         "source_pairs",
-        pa.table({"tid_label": pa.array(tids, pa.string()), "label": pa.array(labels, pa.string())}),
+        pa.table(
+            {"tid_label": pa.array(tids, pa.string()), "label": pa.array(labels, pa.string())}
+        ),
         temp=True,
     )
     return _encode(store, "python", "python")

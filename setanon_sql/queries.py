@@ -61,7 +61,9 @@ def km_violations(source: str, m: int) -> exp.Expression:
     parts = []
     for size in range(1, m + 1):
         inner = itemset_supports(source, size).subquery(f"s{size}", copy=False)
-        items = exp.Array(expressions=[exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)])
+        items = exp.Array(
+            expressions=[exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)]
+        )
         parts.append(
             select(
                 exp.Literal.number(size).as_("size", quoted=True),

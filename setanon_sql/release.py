@@ -44,7 +44,9 @@ def write_release(
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     if fmt not in OUTPUT_FORMATS:
-        raise ParamsError(f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})")
+        raise ParamsError(
+            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
+        )
     if not path.parent.exists():
         raise ParamsError(f"output folder does not exist: {path.parent}")
     sql = release_query(store, per_transaction=per_transaction)
@@ -62,7 +64,9 @@ def write_release(
     return path
 
 
-def write_table(store: Store, table: str, *, per_transaction: bool = False, replace: bool = False) -> str:
+def write_table(
+    store: Store, table: str, *, per_transaction: bool = False, replace: bool = False
+) -> str:
     """Copy the current run's labelled release into a new table of the database's main schema."""
     from sqlglot import exp
 
@@ -71,8 +75,10 @@ def write_table(store: Store, table: str, *, per_transaction: bool = False, repl
     verb = "CREATE OR REPLACE TABLE" if replace else "CREATE TABLE"
     store.execute("BEGIN TRANSACTION", step="begin")
     try:
-        store.execute(f"{verb} {target} AS {release_query(store, per_transaction=per_transaction)}",
-                      step="write_table")
+        store.execute(
+            f"{verb} {target} AS {release_query(store, per_transaction=per_transaction)}",
+            step="write_table",
+        )
         store.execute("COMMIT", step="commit")
     except duckdb.CatalogException as e:
         store.execute("ROLLBACK", step="rollback")
@@ -83,7 +89,9 @@ def write_table(store: Store, table: str, *, per_transaction: bool = False, repl
     return target
 
 
-def read_release(store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item") -> None:
+def read_release(
+    store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item"
+) -> None:
     """Read a long (tid, item) release file of labels into the current run's `release`."""
     path = Path(path)
     if not path.is_file():

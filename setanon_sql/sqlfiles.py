@@ -40,7 +40,9 @@ def parse(text: str, file: str) -> dict[str, Statement]:
 
     def flush() -> None:
         if name is not None:
-            out[name] = Statement(name, " ".join(doc).strip(), "\n".join(body).strip().rstrip(";"), file)
+            out[name] = Statement(
+                name, " ".join(doc).strip(), "\n".join(body).strip().rstrip(";"), file
+            )
 
     for line in text.splitlines():
         m = _NAME.match(line.strip())

@@ -173,7 +173,9 @@ class Store:
         return f"{base}_{i}"
 
     @contextmanager
-    def run_schema(self, name: str, *, replace: bool = False, keep_on_error: bool = False) -> Iterator[Run]:
+    def run_schema(
+        self, name: str, *, replace: bool = False, keep_on_error: bool = False
+    ) -> Iterator[Run]:
         """Create the run's schema and make it the default for unqualified names.
 
         On an error the schema is dropped, so a failed run leaves nothing half-written.
@@ -221,7 +223,12 @@ class Store:
                 "params": [repr(e.params) if e.params else None for e in run.log],
             },
             schema=pa.schema(
-                [("seq", pa.int32()), ("step", pa.string()), ("sql", pa.string()), ("params", pa.string())]
+                [
+                    ("seq", pa.int32()),
+                    ("step", pa.string()),
+                    ("sql", pa.string()),
+                    ("params", pa.string()),
+                ]
             ),
         )
         self.con.register("_sql_log", rows)
@@ -251,7 +258,9 @@ class Store:
 
     def require_data(self) -> None:
         if not self.has_data:
-            raise InputError("no transactions loaded: give an INPUT file or a --db holding a dataset")
+            raise InputError(
+                "no transactions loaded: give an INPUT file or a --db holding a dataset"
+            )
 
     def require_hierarchy(self) -> None:
         self.require_data()
@@ -292,7 +301,9 @@ class Store:
                 "SELECT count(DISTINCT label) FROM tx_raw ANTI JOIN node USING (label)"
             )
             shown = ", ".join(repr(r[0]) for r in missing)
-            raise HierarchyError(f"{total} item(s) of the data are missing from the hierarchy: {shown}")
+            raise HierarchyError(
+                f"{total} item(s) of the data are missing from the hierarchy: {shown}"
+            )
         internal = self.run_all("items_not_leaves")
         if internal:
             shown = ", ".join(repr(r[0]) for r in internal)

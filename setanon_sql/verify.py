@@ -39,18 +39,23 @@ class VerifyReport:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "ok": self.ok,
             "model": self.model,
             "k": self.k,
             "m": self.m,
             "schema": self.schema,
             "validity_problems": self.validity_problems,
-            "classes": self.classes,
-            "failing_classes": self.failing_classes,
-            "transactions_in_failing_classes": self.transactions_in_failing_classes,
-            "failing_itemsets": {str(s): n for s, n in self.failing_itemsets.items()},
         }
+        if self.model == "k":
+            out |= {
+                "classes": self.classes,
+                "failing_classes": self.failing_classes,
+                "transactions_in_failing_classes": self.transactions_in_failing_classes,
+            }
+        else:
+            out["failing_itemsets"] = {str(s): n for s, n in self.failing_itemsets.items()}
+        return out
 
 
 def verify(
@@ -89,7 +94,8 @@ def verify(
     if model == "k":
         store.run("k_anonymity_classes")
         store.execute(
-            "CREATE OR REPLACE TABLE violations_k AS " + sqlfiles.statement("k_anonymity_violations").sql,
+            "CREATE OR REPLACE TABLE violations_k AS "
+            + sqlfiles.statement("k_anonymity_violations").sql,
             {"k": k},
             step="violations_k",
         )

@@ -43,7 +43,9 @@ def databases(draw, max_leaves: int = 8, max_tx: int = 12, max_len: int = 4):
     leaves = sorted(children - parents)
     n = draw(st.integers(1, max_tx))
     txs = [
-        sorted(draw(st.sets(st.sampled_from(leaves), min_size=1, max_size=min(max_len, len(leaves)))))
+        sorted(
+            draw(st.sets(st.sampled_from(leaves), min_size=1, max_size=min(max_len, len(leaves))))
+        )
         for _ in range(n)
     ]
     return txs, edges

@@ -78,8 +78,11 @@ def test_he_naughton_table1():
         assert verify(store, k=2, model="km", m=2).ok
         assert not verify(store, k=2, model="k").ok
     with store.run_schema("b"):
-        put_release(store, {t: ["Alcohol", "Health Care"] for t in ("Alice", "Chris")}
-                    | {t: ["Alcohol", "Diapers", "Pregnancy Test"] for t in ("Bob", "Dan")})
+        put_release(
+            store,
+            {t: ["Alcohol", "Health Care"] for t in ("Alice", "Chris")}
+            | {t: ["Alcohol", "Diapers", "Pregnancy Test"] for t in ("Bob", "Dan")},
+        )
         assert verify(store, k=2, model="k").ok
 
 

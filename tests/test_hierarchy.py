@@ -1,0 +1,89 @@
+"""Hierarchies: reading, building, validating, and the preorder numbering the SQL relies on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from reference import Tree
+from strategies import trees
+
+from setanon_sql import HierarchyError
+from setanon_sql import hierarchy as h
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_bad_cycle():
+    with pytest.raises(
+        HierarchyError,
+        match=r"cycle: 'a' -> 'A' -> 'B' -> 'a'|cycle: 'A' -> 'B' -> 'a' -> 'A'|cycle: 'B' -> 'a' -> 'A' -> 'B'",
+    ):
+        h.read(DATA / "bad_cycle.csv")
+
+
+def test_bad_two_parents():
+    with pytest.raises(HierarchyError, match=r"node with two parents: 'a' under 'A' and 'B'"):
+        h.read(DATA / "bad_two_parents.csv")
+
+
+def test_bad_two_roots():
+    with pytest.raises(HierarchyError, match=r"2 roots \('A', 'B'\); a hierarchy has one root"):
+        h.read(DATA / "bad_two_roots.csv")
+
+
+def test_bad_self_loop():
+    with pytest.raises(HierarchyError, match="cycle: node 'a' is its own parent"):
+        h.from_edges([("a", "a")])
+
+
+def test_near_duplicate_labels_warn():
+    t = h.read(DATA / "warn_near_duplicates.csv")
+    assert t.warnings == ("labels differ only by case or white space: 'A', 'a'",)
+
+
+def test_paths_format_collapses_padding(tmp_path):
+    p = tmp_path / "p.txt"
+    p.write_text("x;X,Y;X,Y;*\ny;X,Y;*\nz;*\n")
+    t = h.read(p)
+    assert sorted(t.edges()) == [("X,Y", "*"), ("x", "X,Y"), ("y", "X,Y"), ("z", "*")]
+
+
+def test_shipped_wv2_hierarchy(shared_data):
+    t = h.read(shared_data / "bms-webview-2.hierarchy.txt")
+    assert t.n_leaves == 3340 and t.labels[0] == "*"
+    # SOURCES.md counts 220 distinct names in the fifth column; 12 of them are padding repeats of
+    # a node higher up, which collapse onto that node's own depth.
+    assert h.describe(t)["internal nodes per level"] == "1 / 4 / 14 / 55 / 208 / 832"
+    assert t.size == 3340 + 1 + 4 + 14 + 55 + 208 + 832
+
+
+def test_fanout_build_is_balanced():
+    t = h.build_fanout([str(i) for i in range(1, 26)], 5)
+    assert t.height() == 2 and len(t.children(0)) == 5
+    assert t.labels[t.children(0)[0]] == "1,5"
+
+
+def test_code_prefix_collapses_single_child_chains():
+    t = h.build_code_prefix(["1201", "1202", "1301", "2"])
+    assert sorted(t.edges()) == [
+        ("1*", "*"),
+        ("120*", "1*"),
+        ("1201", "120*"),
+        ("1202", "120*"),
+        ("1301", "1*"),
+        ("2", "*"),
+    ]
+
+
+@given(trees())
+def test_preorder_intervals_match_ancestry(edges):
+    t = h.from_edges(edges)
+    ref = Tree(edges)
+    ids = t.id_of()
+    for label, i in ids.items():
+        for anc in ref.ancestors(label):
+            a = ids[anc]
+            assert a <= i <= t.last[a]
+        assert t.leaf_count[i] == len(ref.leaves_under(label))
