@@ -89,6 +89,9 @@ def main() -> None:
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.single:
+        # the parser takes lists; a single configuration holds one value of each
+        for name in ("dataset", "algorithm", "k", "m", "fanout", "replicate"):
+            setattr(args, name, getattr(args, name)[0])
         print(json.dumps(one(args)))
         return
     rows = []
