@@ -39,6 +39,9 @@ ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in [
         # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
+        Algorithm("aa", ".km_aa", "km", needs_m=True, summary="Apriori-based cut, level by level"),
+        Algorithm("da", ".km_da", "km", needs_m=True, summary="direct cut over expanded itemsets"),
+        Algorithm("oa", ".km_oa", "km", needs_m=True, summary="optimal cut, lattice search"),
         # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
         # clustering with generalization and suppression (Clump, 2010)
     ]

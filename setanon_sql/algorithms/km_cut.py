@@ -1,0 +1,289 @@
+"""Global recoding by a hierarchy cut, shared by AA, DA and OA (Terrovitis, Mamoulis & Kalnis,
+"Privacy-preserving anonymization of set-valued data", VLDB 2008).
+
+A cut is a set of hierarchy nodes, no one above another, covering every leaf; every item is
+replaced by the cut node above it. Supports are counted in SQL over the *expanded* transactions
+(each item with all its ancestors): an itemset of cut nodes has the same support under every cut
+holding those nodes, so one table answers for every cut the search visits, and coarsening a cut
+never lowers a support (k^m-anonymity is monotone over the lattice of cuts).
+
+Costs are integers, so that ties are exact: a node's cost is its item instances times its leaf
+count (0 for a leaf); a cut's NCP is the sum of its nodes' costs / (instances * leaves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import product
+
+import pyarrow as pa
+
+from ..errors import InfeasibleError
+from ..params import Params
+from ..queries import render
+from ..store import Store, quote
+from . import km_sql as sql
+
+Itemset = tuple[int, ...]
+
+FIRST_BATCH = 1024  # violations walked before the first support query: the early fixes are many
+LAST_BATCH = 131072  # batches double up to this, as later violations are mostly already fixed
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The hierarchy as the search needs it, indexed by preorder node id."""
+
+    parent: tuple[int, ...]
+    last: tuple[int, ...]
+    depth: tuple[int, ...]
+    cost: tuple[int, ...]
+    support: tuple[int, ...]
+    ancestors: tuple[Itemset, ...]  # each node itself, then up to the root
+    instances: int
+    leaves: int
+
+    @property
+    def size(self) -> int:
+        return len(self.parent)
+
+    def is_leaf(self, node: int) -> bool:
+        return self.last[node] == node
+
+    def children(self, node: int) -> list[int]:
+        out, c = [], node + 1
+        while c <= self.last[node]:
+            out.append(c)
+            c = self.last[c] + 1
+        return out
+
+    def antichain(self, nodes: Iterable[int]) -> Itemset:
+        """The nodes with those under another one dropped, in id order (preorder puts an
+        ancestor before its descendants)."""
+        out: list[int] = []
+        for x in sorted(set(nodes)):
+            if not out or x > self.last[out[-1]]:
+                out.append(x)
+        return tuple(out)
+
+    def candidates(self, itemset: Itemset) -> set[Itemset]:
+        """Every generalization of `itemset`: each node replaced by itself or an ancestor,
+        a node under another chosen one merged into it."""
+        return {self.antichain(c) for c in product(*(self.ancestors[x] for x in itemset))}
+
+    def ncp(self, cost: int) -> float:
+        return cost / (self.instances * self.leaves) if self.instances else 0.0
+
+
+def load_tree(store: Store) -> Tree:
+    """The hierarchy with the item instances and supports under every node (one query)."""
+    rows = store.run("km_node_stats").rows
+    parent = tuple(r[1] for r in rows)
+    ancestors: list[Itemset] = []
+    for node, p in enumerate(parent):
+        ancestors.append((node,) + (ancestors[p] if p >= 0 else ()))
+    return Tree(
+        parent=parent,
+        last=tuple(r[2] for r in rows),
+        depth=tuple(r[3] for r in rows),
+        cost=tuple(0 if r[2] == r[0] else r[5] * r[4] for r in rows),
+        support=tuple(r[6] for r in rows),
+        ancestors=tuple(ancestors),
+        instances=rows[0][5],
+        leaves=rows[0][4],
+    )
+
+
+class Cut:
+    """A cut being coarsened: for every node at or under it, the cut node covering it.
+
+    Nodes above the cut cover themselves, so `cover[x] != x` says "x is generalized away".
+    `below[a]` is the cost of the cut within a's subtree, for a at or above the cut.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.cover = list(range(tree.size))
+        self.below = [0] * tree.size  # the leaf cut costs nothing
+
+    def generalized(self, node: int) -> bool:
+        return self.cover[node] != node
+
+    def image(self, itemset: Itemset) -> Itemset:
+        """What the itemset becomes under this cut (nodes at or under the cut)."""
+        return tuple(sorted({self.cover[x] for x in itemset}))
+
+    def change(self, nodes: Itemset) -> int:
+        """The cost added by merging these nodes (an antichain at or above the cut) into it."""
+        return sum(self.tree.cost[a] - self.below[a] for a in nodes)
+
+    def merge(self, nodes: Itemset) -> None:
+        """Make each node a cut node, replacing the cut nodes under it."""
+        t = self.tree
+        for a in nodes:
+            added = t.cost[a] - self.below[a]
+            for p in t.ancestors[a][1:]:
+                self.below[p] += added
+            self.below[a] = t.cost[a]
+            self.cover[a : t.last[a] + 1] = [a] * (t.last[a] - a + 1)
+
+    def nodes(self) -> list[int]:
+        """The cut's nodes: those covering the last leaf of their own subtree."""
+        return [a for a in range(self.tree.size) if self.cover[self.tree.last[a]] == a]
+
+    def cost(self) -> int:
+        return sum(self.tree.cost[a] for a in self.nodes())
+
+
+class Supports:
+    """Supports of itemsets in the expanded transactions, counted in SQL in batches and kept.
+
+    Single nodes come with the tree; larger itemsets must be fetched before they are read.
+    """
+
+    def __init__(self, store: Store, tree: Tree) -> None:
+        self.store = store
+        self.tree = tree
+        self.known: dict[Itemset, int] = {}
+        self.queries = 0
+
+    def __getitem__(self, itemset: Itemset) -> int:
+        if len(itemset) == 1:
+            return self.tree.support[itemset[0]]
+        return self.known[itemset]
+
+    def fetch(self, itemsets: Iterable[Itemset]) -> None:
+        """Count every itemset not yet known, in one statement."""
+        missing = {s for s in itemsets if len(s) > 1 and s not in self.known}
+        if not missing:
+            return
+        width = max(len(s) for s in missing)
+        columns: dict[str, list[int | None]] = {"size": []}
+        columns.update({f"item_{j}": [] for j in range(1, width + 1)})
+        for s in missing:
+            rarest_first = sorted(s, key=lambda x: (self.tree.support[x], x))
+            columns["size"].append(len(s))
+            for j in range(width):
+                columns[f"item_{j + 1}"].append(rarest_first[j] if j < len(s) else None)
+        self.store.put_arrow(
+            "candidates",
+            pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()}),
+        )
+        query = render(sql.candidate_supports(sorted({len(s) for s in missing})))
+        counted = self.store.arrow(query, step="candidate_supports")
+        self.queries += 1
+        for s in missing:
+            self.known[s] = 0
+        for itemset, support in zip(
+            counted.column("itemset").to_pylist(),
+            counted.column("support").to_pylist(),
+            strict=True,
+        ):
+            self.known[tuple(sorted(itemset))] = support
+        self.store.execute('DROP TABLE "candidates"', step="drop_candidates")
+
+
+def best_fix(cut: Cut, supports: Supports, itemset: Itemset, k: int) -> Itemset:
+    """The generalization of `itemset` that makes it k-anonymous at the least added cost.
+
+    Ties go to the more specific generalization (larger sum of depths), then to lower node ids.
+    Every candidate's support must have been fetched.
+    """
+    t = cut.tree
+    best: tuple[int, int, Itemset] | None = None
+    for c in t.candidates(itemset):
+        if supports[c] >= k:
+            key = (cut.change(c), -sum(t.depth[a] for a in c), c)
+            if best is None or key < best:
+                best = key
+    if best is None:
+        raise InfeasibleError(f"no generalization gives support >= k = {k} (k exceeds the data)")
+    return best[2]
+
+
+@dataclass
+class WalkStats:
+    walked: int = 0
+    fixed: int = 0
+
+
+def walk(
+    cut: Cut,
+    supports: Supports,
+    violations: Iterator[list[Itemset]],
+    k: int,
+    *,
+    skip_generalized: bool,
+) -> WalkStats:
+    """Fix the violating itemsets one by one, in the order given, merging each fix into the cut.
+
+    An itemset is passed over when its image under the cut has reached support k, and with
+    `skip_generalized` (DA) as soon as one of its nodes is generalized away, as the paper does.
+    Supports are fetched a batch at a time: first those of the batch's images, then every
+    generalization of the images still violating. Fixes later in the batch only move an image
+    up to its generalizations: known if it was violating, anonymous if it was anonymous.
+    """
+    stats = WalkStats()
+    for batch in violations:
+        stats.walked += len(batch)
+        pending = [v for v in batch if not (skip_generalized and _gone(cut, v))]
+        start = {v: cut.image(v) for v in pending}
+        supports.fetch(img for v, img in start.items() if img != v)
+        open_images = {img for v, img in start.items() if img == v or supports[img] < k}
+        supports.fetch(c for img in open_images for c in cut.tree.candidates(img))
+        for v in pending:
+            if start[v] not in open_images or (skip_generalized and _gone(cut, v)):
+                continue
+            img = cut.image(v)
+            if img != v and supports[img] >= k:
+                continue
+            cut.merge(best_fix(cut, supports, img, k))
+            stats.fixed += 1
+    return stats
+
+
+def _gone(cut: Cut, itemset: Itemset) -> bool:
+    """Some node of the itemset is generalized away (DA passes such itemsets over)."""
+    return any(cut.generalized(x) for x in itemset)
+
+
+def batches(store: Store, table: str) -> Iterator[list[Itemset]]:
+    """The itemsets of a violations table in the paper's order, in doubling batches."""
+    ordered = store.arrow(render(sql.in_paper_order(table)), step=f"order_{table}")
+    pos, size = 0, FIRST_BATCH
+    while pos < ordered.num_rows:
+        chunk = ordered.slice(pos, size).column("itemset").to_pylist()
+        yield [tuple(v) for v in chunk]
+        pos += size
+        size = min(2 * size, LAST_BATCH)
+
+
+def write_cut(store: Store, cut: Cut) -> None:
+    """Store the cut as `cut(item, node)`: every leaf with the cut node covering it."""
+    t = cut.tree
+    leaves = [x for x in range(t.size) if t.is_leaf(x)]
+    store.put_arrow(
+        "cut",
+        pa.table(
+            {
+                "item": pa.array(leaves, pa.int32()),
+                "node": pa.array([cut.cover[x] for x in leaves], pa.int32()),
+            }
+        ),
+    )
+
+
+def finish(store: Store, cut: Cut, params: Params, scratch: list[str]) -> dict[str, int | float]:
+    """Write the final cut and the release; drop scratch tables unless asked to keep them."""
+    write_cut(store, cut)
+    store.run("km_release")
+    if not params.keep_intermediate:
+        for name in scratch:
+            store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
+    nodes = cut.nodes()
+    return {
+        "cut_nodes": len(nodes),
+        "generalized_nodes": sum(1 for a in nodes if not cut.tree.is_leaf(a)),
+        "cut_ncp": round(cut.tree.ncp(cut.cost()), 6),
+    }
