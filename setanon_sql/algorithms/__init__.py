@@ -40,6 +40,7 @@ ALGORITHMS: dict[str, Algorithm] = {
     for a in [
         # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
         # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
+        Algorithm("partition", ".partition", "k", summary="top-down local generalization (He & Naughton 2009)"),
         # clustering with generalization and suppression (Clump, 2010)
     ]
 }

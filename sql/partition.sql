@@ -1,0 +1,183 @@
+-- Partition (He & Naughton, VLDB 2009): top-down local generalization, one level of the
+-- recursion per round and every partition of the frontier in the same statement.
+--
+-- Every partition that is still being split holds transactions with one and the same
+-- generalized itemset, its cut (`partition_cut`). `partition_cover` holds, for every item
+-- instance of those transactions that sits under an expandable (non-leaf) cut node, that node,
+-- the child of it that covers the item, and the drop in NCP (in leaf units) if the node were
+-- replaced by that child. Gains are integers (leaf counts), so sums and ties are exact.
+
+-- name: partition_expand_step
+-- For every item of the data and every proper ancestor of it: the ancestor's child towards the
+-- item and the NCP drop, in leaves, of replacing the ancestor by that child (0 for a leaf child).
+CREATE OR REPLACE TABLE partition_expand_step AS
+SELECT i.item, p.id AS node, c.id AS child,
+       p.leaf_count - CASE WHEN c.is_leaf THEN 0 ELSE c.leaf_count END AS gain_units
+FROM (SELECT DISTINCT item FROM tx) AS i
+JOIN node AS p ON i.item > p.id AND i.item <= p.last
+JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last;
+
+-- name: partition_start_of
+-- Every transaction starts in partition 0, whose cut is the root.
+CREATE OR REPLACE TABLE partition_of AS
+SELECT tid, 0 AS pid FROM tids;
+
+-- name: partition_start_cut
+-- The cut of partition 0: the root alone.
+CREATE OR REPLACE TABLE partition_cut AS
+SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
+
+-- name: partition_start_cover
+-- Every item instance under the root, with the root's child towards it and the gain.
+CREATE OR REPLACE TABLE partition_cover AS
+SELECT t.tid, 0 AS pid, t.item, s.node, s.child, s.gain_units
+FROM tx AS t
+JOIN node AS r ON r.parent IS NULL
+JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
+
+-- name: partition_gain
+-- Information gain of every (partition, expandable cut node) pair of the frontier: the total
+-- NCP drop over the partition's item instances under the node, in leaf units and as a share
+-- of the whole database's NCP scale ($scale = leaves x item instances).
+CREATE OR REPLACE TABLE partition_gain AS
+SELECT pid, node, sum(gain_units) AS gain_units, sum(gain_units) / $scale AS gain
+FROM partition_cover
+GROUP BY pid, node;
+
+-- name: partition_bucket
+-- Distribute every frontier transaction: the node its partition expands (largest gain, then
+-- smallest node id), the children of that node covering its items (its bucket), and its own
+-- gain from the expansion (the order in which it is given to the leftover).
+CREATE OR REPLACE TABLE partition_bucket AS
+WITH chosen AS (
+    SELECT pid, node
+    FROM partition_gain
+    QUALIFY row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
+)
+SELECT c.tid, c.pid, c.node AS expanded,
+       list_sort(list_distinct(list(c.child))) AS children,
+       sum(c.gain_units) AS tx_gain
+FROM partition_cover AS c
+JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
+GROUP BY c.tid, c.pid, c.node;
+
+-- name: partition_balance
+-- Balance every partition of the frontier, one row per bucket: buckets with >= $k transactions
+-- become new partitions (ids from $next on, by partition and children); smaller ones go to
+-- the leftover; a leftover of 1..k-1 needs the transactions that large buckets can spare
+-- (keeping them >= k); when they cannot spare enough, or no bucket is large, the split is
+-- rolled back.
+CREATE OR REPLACE TABLE partition_balance AS
+WITH bucket AS (
+    SELECT pid, children, count(*) AS size
+    FROM partition_bucket
+    GROUP BY pid, children
+), per_partition AS (
+    SELECT pid,
+           coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
+           coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
+           count(*) FILTER (WHERE size >= $k) AS large_buckets
+    FROM bucket
+    GROUP BY pid
+), decided AS (
+    SELECT pid,
+           CASE WHEN small BETWEEN 1 AND $k - 1 THEN $k - small ELSE 0 END AS need,
+           large_buckets = 0 OR (small BETWEEN 1 AND $k - 1 AND $k - small > spares) AS rolled_back
+    FROM per_partition
+)
+SELECT b.pid, b.children, b.size, d.need, d.rolled_back,
+       CASE WHEN b.size >= $k AND NOT d.rolled_back
+            THEN $next - 1 + row_number() OVER (
+                ORDER BY b.size < $k OR d.rolled_back, b.pid, b.children)
+       END AS new_pid
+FROM bucket AS b
+JOIN decided AS d USING (pid);
+
+-- name: partition_split
+-- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
+-- 'leftover' (small bucket, or given by a large bucket as one of the least-gain transactions
+-- it can spare) or 'rolled_back'; both of the latter stay in their partition.
+CREATE OR REPLACE TABLE partition_split AS
+WITH placed AS (
+    SELECT b.tid, b.pid, b.expanded, b.children, b.tx_gain, l.size, l.need, l.rolled_back, l.new_pid
+    FROM partition_bucket AS b
+    JOIN partition_balance AS l ON l.pid = b.pid AND l.children = b.children
+), donor AS (
+    SELECT tid
+    FROM (
+        SELECT tid, pid, tx_gain, need, size,
+               row_number() OVER (PARTITION BY pid, children ORDER BY tx_gain, tid) AS rank_in_bucket
+        FROM placed
+        WHERE need > 0 AND new_pid IS NOT NULL
+    )
+    WHERE rank_in_bucket <= size - $k
+    QUALIFY row_number() OVER (PARTITION BY pid ORDER BY tx_gain, tid) <= need
+)
+SELECT p.tid, p.pid, p.expanded, p.children,
+       CASE WHEN p.rolled_back THEN 'rolled_back'
+            WHEN p.new_pid IS NULL OR o.tid IS NOT NULL THEN 'leftover'
+            ELSE 'split' END AS fate,
+       CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
+FROM placed AS p
+LEFT JOIN donor AS o USING (tid);
+
+-- name: partition_frontier
+-- The partitions made at this level: parent, expanded node, the children in their itemset,
+-- and their size.
+CREATE OR REPLACE TABLE partition_frontier AS
+SELECT new_pid AS pid, pid AS parent, expanded, children, count(*) AS size
+FROM partition_split
+WHERE fate = 'split'
+GROUP BY new_pid, pid, expanded, children;
+
+-- name: partition_add_cuts
+-- The cut of every new partition: its parent's cut without the expanded node, plus the
+-- children its transactions have under that node.
+INSERT INTO partition_cut
+SELECT f.pid, c.node
+FROM partition_frontier AS f
+JOIN partition_cut AS c ON c.pid = f.parent AND c.node <> f.expanded
+UNION ALL
+SELECT pid, unnest(children) AS node
+FROM partition_frontier;
+
+-- name: partition_next_cover
+-- The item instances of the next frontier: transactions of new partitions with their expanded
+-- node replaced by its child (dropped once that child is a leaf), and, when $keep_leftover,
+-- transactions left in their partition without the node that failed (it is not tried again).
+CREATE OR REPLACE TABLE partition_cover_next AS
+SELECT c.tid,
+       CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,
+       c.item,
+       CASE WHEN c.node = s.expanded THEN e.node ELSE c.node END AS node,
+       CASE WHEN c.node = s.expanded THEN e.child ELSE c.child END AS child,
+       CASE WHEN c.node = s.expanded THEN e.gain_units ELSE c.gain_units END AS gain_units
+FROM partition_cover AS c
+JOIN partition_split AS s ON s.tid = c.tid
+LEFT JOIN partition_expand_step AS e
+       ON s.fate = 'split' AND c.node = s.expanded AND e.item = c.item AND e.node = c.child
+WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.node IS NOT NULL))
+   OR (s.fate <> 'split' AND $keep_leftover AND c.node <> s.expanded);
+
+-- name: partition_move
+-- Move the transactions of new partitions to them.
+UPDATE partition_of
+SET pid = s.new_pid
+FROM partition_split AS s
+WHERE s.tid = partition_of.tid AND s.fate = 'split';
+
+-- name: partition_final
+-- Every equivalence class of the result: its partition, size and number of cut nodes.
+CREATE OR REPLACE TABLE partition_final AS
+SELECT o.pid, count(*) AS size, (SELECT count(*) FROM partition_cut AS c WHERE c.pid = o.pid) AS cut_size
+FROM partition_of AS o
+GROUP BY o.pid
+ORDER BY o.pid;
+
+-- name: partition_release
+-- The release: every transaction generalized by its partition's final cut.
+CREATE OR REPLACE TABLE release AS
+SELECT o.tid, c.node
+FROM partition_of AS o
+JOIN partition_cut AS c USING (pid)
+ORDER BY o.tid, c.node;
