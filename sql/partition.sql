@@ -7,15 +7,25 @@
 -- the child of it that covers the item, and the drop in NCP (in leaf units) if the node were
 -- replaced by that child. Gains are integers (leaf counts), so sums and ties are exact.
 
+-- name: partition_child_rank
+-- Every non-root node with its rank among its siblings (0, 1, ...): a bucket's children under
+-- the expanded node are a bit mask of these ranks (ranks >= 64 go to a list instead).
+CREATE OR REPLACE TABLE partition_child_rank AS
+SELECT id, parent, (row_number() OVER (PARTITION BY parent ORDER BY id) - 1)::INTEGER AS rank
+FROM node
+WHERE parent IS NOT NULL;
+
 -- name: partition_expand_step
 -- For every item of the data and every proper ancestor of it: the ancestor's child towards the
--- item and the NCP drop, in leaves, of replacing the ancestor by that child (0 for a leaf child).
+-- item, that child's sibling rank, and the NCP drop, in leaves, of replacing the ancestor by
+-- that child (0 for a leaf child).
 CREATE OR REPLACE TABLE partition_expand_step AS
-SELECT i.item, p.id AS node, c.id AS child,
+SELECT i.item, p.id AS node, c.id AS child, r.rank,
        p.leaf_count - CASE WHEN c.is_leaf THEN 0 ELSE c.leaf_count END AS gain_units
 FROM (SELECT DISTINCT item FROM tx) AS i
 JOIN node AS p ON i.item > p.id AND i.item <= p.last
-JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last;
+JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
+JOIN partition_child_rank AS r ON r.id = c.id;
 
 -- name: partition_start_of
 -- Every transaction starts in partition 0, whose cut is the root.
@@ -30,7 +40,7 @@ SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
 -- name: partition_start_cover
 -- Every item instance under the root, with the root's child towards it and the gain.
 CREATE OR REPLACE TABLE partition_cover AS
-SELECT t.tid, 0 AS pid, t.item, s.node, s.child, s.gain_units
+SELECT t.tid, 0 AS pid, t.item, s.node, s.child, s.rank, s.gain_units
 FROM tx AS t
 JOIN node AS r ON r.parent IS NULL
 JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
@@ -46,8 +56,9 @@ GROUP BY pid, node;
 
 -- name: partition_bucket
 -- Distribute every frontier transaction: the node its partition expands (largest gain, then
--- smallest node id), the children of that node covering its items (its bucket), and its own
--- gain from the expansion (the order in which it is given to the leftover).
+-- smallest node id), the children of that node covering its items (its bucket: a bit mask of
+-- their sibling ranks, plus a list of those of rank >= 64, NULL when none), and its own gain
+-- from the expansion (the order in which it is given to the leftover).
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH chosen AS (
     SELECT pid, node
@@ -55,7 +66,8 @@ WITH chosen AS (
     QUALIFY row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
 )
 SELECT c.tid, c.pid, c.node AS expanded,
-       list_sort(list_distinct(list(c.child))) AS children,
+       bit_or(1::UBIGINT << c.rank) FILTER (WHERE c.rank < 64) AS mask,
+       list_sort(list_distinct(list(c.child) FILTER (WHERE c.rank >= 64))) AS wide,
        sum(c.gain_units) AS tx_gain
 FROM partition_cover AS c
 JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
@@ -69,9 +81,9 @@ GROUP BY c.tid, c.pid, c.node;
 -- rolled back.
 CREATE OR REPLACE TABLE partition_balance AS
 WITH bucket AS (
-    SELECT pid, children, count(*) AS size
+    SELECT pid, mask, wide, count(*) AS size
     FROM partition_bucket
-    GROUP BY pid, children
+    GROUP BY pid, mask, wide
 ), per_partition AS (
     SELECT pid,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
@@ -85,35 +97,38 @@ WITH bucket AS (
            large_buckets = 0 OR (small BETWEEN 1 AND $k - 1 AND $k - small > spares) AS rolled_back
     FROM per_partition
 )
-SELECT b.pid, b.children, b.size, d.need, d.rolled_back,
+SELECT b.pid, b.mask, b.wide, b.size, d.need, d.rolled_back,
        CASE WHEN b.size >= $k AND NOT d.rolled_back
             THEN $next - 1 + row_number() OVER (
-                ORDER BY b.size < $k OR d.rolled_back, b.pid, b.children)
+                ORDER BY b.size < $k OR d.rolled_back, b.pid, b.mask, b.wide)
        END AS new_pid
 FROM bucket AS b
 JOIN decided AS d USING (pid);
 
 -- name: partition_split
 -- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
--- 'leftover' (small bucket, or given by a large bucket as one of the least-gain transactions
--- it can spare) or 'rolled_back'; both of the latter stay in their partition.
+-- 'leftover' (its bucket is small, or its large bucket gives it to a leftover of 1..k-1: only
+-- transactions beyond the bucket's k of largest gain may go, and of these the partition takes
+-- the `need` of least gain, ties by smallest tid) or 'rolled_back'; both of the latter stay.
 CREATE OR REPLACE TABLE partition_split AS
 WITH placed AS (
-    SELECT b.tid, b.pid, b.expanded, b.children, b.tx_gain, l.size, l.need, l.rolled_back, l.new_pid
+    SELECT b.tid, b.pid, b.expanded, b.mask, b.wide, b.tx_gain,
+           l.size, l.need, l.rolled_back, l.new_pid
     FROM partition_bucket AS b
-    JOIN partition_balance AS l ON l.pid = b.pid AND l.children = b.children
+    JOIN partition_balance AS l
+      ON l.pid = b.pid AND l.mask IS NOT DISTINCT FROM b.mask AND l.wide IS NOT DISTINCT FROM b.wide
 ), donor AS (
     SELECT tid
     FROM (
         SELECT tid, pid, tx_gain, need, size,
-               row_number() OVER (PARTITION BY pid, children ORDER BY tx_gain, tid) AS rank_in_bucket
+               row_number() OVER (PARTITION BY new_pid ORDER BY tx_gain, tid) AS rank_in_bucket
         FROM placed
         WHERE need > 0 AND new_pid IS NOT NULL
     )
     WHERE rank_in_bucket <= size - $k
     QUALIFY row_number() OVER (PARTITION BY pid ORDER BY tx_gain, tid) <= need
 )
-SELECT p.tid, p.pid, p.expanded, p.children,
+SELECT p.tid, p.pid, p.expanded, p.mask, p.wide,
        CASE WHEN p.rolled_back THEN 'rolled_back'
             WHEN p.new_pid IS NULL OR o.tid IS NOT NULL THEN 'leftover'
             ELSE 'split' END AS fate,
@@ -122,13 +137,13 @@ FROM placed AS p
 LEFT JOIN donor AS o USING (tid);
 
 -- name: partition_frontier
--- The partitions made at this level: parent, expanded node, the children in their itemset,
--- and their size.
+-- The partitions made at this level: parent, expanded node, the children in their itemset
+-- (mask and wide list as in partition_bucket), and their size.
 CREATE OR REPLACE TABLE partition_frontier AS
-SELECT new_pid AS pid, pid AS parent, expanded, children, count(*) AS size
+SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, count(*) AS size
 FROM partition_split
 WHERE fate = 'split'
-GROUP BY new_pid, pid, expanded, children;
+GROUP BY new_pid, pid, expanded, mask, wide;
 
 -- name: partition_add_cuts
 -- The cut of every new partition: its parent's cut without the expanded node, plus the
@@ -138,7 +153,12 @@ SELECT f.pid, c.node
 FROM partition_frontier AS f
 JOIN partition_cut AS c ON c.pid = f.parent AND c.node <> f.expanded
 UNION ALL
-SELECT pid, unnest(children) AS node
+SELECT f.pid, r.id
+FROM partition_frontier AS f
+JOIN partition_child_rank AS r
+  ON r.parent = f.expanded AND r.rank < 64 AND (f.mask >> r.rank) & 1 = 1
+UNION ALL
+SELECT pid, unnest(wide) AS node
 FROM partition_frontier;
 
 -- name: partition_next_cover
@@ -151,6 +171,7 @@ SELECT c.tid,
        c.item,
        CASE WHEN c.node = s.expanded THEN e.node ELSE c.node END AS node,
        CASE WHEN c.node = s.expanded THEN e.child ELSE c.child END AS child,
+       CASE WHEN c.node = s.expanded THEN e.rank ELSE c.rank END AS rank,
        CASE WHEN c.node = s.expanded THEN e.gain_units ELSE c.gain_units END AS gain_units
 FROM partition_cover AS c
 JOIN partition_split AS s ON s.tid = c.tid

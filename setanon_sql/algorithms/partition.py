@@ -24,6 +24,7 @@ from . import Progress
 
 LEFTOVER = ("final", "split")
 _INTERMEDIATE = (
+    "partition_child_rank",
     "partition_expand_step",
     "partition_cover",
     "partition_cover_next",
@@ -66,6 +67,7 @@ def top_down(store: Store, params: Params, progress: Progress) -> dict[str, Any]
         "SELECT (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx)",
         step="ncp_scale",
     )
+    store.run("partition_child_rank")
     store.run("partition_expand_step")
     store.run("partition_start_of")
     store.run("partition_start_cut")
