@@ -37,6 +37,10 @@ SELECT tid, 0 AS pid FROM tids;
 CREATE OR REPLACE TABLE partition_cut AS
 SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
 
+-- name: partition_start_blocked
+-- No node is blocked yet.
+CREATE OR REPLACE TABLE partition_blocked (pid BIGINT, node INTEGER);
+
 -- name: partition_start_cover
 -- Every item instance under the root, with the root's child towards it and the gain.
 CREATE OR REPLACE TABLE partition_cover AS
@@ -48,11 +52,16 @@ JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
 -- name: partition_gain
 -- Information gain of every (partition, expandable cut node) pair of the frontier: the total
 -- NCP drop over the partition's item instances under the node, in leaf units and as a share
--- of the whole database's NCP scale ($scale = leaves x item instances).
+-- of the whole database's NCP scale ($scale = leaves x item instances). Nodes whose split
+-- failed in that partition (partition_blocked) are not candidates there.
 CREATE OR REPLACE TABLE partition_gain AS
-SELECT pid, node, sum(gain_units) AS gain_units, sum(gain_units) / $scale AS gain
-FROM partition_cover
-GROUP BY pid, node;
+SELECT g.*
+FROM (
+    SELECT pid, node, sum(gain_units) AS gain_units, sum(gain_units) / $scale AS gain
+    FROM partition_cover
+    GROUP BY pid, node
+) AS g
+ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 
 -- name: partition_bucket
 -- Distribute every frontier transaction: the node its partition expands (largest gain, then
@@ -161,11 +170,26 @@ UNION ALL
 SELECT pid, unnest(wide) AS node
 FROM partition_frontier;
 
+-- name: partition_block
+-- With the leftover going on splitting: the node whose split failed is not tried again in
+-- that partition (its new partitions may try it).
+INSERT INTO partition_blocked
+SELECT DISTINCT pid, expanded
+FROM partition_split
+WHERE fate <> 'split';
+
 -- name: partition_next_cover
 -- The item instances of the next frontier: transactions of new partitions with their expanded
 -- node replaced by its child (dropped once that child is a leaf), and, when $keep_leftover,
--- transactions left in their partition without the node that failed (it is not tried again).
+-- transactions left in their partition while it still has a node to try.
 CREATE OR REPLACE TABLE partition_cover_next AS
+WITH open_leftover AS (
+    SELECT pid
+    FROM partition_gain
+    WHERE $keep_leftover
+    GROUP BY pid
+    HAVING count(*) > 1
+)
 SELECT c.tid,
        CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,
        c.item,
@@ -178,7 +202,7 @@ JOIN partition_split AS s ON s.tid = c.tid
 LEFT JOIN partition_expand_step AS e
        ON s.fate = 'split' AND c.node = s.expanded AND e.item = c.item AND e.node = c.child
 WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.node IS NOT NULL))
-   OR (s.fate <> 'split' AND $keep_leftover AND c.node <> s.expanded);
+   OR (s.fate <> 'split' AND c.pid IN (SELECT pid FROM open_leftover));
 
 -- name: partition_move
 -- Move the transactions of new partitions to them.

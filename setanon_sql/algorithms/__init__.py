@@ -40,7 +40,13 @@ ALGORITHMS: dict[str, Algorithm] = {
     for a in [
         # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
         # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
-        Algorithm("partition", ".partition", "k", summary="top-down local generalization (He & Naughton 2009)"),
+        Algorithm(
+            "partition",
+            ".partition",
+            "k",
+            summary="top-down local generalization (He & Naughton 2009)",
+        ),
+        Algorithm("lgr", ".lgr", "k", summary="Partition plus bottom-up reallocation (Kim 2023)"),
         # clustering with generalization and suppression (Clump, 2010)
     ]
 }

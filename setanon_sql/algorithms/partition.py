@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import InfeasibleError, ParamsError
 from ..params import Params
-from ..store import Store, quote
+from ..store import Result, Store, quote
 from . import Progress
 
 LEFTOVER = ("final", "split")
@@ -31,33 +31,34 @@ _INTERMEDIATE = (
     "partition_bucket",
     "partition_balance",
     "partition_split",
+    "partition_frontier",
+    "partition_blocked",
 )
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     """Partition the data top-down, then release every transaction under its partition's cut."""
-    figures = top_down(store, params, progress)
-    store.run("partition_final")
-    store.run("partition_release")
-    figures["classes"] = store.scalar("SELECT count(*) FROM partition_final", step="classes")
+    figures = top_down(store, params, progress, leftover=leftover_mode(params, default="final"))
+    figures.update(release(store))
+    drop_intermediate(store, params)
     return figures
 
 
-def leftover_mode(params: Params) -> str:
-    mode = params.options.get("leftover", "final")
+def leftover_mode(params: Params, *, default: str) -> str:
+    mode = params.options.get("leftover", default)
     if mode not in LEFTOVER:
         raise ParamsError(f"option leftover must be one of {LEFTOVER}, got {mode!r}")
     return mode
 
 
-def top_down(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+def top_down(store: Store, params: Params, progress: Progress, *, leftover: str) -> dict[str, Any]:
     """Run the rounds until no partition can be expanded; fill partition_of and partition_cut.
 
     Why level-synchronous: partitions are independent once made, so one statement per step
     serves every partition of a level and the number of statements grows with the depth of
     the recursion, not with the number of partitions.
     """
-    keep_leftover = leftover_mode(params) == "split"
+    keep_leftover = leftover == "split"
     transactions = store.scalar("SELECT count(*) FROM tids", step="transactions")
     if transactions < params.k:
         raise InfeasibleError(
@@ -67,54 +68,57 @@ def top_down(store: Store, params: Params, progress: Progress) -> dict[str, Any]
         "SELECT (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx)",
         step="ncp_scale",
     )
-    store.run("partition_child_rank")
-    store.run("partition_expand_step")
-    store.run("partition_start_of")
-    store.run("partition_start_cut")
-    active = _rows(store.run("partition_start_cover"))
-    if params.keep_intermediate:
-        store.execute(
-            "CREATE OR REPLACE TABLE partition_gain_log AS "
-            "SELECT 0 AS level, * FROM (SELECT 0 AS pid, 0 AS node, 0::HUGEINT AS gain_units, "
-            "0.0::DOUBLE AS gain) WHERE false",
-            step="partition_gain_log",
-        )
-    level = 0
-    next_pid = 1
-    made = splits = 0
+    for name in ("child_rank", "expand_step", "start_of", "start_cut", "start_blocked"):
+        store.run(f"partition_{name}")
+    active = row_count(store.run("partition_start_cover"))
+    level = made = 0
     while active:
         level += 1
         progress("partition level", level, None)
         store.run("partition_gain", {"scale": float(scale)})
         if params.keep_intermediate:
-            store.execute(
-                "INSERT INTO partition_gain_log SELECT $level, * FROM partition_gain",
-                {"level": level},
-                step="partition_gain_log",
-            )
+            _log(store, "partition_gain_log", "partition_gain", level)
         store.run("partition_bucket")
-        store.run("partition_balance", {"k": params.k, "next": next_pid})
+        store.run("partition_balance", {"k": params.k, "next": made + 1})
         store.run("partition_split", {"k": params.k})
-        new = _rows(store.run("partition_frontier"))
+        new = row_count(store.run("partition_frontier"))
         if new:
             store.run("partition_add_cuts")
             store.run("partition_move")
-            next_pid = store.scalar("SELECT max(pid) + 1 FROM partition_frontier", step="next_pid")
             made += new
-        splits += store.scalar(
-            "SELECT count(DISTINCT parent) FROM partition_frontier", step="splits"
-        )
-        active = _rows(store.run("partition_next_cover", {"keep_leftover": keep_leftover}))
+        if keep_leftover:
+            store.run("partition_block")
+        active = row_count(store.run("partition_next_cover", {"keep_leftover": keep_leftover}))
         store.execute("DROP TABLE partition_cover", step="partition_cover")
         store.execute(
             "ALTER TABLE partition_cover_next RENAME TO partition_cover", step="partition_cover"
         )
-    if not params.keep_intermediate:
-        for table in _INTERMEDIATE:
-            store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
-    return {"levels": level, "partitions_made": made, "partitions_split": splits}
+    return {"levels": level, "partitions_made": made}
 
 
-def _rows(result) -> int:
+def release(store: Store) -> dict[str, Any]:
+    """Write `partition_final` and the `release` from partition_of and partition_cut."""
+    store.run("partition_final")
+    store.run("partition_release")
+    return {"classes": store.scalar("SELECT count(*) FROM partition_final", step="classes")}
+
+
+def drop_intermediate(store: Store, params: Params, extra: tuple[str, ...] = ()) -> None:
+    """Drop the working tables unless the analyst asked to keep them."""
+    if params.keep_intermediate:
+        return
+    for table in _INTERMEDIATE + extra:
+        store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
+
+
+def _log(store: Store, log: str, table: str, level: int) -> None:
+    """Append a per-level table to its log, with the level (kept with keep_intermediate)."""
+    head = f"CREATE TABLE {quote(log)} AS" if level == 1 else f"INSERT INTO {quote(log)}"
+    store.execute(
+        f"{head} SELECT $level AS level, * FROM {quote(table)}", {"level": level}, step=log
+    )
+
+
+def row_count(result: Result) -> int:
     """The row count a CREATE TABLE AS / INSERT / UPDATE reports."""
     return int(result.rows[0][0]) if result.rows else 0
