@@ -3,9 +3,10 @@
 --
 -- Every partition that is still being split holds transactions with one and the same
 -- generalized itemset, its cut (`partition_cut`). `partition_cover` holds, for every item
--- instance of those transactions that sits under an expandable (non-leaf) cut node, that node,
--- the child of it that covers the item, and the drop in NCP (in leaf units) if the node were
--- replaced by that child. Gains are integers (leaf counts), so sums and ties are exact.
+-- instance of those transactions that sits under an expandable (non-leaf) cut node, that node
+-- and its step towards the item (`partition_expand_step`: the child covering the item and the
+-- drop in NCP, in leaf units, of replacing the node by it). Gains are integers (leaf counts),
+-- so sums and ties are exact.
 
 -- name: partition_child_rank
 -- Every non-root node with its rank among its siblings (0, 1, ...): a bucket's children under
@@ -16,16 +17,24 @@ FROM node
 WHERE parent IS NOT NULL;
 
 -- name: partition_expand_step
--- For every item of the data and every proper ancestor of it: the ancestor's child towards the
--- item, that child's sibling rank, and the NCP drop, in leaves, of replacing the ancestor by
--- that child (0 for a leaf child).
+-- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
+-- towards the item, that child's sibling rank, the NCP drop in leaves of replacing the node by
+-- the child (0 for a leaf child), and the next step below the child (NULL at a leaf).
 CREATE OR REPLACE TABLE partition_expand_step AS
-SELECT i.item, p.id AS node, c.id AS child, r.rank,
-       p.leaf_count - CASE WHEN c.is_leaf THEN 0 ELSE c.leaf_count END AS gain_units
-FROM (SELECT DISTINCT item FROM tx) AS i
-JOIN node AS p ON i.item > p.id AND i.item <= p.last
-JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
-JOIN partition_child_rank AS r ON r.id = c.id;
+WITH path AS (
+    SELECT i.item, p.id AS node, c.id AS child, r.rank,
+           p.leaf_count - CASE WHEN c.is_leaf THEN 0 ELSE c.leaf_count END AS gain_units
+    FROM (SELECT DISTINCT item FROM tx) AS i
+    JOIN node AS p ON i.item > p.id AND i.item <= p.last
+    JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
+    JOIN partition_child_rank AS r ON r.id = c.id
+), numbered AS (
+    SELECT row_number() OVER (ORDER BY item, node)::INTEGER AS step, *
+    FROM path
+)
+SELECT s.*, n.step AS next_step
+FROM numbered AS s
+LEFT JOIN numbered AS n ON n.item = s.item AND n.node = s.child;
 
 -- name: partition_start_of
 -- Every transaction starts in partition 0, whose cut is the root.
@@ -42,9 +51,9 @@ SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
 CREATE OR REPLACE TABLE partition_blocked (pid BIGINT, node INTEGER);
 
 -- name: partition_start_cover
--- Every item instance under the root, with the root's child towards it and the gain.
+-- Every item instance, under the root, with the root's step towards it.
 CREATE OR REPLACE TABLE partition_cover AS
-SELECT t.tid, 0 AS pid, t.item, s.node, s.child, s.rank, s.gain_units
+SELECT t.tid, 0 AS pid, s.node, s.step
 FROM tx AS t
 JOIN node AS r ON r.parent IS NULL
 JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
@@ -57,9 +66,10 @@ JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
 CREATE OR REPLACE TABLE partition_gain AS
 SELECT g.*
 FROM (
-    SELECT pid, node, sum(gain_units) AS gain_units, sum(gain_units) / $scale AS gain
-    FROM partition_cover
-    GROUP BY pid, node
+    SELECT c.pid, c.node, sum(e.gain_units) AS gain_units, sum(e.gain_units) / $scale AS gain
+    FROM partition_cover AS c
+    JOIN partition_expand_step AS e ON e.step = c.step
+    GROUP BY c.pid, c.node
 ) AS g
 ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 
@@ -75,11 +85,12 @@ WITH chosen AS (
     QUALIFY row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
 )
 SELECT c.tid, c.pid, c.node AS expanded,
-       bit_or(1::UBIGINT << c.rank) FILTER (WHERE c.rank < 64) AS mask,
-       list_sort(list_distinct(list(c.child) FILTER (WHERE c.rank >= 64))) AS wide,
-       sum(c.gain_units) AS tx_gain
+       bit_or(1::UBIGINT << e.rank) FILTER (WHERE e.rank < 64) AS mask,
+       list_sort(list_distinct(list(e.child) FILTER (WHERE e.rank >= 64))) AS wide,
+       sum(e.gain_units) AS tx_gain
 FROM partition_cover AS c
 JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
+JOIN partition_expand_step AS e ON e.step = c.step
 GROUP BY c.tid, c.pid, c.node;
 
 -- name: partition_balance
@@ -182,7 +193,7 @@ WHERE fate <> 'split';
 -- The item instances of the next frontier: transactions of new partitions with their expanded
 -- node replaced by its child (dropped once that child is a leaf), and, when $keep_leftover,
 -- transactions left in their partition while it still has a node to try.
-CREATE OR REPLACE TABLE partition_cover_next AS
+CREATE OR REPLACE TABLE partition_cover AS
 WITH open_leftover AS (
     SELECT pid
     FROM partition_gain
@@ -192,16 +203,13 @@ WITH open_leftover AS (
 )
 SELECT c.tid,
        CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,
-       c.item,
-       CASE WHEN c.node = s.expanded THEN e.node ELSE c.node END AS node,
-       CASE WHEN c.node = s.expanded THEN e.child ELSE c.child END AS child,
-       CASE WHEN c.node = s.expanded THEN e.rank ELSE c.rank END AS rank,
-       CASE WHEN c.node = s.expanded THEN e.gain_units ELSE c.gain_units END AS gain_units
+       CASE WHEN c.node = s.expanded THEN e.child ELSE c.node END AS node,
+       CASE WHEN c.node = s.expanded THEN e.next_step ELSE c.step END AS step
 FROM partition_cover AS c
 JOIN partition_split AS s ON s.tid = c.tid
 LEFT JOIN partition_expand_step AS e
-       ON s.fate = 'split' AND c.node = s.expanded AND e.item = c.item AND e.node = c.child
-WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.node IS NOT NULL))
+       ON s.fate = 'split' AND c.node = s.expanded AND e.step = c.step
+WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.next_step IS NOT NULL))
    OR (s.fate <> 'split' AND c.pid IN (SELECT pid FROM open_leftover));
 
 -- name: partition_move

@@ -27,7 +27,6 @@ _INTERMEDIATE = (
     "partition_child_rank",
     "partition_expand_step",
     "partition_cover",
-    "partition_cover_next",
     "partition_bucket",
     "partition_balance",
     "partition_split",
@@ -89,10 +88,6 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         if keep_leftover:
             store.run("partition_block")
         active = row_count(store.run("partition_next_cover", {"keep_leftover": keep_leftover}))
-        store.execute("DROP TABLE partition_cover", step="partition_cover")
-        store.execute(
-            "ALTER TABLE partition_cover_next RENAME TO partition_cover", step="partition_cover"
-        )
     return {"levels": level, "partitions_made": made}
 
 
