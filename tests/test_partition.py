@@ -82,6 +82,18 @@ def test_lgr_makes_a_new_class_of_waiting_transactions():
     assert lgr.loss["ncp"] == pytest.approx(6.5 / 9) and partition.loss["ncp"] == 1
 
 
+def test_wide_fanout_buckets_are_told_apart():
+    # 70 leaves under the root: children of rank >= 64 are kept in a list beside the bit mask.
+    # Tid 9 is alone in its bucket; the {i1} bucket can spare one (all gains tie: tid 4).
+    tree = [(f"i{j}", "ALL") for j in range(70)]
+    txs = [["i66"], ["i66"], ["i67"], ["i67"], ["i1"], ["i1"], ["i1"]]
+    txs += [["i1", "i66"], ["i1", "i66"], ["i69"]]
+    store = make_store(txs, tree)
+    result = run(store, "partition", 2)
+    expected = {str(t): items for t, items in enumerate(txs)} | {"4": ["ALL"], "9": ["ALL"]}
+    assert release_of(store, result.run) == expected
+
+
 def test_intermediate_tables_are_kept_only_on_request(table2):
     lean = run(table2, "partition", 2)
     full = run(table2, "partition", 2, keep_intermediate=True)
