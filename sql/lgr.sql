@@ -19,19 +19,28 @@ JOIN range(0, (SELECT max(depth) + 1 FROM node)) AS d(level)
 
 -- name: lgr_candidate
 -- Every itemset a waiting transaction reaches by rolling its items up to a level (1 to the
--- leaves' parents), with its cost for the transaction, when that is below its cost now.
+-- leaves), with its cost for the transaction, when that is below its cost now. Costs come
+-- first so that only the cheaper levels build their itemset.
 CREATE OR REPLACE TABLE lgr_candidate AS
-WITH rolled AS (
-    SELECT t.tid, a.level, list(DISTINCT a.ancestor ORDER BY a.ancestor) AS itemset,
-           sum(a.cost_units) AS cost_units
+WITH level_cost AS (
+    SELECT t.tid, a.level, sum(a.cost_units) AS cost_units
     FROM tx AS t
     SEMI JOIN lgr_cost AS w ON w.tid = t.tid
     JOIN lgr_ancestor_at AS a ON a.node = t.item AND a.level > 0
     GROUP BY t.tid, a.level
+), cheaper AS (
+    SELECT l.*
+    FROM level_cost AS l
+    JOIN lgr_cost AS w ON w.tid = l.tid AND l.cost_units < w.cost_units
+), rolled AS (
+    SELECT c.tid, list(DISTINCT a.ancestor ORDER BY a.ancestor) AS itemset, c.cost_units
+    FROM cheaper AS c
+    JOIN tx AS t ON t.tid = c.tid
+    JOIN lgr_ancestor_at AS a ON a.node = t.item AND a.level = c.level
+    GROUP BY c.tid, c.level, c.cost_units
 )
-SELECT DISTINCT r.tid, r.itemset, r.cost_units
-FROM rolled AS r
-JOIN lgr_cost AS c ON c.tid = r.tid AND r.cost_units < c.cost_units;
+SELECT DISTINCT tid, itemset, cost_units
+FROM rolled;
 
 -- name: lgr_cost
 -- The waiting transactions: those with a generalized item in the release, with their class
