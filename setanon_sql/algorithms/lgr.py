@@ -1,15 +1,17 @@
 """LGR (Kim, Electronics 2023): Partition's top-down local generalization, then a bottom-up
-reallocation of the transactions that Partition leaves in leftover or rolled-back partitions.
+reallocation of the transactions that wait in generalized classes.
 
-Partition puts the buckets that end below k into a leftover partition that keeps the parent's
-cut. LGR keeps those transactions in a waiting queue (WFQ) with their own bucket. In rounds,
-every waiting transaction is rolled up the hierarchy level by level. It starts from its own
-items and from its bucket's nodes. It moves into a class of the release (FinalQ) with the same
-generalized itemset, or it forms a new class with at least k - 1 other waiting transactions.
-It moves only when that lowers its NCP and the class it leaves keeps k transactions (or is
-emptied into existing classes). Every move lowers NCP and keeps every class at k or more, so
-the release is k-anonymous and its NCP is at most Partition's. Kim's own worked example ends
-with classes below k; this version never does. The SQL is in `sql/lgr.sql`.
+Top-down, transactions that end below k do not end the recursion: by default the leftover and
+rolled-back partitions go on splitting on their other nodes (option leftover="split"; "final"
+gives Partition's own top-down). Bottom-up, every transaction of the release with a
+generalized item waits (WFQ). In rounds, each is rolled up the hierarchy level by level from
+its own items. It moves into a class of the release (FinalQ) with the same generalized
+itemset, or forms a new class with at least k - 1 other waiting transactions. It moves only
+when that lowers its NCP and the class it leaves keeps k transactions (or is emptied into
+existing classes). Every move lowers NCP and keeps every class at k or more, so the release is
+k-anonymous and its NCP is at most Partition's with the same leftover option (and so at most
+Partition's default). Kim's own worked example ends with classes below k; this version never
+does. The SQL is in `sql/lgr.sql`.
 """
 
 from __future__ import annotations

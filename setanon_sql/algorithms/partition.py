@@ -7,10 +7,15 @@ transactions into buckets by the children their items fall under, and balances t
 (small ones go to a leftover partition that keeps the parent's cut). The SQL is in
 `sql/partition.sql`; this module only drives the rounds and reads their counts.
 
+A leftover of 1..k-1 transactions takes, from large buckets that keep k, their transactions of
+least gain; when they cannot spare enough, or no bucket has k, the split is rolled back.
+
 Options:
     leftover: "final" (default; the paper: leftover and rolled-back partitions are not split
-        again) or "split" (they keep the parent's cut and go on splitting on their other nodes,
-        as the public Python implementation of Partition does).
+        again) or "split" (they keep the parent's cut and go on splitting on their other
+        nodes; the node that failed is not tried again in that partition, as in the public
+        Python implementation of Partition). "split" only refines what "final" releases, so
+        its NCP is never higher.
 """
 
 from __future__ import annotations
