@@ -74,15 +74,17 @@ FROM (
 ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 
 -- name: partition_bucket
--- Distribute every frontier transaction: the node its partition expands (largest gain, then
--- smallest node id), the children of that node covering its items (its bucket: a bit mask of
--- their sibling ranks, plus a list of those of rank >= 64, NULL when none), and its own gain
--- from the expansion (the order in which it is given to the leftover).
+-- Distribute every frontier transaction under the node its partition would expand (largest
+-- gain, then smallest node id), or, with $all_nodes, under each of its candidate nodes: the
+-- children of that node covering its items (its bucket: a bit mask of their sibling ranks,
+-- plus a list of those of rank >= 64, NULL when none), and its own gain from the expansion
+-- (the order in which it is given to the leftover).
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH chosen AS (
     SELECT pid, node
     FROM partition_gain
-    QUALIFY row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
+    QUALIFY $all_nodes
+         OR row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
 )
 SELECT c.tid, c.pid, c.node AS expanded,
        bit_or(1::UBIGINT << e.rank) FILTER (WHERE e.rank < 64) AS mask,
@@ -93,37 +95,56 @@ JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
 JOIN partition_expand_step AS e ON e.step = c.step
 GROUP BY c.tid, c.pid, c.node;
 
--- name: partition_balance
--- Balance every partition of the frontier, one row per bucket: buckets with >= $k transactions
--- become new partitions (ids from $next on, by partition and children); smaller ones go to
--- the leftover; a leftover of 1..k-1 needs the transactions that large buckets can spare
--- (keeping them >= k); when they cannot spare enough, or no bucket is large, the split is
--- rolled back.
-CREATE OR REPLACE TABLE partition_balance AS
+-- name: partition_outcome
+-- What expanding each distributed node would do to its partition: a leftover of 1..k-1 needs
+-- the transactions that large buckets can spare (keeping them >= k); when they cannot spare
+-- enough, or no bucket has k, the split would be rolled back. The partition expands its
+-- node of largest gain that is not rolled back, else its node of largest gain (gain_rank 1);
+-- nodes ranked above the chosen one fail (with "split" leftovers they are not tried again).
+CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
-    SELECT pid, mask, wide, count(*) AS size
+    SELECT pid, expanded, count(*) AS size
     FROM partition_bucket
-    GROUP BY pid, mask, wide
-), per_partition AS (
-    SELECT pid,
+    GROUP BY pid, expanded, mask, wide
+), per_node AS (
+    SELECT pid, expanded,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
            coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
            count(*) FILTER (WHERE size >= $k) AS large_buckets
     FROM bucket
-    GROUP BY pid
+    GROUP BY pid, expanded
 ), decided AS (
-    SELECT pid,
-           CASE WHEN small BETWEEN 1 AND $k - 1 THEN $k - small ELSE 0 END AS need,
-           large_buckets = 0 OR (small BETWEEN 1 AND $k - 1 AND $k - small > spares) AS rolled_back
-    FROM per_partition
+    SELECT p.pid, p.expanded AS node,
+           CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
+           p.large_buckets = 0
+               OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
+           row_number() OVER (PARTITION BY p.pid ORDER BY g.gain_units DESC, p.expanded)
+               AS gain_rank
+    FROM per_node AS p
+    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.expanded
 )
-SELECT b.pid, b.mask, b.wide, b.size, d.need, d.rolled_back,
-       CASE WHEN b.size >= $k AND NOT d.rolled_back
+SELECT *,
+       row_number() OVER (PARTITION BY pid ORDER BY rolled_back, gain_rank) = 1 AS chosen
+FROM decided;
+
+-- name: partition_balance
+-- The buckets of every partition's chosen node: those with >= $k transactions become new
+-- partitions (ids from $next on, by partition and children) unless the split is rolled back;
+-- smaller ones go to the leftover.
+CREATE OR REPLACE TABLE partition_balance AS
+WITH bucket AS (
+    SELECT b.pid, b.expanded, b.mask, b.wide, count(*) AS size
+    FROM partition_bucket AS b
+    SEMI JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded AND o.chosen
+    GROUP BY b.pid, b.expanded, b.mask, b.wide
+)
+SELECT b.pid, b.expanded, b.mask, b.wide, b.size, o.need, o.rolled_back,
+       CASE WHEN b.size >= $k AND NOT o.rolled_back
             THEN $next - 1 + row_number() OVER (
-                ORDER BY b.size < $k OR d.rolled_back, b.pid, b.mask, b.wide)
+                ORDER BY b.size < $k OR o.rolled_back, b.pid, b.mask, b.wide)
        END AS new_pid
 FROM bucket AS b
-JOIN decided AS d USING (pid);
+JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded;
 
 -- name: partition_split
 -- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
@@ -136,7 +157,8 @@ WITH placed AS (
            l.size, l.need, l.rolled_back, l.new_pid
     FROM partition_bucket AS b
     JOIN partition_balance AS l
-      ON l.pid = b.pid AND l.mask IS NOT DISTINCT FROM b.mask AND l.wide IS NOT DISTINCT FROM b.wide
+      ON l.pid = b.pid AND l.expanded = b.expanded
+     AND l.mask IS NOT DISTINCT FROM b.mask AND l.wide IS NOT DISTINCT FROM b.wide
 ), donor AS (
     SELECT tid
     FROM (
@@ -182,9 +204,14 @@ SELECT pid, unnest(wide) AS node
 FROM partition_frontier;
 
 -- name: partition_block
--- With the leftover going on splitting: the node whose split failed is not tried again in
--- that partition (its new partitions may try it).
+-- With the leftover going on splitting: the nodes that failed, and the chosen node where
+-- transactions stay, are not tried again in that partition (its new partitions may try them).
 INSERT INTO partition_blocked
+SELECT o.pid, o.node
+FROM partition_outcome AS o
+JOIN partition_outcome AS c ON c.pid = o.pid AND c.chosen
+WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
+UNION
 SELECT DISTINCT pid, expanded
 FROM partition_split
 WHERE fate <> 'split';
@@ -195,11 +222,10 @@ WHERE fate <> 'split';
 -- transactions left in their partition while it still has a node to try.
 CREATE OR REPLACE TABLE partition_cover AS
 WITH open_leftover AS (
-    SELECT pid
-    FROM partition_gain
+    SELECT DISTINCT g.pid
+    FROM partition_gain AS g
+    ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
     WHERE $keep_leftover
-    GROUP BY pid
-    HAVING count(*) > 1
 )
 SELECT c.tid,
        CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,

@@ -33,6 +33,7 @@ _INTERMEDIATE = (
     "partition_expand_step",
     "partition_cover",
     "partition_bucket",
+    "partition_outcome",
     "partition_balance",
     "partition_split",
     "partition_frontier",
@@ -82,7 +83,8 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         store.run("partition_gain", {"scale": float(scale)})
         if params.keep_intermediate:
             _log(store, "partition_gain_log", "partition_gain", level)
-        store.run("partition_bucket")
+        store.run("partition_bucket", {"all_nodes": keep_leftover})
+        store.run("partition_outcome", {"k": params.k})
         store.run("partition_balance", {"k": params.k, "next": made + 1})
         store.run("partition_split", {"k": params.k})
         new = row_count(store.run("partition_frontier"))
