@@ -132,7 +132,7 @@ def checked(store, result, edges, k) -> tuple[dict, dict]:
     return original, release
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(db=databases(), k=st.integers(1, 4))
 def test_outputs_are_k_anonymous_generalizations(db, k):
     txs, edges = db
@@ -153,7 +153,7 @@ def test_outputs_are_k_anonymous_generalizations(db, k):
     store.close()
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(db=databases(max_tx=5), k=st.integers(1, 3))
 def test_k_anonymous_input_comes_back_unchanged(db, k):
     txs, edges = db
