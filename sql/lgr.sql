@@ -119,6 +119,10 @@ SELECT tid, source, itemset,
 FROM grouped
 WHERE target IS NOT NULL OR joining >= $k;
 
+-- name: lgr_new_classes
+-- How many new classes the round makes.
+SELECT count(DISTINCT target) FROM lgr_move WHERE new_class;
+
 -- name: lgr_apply_cuts
 -- The cut of every class the round makes: its itemset.
 INSERT INTO partition_cut

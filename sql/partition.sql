@@ -8,6 +8,11 @@
 -- drop in NCP, in leaf units, of replacing the node by it). Gains are integers (leaf counts),
 -- so sums and ties are exact.
 
+-- name: partition_size
+-- The transactions of the data, and the NCP scale: leaves x item instances.
+SELECT (SELECT count(*) FROM tids) AS transactions,
+       (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx) AS scale;
+
 -- name: partition_child_rank
 -- Every non-root node with its rank among its siblings (0, 1, ...): a bucket's children under
 -- the expanded node are a bit mask of these ranks (ranks >= 64 go to a list instead).

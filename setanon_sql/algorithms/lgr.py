@@ -59,9 +59,7 @@ def reallocate(
         moves = row_count(store.run("lgr_move", {"k": params.k, "next": first_pid + made}))
         if not moves:
             break
-        new = store.scalar(
-            "SELECT count(DISTINCT target) FROM lgr_move WHERE new_class", step="new"
-        )
+        new = store.run("lgr_new_classes").rows[0][0]
         store.run("lgr_apply_cuts")
         store.run("lgr_apply_moves")
         store.run("lgr_cost")

@@ -64,15 +64,11 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     the recursion, not with the number of partitions.
     """
     keep_leftover = leftover == "split"
-    transactions = store.scalar("SELECT count(*) FROM tids", step="transactions")
-    if transactions < params.k:
+    size = store.run("partition_size").one()
+    if size["transactions"] < params.k:
         raise InfeasibleError(
-            f"k = {params.k} is larger than the data ({transactions} transactions)"
+            f"k = {params.k} is larger than the data ({size['transactions']} transactions)"
         )
-    scale = store.scalar(
-        "SELECT (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx)",
-        step="ncp_scale",
-    )
     for name in ("child_rank", "expand_step", "start_of", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_cover"))
@@ -80,7 +76,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     while active:
         level += 1
         progress("partition level", level, None)
-        store.run("partition_gain", {"scale": float(scale)})
+        store.run("partition_gain", {"scale": float(size["scale"])})
         if params.keep_intermediate:
             _log(store, "partition_gain_log", "partition_gain", level)
         store.run("partition_bucket", {"all_nodes": keep_leftover})
