@@ -23,12 +23,15 @@ WHERE parent IS NOT NULL;
 
 -- name: partition_expand_step
 -- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
--- towards the item, that child's sibling rank, the NCP drop in leaves of replacing the node by
--- the child (0 for a leaf child), and the next step below the child (NULL at a leaf).
+-- towards the item, that child's sibling rank, the gain in leaves of replacing the node by the
+-- child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
+-- the node minus NCP of the child, 0 for a leaf child), or with $drop false the node's NCP
+-- (how the public Python implementation of Partition weighs a node).
 CREATE OR REPLACE TABLE partition_expand_step AS
 WITH path AS (
     SELECT i.item, p.id AS node, c.id AS child, r.rank,
-           p.leaf_count - CASE WHEN c.is_leaf THEN 0 ELSE c.leaf_count END AS gain_units
+           p.leaf_count - CASE WHEN $drop AND NOT c.is_leaf THEN c.leaf_count ELSE 0 END
+               AS gain_units
     FROM (SELECT DISTINCT item FROM tx) AS i
     JOIN node AS p ON i.item > p.id AND i.item <= p.last
     JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last

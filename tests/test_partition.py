@@ -18,14 +18,14 @@ from setanon_sql.errors import InfeasibleError, ParamsError
 ALGORITHMS = [("partition", "final"), ("partition", "split"), ("lgr", "split")]
 
 
-def run(store, algorithm: str, k: int, leftover: str = "final", **kw):
-    params = Params(algorithm=algorithm, k=k, options={"leftover": leftover}, **kw)
+def run(store, algorithm: str, k: int, leftover: str = "final", gain: str = "drop", **kw):
+    params = Params(algorithm=algorithm, k=k, options={"leftover": leftover, "gain": gain}, **kw)
     return anonymize(store, params)
 
 
-@pytest.mark.parametrize("leftover", ["final", "split"])
-def test_table2_local_recoding(table2, leftover):
-    result = run(table2, "partition", 2, leftover)
+@pytest.mark.parametrize(("leftover", "gain"), [("final", "drop"), ("split", "ncp")])
+def test_table2_local_recoding(table2, leftover, gain):
+    result = run(table2, "partition", 2, leftover, gain)
     assert release_of(table2, result.run) == {
         "T1": ["A"],
         "T2": ["A"],
@@ -114,9 +114,11 @@ def test_data_smaller_than_k_is_infeasible(table2):
         run(table2, "partition", 8)
 
 
-def test_unknown_leftover_option(table2):
+def test_unknown_options(table2):
     with pytest.raises(ParamsError, match="option leftover must be one of"):
         run(table2, "partition", 2, "keep")
+    with pytest.raises(ParamsError, match="option gain must be one of"):
+        run(table2, "lgr", 2, gain="entropy")
 
 
 def checked(store, result, edges, k) -> tuple[dict, dict]:
@@ -133,17 +135,17 @@ def checked(store, result, edges, k) -> tuple[dict, dict]:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(db=databases(), k=st.integers(1, 4))
-def test_outputs_are_k_anonymous_generalizations(db, k):
+@given(db=databases(), k=st.integers(1, 4), gain=st.sampled_from(["drop", "ncp"]))
+def test_outputs_are_k_anonymous_generalizations(db, k, gain):
     txs, edges = db
     store = make_store(txs, edges)
     ncp = {}
     for algorithm, leftover in ALGORITHMS:
         if len(txs) < k:
             with pytest.raises(InfeasibleError):
-                run(store, algorithm, k, leftover)
+                run(store, algorithm, k, leftover, gain)
             continue
-        result = run(store, algorithm, k, leftover)
+        result = run(store, algorithm, k, leftover, gain)
         checked(store, result, edges, k)
         ncp[algorithm, leftover] = result.loss["ncp"]
     if ncp:

@@ -16,6 +16,9 @@ Options:
         nodes; the node that failed is not tried again in that partition, as in the public
         Python implementation of Partition). "split" only refines what "final" releases, so
         its NCP is never higher.
+    gain: "drop" (default; the NCP drop of replacing a node by its children, summed over the
+        partition's items under it) or "ncp" (the node's own NCP summed over those items, as
+        the public Python implementation weighs it).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ..store import Result, Store, quote
 from . import Progress
 
 LEFTOVER = ("final", "split")
+GAIN = ("drop", "ncp")
 _INTERMEDIATE = (
     "partition_child_rank",
     "partition_expand_step",
@@ -56,6 +60,13 @@ def leftover_mode(params: Params, *, default: str) -> str:
     return mode
 
 
+def gain_mode(params: Params) -> str:
+    mode = params.options.get("gain", "drop")
+    if mode not in GAIN:
+        raise ParamsError(f"option gain must be one of {GAIN}, got {mode!r}")
+    return mode
+
+
 def top_down(store: Store, params: Params, progress: Progress, *, leftover: str) -> dict[str, Any]:
     """Run the rounds until no partition can be expanded; fill partition_of and partition_cut.
 
@@ -69,7 +80,9 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         raise InfeasibleError(
             f"k = {params.k} is larger than the data ({size['transactions']} transactions)"
         )
-    for name in ("child_rank", "expand_step", "start_of", "start_cut", "start_blocked"):
+    store.run("partition_child_rank")
+    store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
+    for name in ("start_of", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_cover"))
     level = made = 0
