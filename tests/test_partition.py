@@ -82,6 +82,20 @@ def test_lgr_makes_a_new_class_of_waiting_transactions():
     assert lgr.loss["ncp"] == pytest.approx(6.5 / 9) and partition.loss["ncp"] == 1
 
 
+def test_split_leftover_tries_the_other_nodes():
+    # Tid 0 (least gain) is given to {a1}'s leftover; {A, B} (tids 2, 3) fails on B (gain 6,
+    # buckets {b1, b2} and {b2} of one each). "final" stops there; "split" expands A instead.
+    store = make_store([["a1", "b1"], ["a1"], ["a1", "b1", "b2"], ["a1", "b2"]], AB_TREE)
+    final, split = run(store, "partition", 2, "final"), run(store, "partition", 2, "split")
+    ends = {"0": ["ALL"], "1": ["ALL"]}
+    assert release_of(store, final.run) == ends | {"2": ["A", "B"], "3": ["A", "B"]}
+    assert release_of(store, split.run) == ends | {"2": ["B", "a1"], "3": ["B", "a1"]}
+    assert (final.loss["ncp"], split.loss["ncp"]) == (
+        pytest.approx(5.5 / 8),
+        pytest.approx(4.5 / 8),
+    )
+
+
 def test_wide_fanout_buckets_are_told_apart():
     # 70 leaves under the root: children of rank >= 64 are kept in a list beside the bit mask.
     # Tid 9 is alone in its bucket; the {i1} bucket can spare one (all gains tie: tid 4).
