@@ -43,6 +43,13 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("da", ".km_da", "km", needs_m=True, summary="direct cut over expanded itemsets"),
         Algorithm("oa", ".km_oa", "km", needs_m=True, summary="optimal cut, lattice search"),
         # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
+        Algorithm(
+            "partition",
+            ".partition",
+            "k",
+            summary="top-down local generalization (He & Naughton 2009)",
+        ),
+        Algorithm("lgr", ".lgr", "k", summary="Partition plus bottom-up reallocation (Kim 2023)"),
         # clustering with generalization and suppression (Clump, 2010)
     ]
 }

@@ -1,0 +1,135 @@
+"""Partition (He & Naughton, VLDB 2009, Algorithm 1): transactional k-anonymity by top-down,
+local generalization.
+
+All transactions start generalized to the root. Each round expands, in every partition of the
+frontier at once, the cut node of largest information gain, distributes the partition's
+transactions into buckets by the children their items fall under, and balances the buckets
+(small ones go to a leftover partition that keeps the parent's cut). The SQL is in
+`sql/partition.sql`; this module only drives the rounds and reads their counts.
+
+A leftover of 1..k-1 transactions takes, from large buckets that keep k, their transactions of
+least gain; when they cannot spare enough, or no bucket has k, the split is rolled back.
+
+Options:
+    leftover: "final" (default; the paper: leftover and rolled-back partitions are not split
+        again) or "split" (they keep the parent's cut and go on splitting on their other
+        nodes; the node that failed is not tried again in that partition, as in the public
+        Python implementation of Partition). "split" only refines what "final" releases, so
+        its NCP is never higher.
+    gain: "drop" (default; the NCP drop of replacing a node by its children, summed over the
+        partition's items under it) or "ncp" (the node's own NCP summed over those items, as
+        the public Python implementation weighs it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InfeasibleError, ParamsError
+from ..params import Params
+from ..store import Result, Store, quote
+from . import Progress
+
+LEFTOVER = ("final", "split")
+GAIN = ("drop", "ncp")
+_INTERMEDIATE = (
+    "partition_child_rank",
+    "partition_expand_step",
+    "partition_cover",
+    "partition_bucket",
+    "partition_outcome",
+    "partition_balance",
+    "partition_split",
+    "partition_frontier",
+    "partition_blocked",
+)
+
+
+def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+    """Partition the data top-down, then release every transaction under its partition's cut."""
+    figures = top_down(store, params, progress, leftover=leftover_mode(params, default="final"))
+    figures.update(release(store))
+    drop_intermediate(store, params)
+    return figures
+
+
+def leftover_mode(params: Params, *, default: str) -> str:
+    mode = params.options.get("leftover", default)
+    if mode not in LEFTOVER:
+        raise ParamsError(f"option leftover must be one of {LEFTOVER}, got {mode!r}")
+    return mode
+
+
+def gain_mode(params: Params) -> str:
+    mode = params.options.get("gain", "drop")
+    if mode not in GAIN:
+        raise ParamsError(f"option gain must be one of {GAIN}, got {mode!r}")
+    return mode
+
+
+def top_down(store: Store, params: Params, progress: Progress, *, leftover: str) -> dict[str, Any]:
+    """Run the rounds until no partition can be expanded; fill partition_of and partition_cut.
+
+    Why level-synchronous: partitions are independent once made, so one statement per step
+    serves every partition of a level and the number of statements grows with the depth of
+    the recursion, not with the number of partitions.
+    """
+    keep_leftover = leftover == "split"
+    size = store.run("partition_size").one()
+    if size["transactions"] < params.k:
+        raise InfeasibleError(
+            f"k = {params.k} is larger than the data ({size['transactions']} transactions)"
+        )
+    store.run("partition_child_rank")
+    store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
+    for name in ("start_of", "start_cut", "start_blocked"):
+        store.run(f"partition_{name}")
+    active = row_count(store.run("partition_start_cover"))
+    level = made = 0
+    while active:
+        level += 1
+        progress("partition level", level, None)
+        store.run("partition_gain", {"scale": float(size["scale"])})
+        if params.keep_intermediate:
+            _log(store, "partition_gain_log", "partition_gain", level)
+        store.run("partition_bucket", {"all_nodes": keep_leftover})
+        store.run("partition_outcome", {"k": params.k})
+        store.run("partition_balance", {"k": params.k, "next": made + 1})
+        store.run("partition_split", {"k": params.k})
+        new = row_count(store.run("partition_frontier"))
+        if new:
+            store.run("partition_add_cuts")
+            store.run("partition_move")
+            made += new
+        if keep_leftover:
+            store.run("partition_block")
+        active = row_count(store.run("partition_next_cover", {"keep_leftover": keep_leftover}))
+    return {"levels": level, "partitions_made": made}
+
+
+def release(store: Store) -> dict[str, Any]:
+    """Write `partition_final` and the `release` from partition_of and partition_cut."""
+    store.run("partition_final")
+    store.run("partition_release")
+    return {"classes": store.scalar("SELECT count(*) FROM partition_final", step="classes")}
+
+
+def drop_intermediate(store: Store, params: Params, extra: tuple[str, ...] = ()) -> None:
+    """Drop the working tables unless the analyst asked to keep them."""
+    if params.keep_intermediate:
+        return
+    for table in _INTERMEDIATE + extra:
+        store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
+
+
+def _log(store: Store, log: str, table: str, level: int) -> None:
+    """Append a per-level table to its log, with the level (kept with keep_intermediate)."""
+    head = f"CREATE TABLE {quote(log)} AS" if level == 1 else f"INSERT INTO {quote(log)}"
+    store.execute(
+        f"{head} SELECT $level AS level, * FROM {quote(table)}", {"level": level}, step=log
+    )
+
+
+def row_count(result: Result) -> int:
+    """The row count a CREATE TABLE AS / INSERT / UPDATE reports."""
+    return int(result.rows[0][0]) if result.rows else 0

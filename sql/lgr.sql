@@ -1,0 +1,138 @@
+-- LGR (Kim, Electronics 2023): Partition, then a bottom-up reallocation of the transactions
+-- that wait in generalized classes (WFQ). Each waiting transaction is rolled up the hierarchy
+-- level by level from its own items; it moves into a class of the release (FinalQ) with the
+-- same generalized itemset, or forms a new class with at least k - 1 other waiting
+-- transactions that share one, whenever that lowers its NCP and the class it leaves keeps at
+-- least k transactions. Costs are in leaf units (NCP x leaves), so they are exact.
+
+-- name: lgr_ancestor_at
+-- For every node and every depth 0..max depth: its ancestor at that depth, or the node itself
+-- when it is not that deep (rolling a node up to a level).
+CREATE OR REPLACE TABLE lgr_ancestor_at AS
+SELECT c.node, d.level, a.id AS ancestor,
+       CASE WHEN a.is_leaf THEN 0 ELSE a.leaf_count END AS cost_units
+FROM closure AS c
+JOIN node AS x ON x.id = c.node
+JOIN node AS a ON a.id = c.ancestor
+JOIN range(0, (SELECT max(depth) + 1 FROM node)) AS d(level)
+  ON a.depth = least(x.depth, d.level);
+
+-- name: lgr_candidate
+-- Every itemset a waiting transaction reaches by rolling its items up to a level (1 to the
+-- leaves), with its cost for the transaction, when that is below its cost now. Costs come
+-- first so that only the cheaper levels build their itemset.
+CREATE OR REPLACE TABLE lgr_candidate AS
+WITH level_cost AS (
+    SELECT t.tid, a.level, sum(a.cost_units) AS cost_units
+    FROM tx AS t
+    SEMI JOIN lgr_cost AS w ON w.tid = t.tid
+    JOIN lgr_ancestor_at AS a ON a.node = t.item AND a.level > 0
+    GROUP BY t.tid, a.level
+), cheaper AS (
+    SELECT l.*
+    FROM level_cost AS l
+    JOIN lgr_cost AS w ON w.tid = l.tid AND l.cost_units < w.cost_units
+), rolled AS (
+    SELECT c.tid, list(DISTINCT a.ancestor ORDER BY a.ancestor) AS itemset, c.cost_units
+    FROM cheaper AS c
+    JOIN tx AS t ON t.tid = c.tid
+    JOIN lgr_ancestor_at AS a ON a.node = t.item AND a.level = c.level
+    GROUP BY c.tid, c.level, c.cost_units
+)
+SELECT DISTINCT tid, itemset, cost_units
+FROM rolled;
+
+-- name: lgr_cost
+-- The waiting transactions: those with a generalized item in the release, with their class
+-- and their cost in it, in leaf units.
+CREATE OR REPLACE TABLE lgr_cost AS
+SELECT t.tid, any_value(o.pid) AS pid,
+       sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+FROM tx AS t
+JOIN partition_of AS o ON o.tid = t.tid
+JOIN partition_cut AS c ON c.pid = o.pid
+JOIN node AS n ON n.id = c.node AND t.item BETWEEN n.id AND n.last
+GROUP BY t.tid
+HAVING sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) > 0;
+
+-- name: lgr_class
+-- Every class of the current release (FinalQ): its partition, itemset and size.
+CREATE OR REPLACE TABLE lgr_class AS
+WITH size AS (SELECT pid, count(*) AS size FROM partition_of GROUP BY pid)
+SELECT c.pid, list(c.node ORDER BY c.node) AS itemset, any_value(s.size) AS size
+FROM partition_cut AS c
+JOIN size AS s USING (pid)
+GROUP BY c.pid;
+
+-- name: lgr_move
+-- One round of moves. Each waiting transaction takes its cheapest candidate itemset that is a
+-- class of the release, or that at least $k waiting transactions share as a candidate (a new
+-- class); ties: an existing class, then the smaller itemset, then the smaller class id. A
+-- class lets go of its movers of largest saving (ties: smallest tid) as long as it keeps $k;
+-- it lets all of them go only when they all move to existing classes, none of which is itself
+-- emptied, and nobody moves into it. New classes with fewer than $k movers are not made; the
+-- others get ids from $next on.
+CREATE OR REPLACE TABLE lgr_move AS
+WITH shared AS (
+    SELECT itemset
+    FROM lgr_candidate
+    GROUP BY itemset
+    HAVING count(*) >= $k
+), viable AS (
+    SELECT c.tid, c.itemset, c.cost_units, e.pid AS target
+    FROM lgr_candidate AS c
+    LEFT JOIN lgr_class AS e ON e.itemset = c.itemset
+    WHERE e.pid IS NOT NULL OR c.itemset IN (SELECT itemset FROM shared)
+), best AS (
+    SELECT v.*, w.pid AS source, w.cost_units - v.cost_units AS saving
+    FROM viable AS v
+    JOIN lgr_cost AS w ON w.tid = v.tid AND v.cost_units < w.cost_units
+    QUALIFY row_number() OVER (
+        PARTITION BY v.tid ORDER BY v.cost_units, v.target IS NULL, v.itemset, v.target) = 1
+), emptiable AS (
+    SELECT b.source
+    FROM best AS b
+    JOIN lgr_class AS s ON s.pid = b.source
+    WHERE b.source NOT IN (SELECT target FROM best WHERE target IS NOT NULL)
+    GROUP BY b.source
+    HAVING count(*) = any_value(s.size) AND count(*) FILTER (WHERE b.target IS NULL) = 0
+), emptied AS (
+    SELECT source
+    FROM emptiable
+    WHERE source NOT IN (
+        SELECT b.source FROM best AS b JOIN emptiable AS e ON e.source = b.target)
+), released AS (
+    SELECT b.*
+    FROM best AS b
+    JOIN lgr_class AS s ON s.pid = b.source
+    QUALIFY b.source IN (SELECT source FROM emptied)
+         OR row_number() OVER (PARTITION BY b.source ORDER BY b.saving DESC, b.tid)
+                <= s.size - $k
+), grouped AS (
+    SELECT *, count(*) OVER (PARTITION BY itemset) AS joining
+    FROM released
+)
+SELECT tid, source, itemset,
+       coalesce(target, $next - 1 + dense_rank() OVER (
+           ORDER BY target IS NOT NULL, itemset)) AS target,
+       target IS NULL AS new_class
+FROM grouped
+WHERE target IS NOT NULL OR joining >= $k;
+
+-- name: lgr_new_classes
+-- How many new classes the round makes.
+SELECT count(DISTINCT target) FROM lgr_move WHERE new_class;
+
+-- name: lgr_apply_cuts
+-- The cut of every class the round makes: its itemset.
+INSERT INTO partition_cut
+SELECT DISTINCT target, unnest(itemset) AS node
+FROM lgr_move
+WHERE new_class;
+
+-- name: lgr_apply_moves
+-- Move the round's transactions to their new classes.
+UPDATE partition_of
+SET pid = m.target
+FROM lgr_move AS m
+WHERE m.tid = partition_of.tid;

@@ -1,0 +1,270 @@
+-- Partition (He & Naughton, VLDB 2009): top-down local generalization, one level of the
+-- recursion per round and every partition of the frontier in the same statement.
+--
+-- Every partition that is still being split holds transactions with one and the same
+-- generalized itemset, its cut (`partition_cut`). `partition_cover` holds, for every item
+-- instance of those transactions that sits under an expandable (non-leaf) cut node, that node
+-- and its step towards the item (`partition_expand_step`: the child covering the item and the
+-- drop in NCP, in leaf units, of replacing the node by it). Gains are integers (leaf counts),
+-- so sums and ties are exact.
+
+-- name: partition_size
+-- The transactions of the data, and the NCP scale: leaves x item instances.
+SELECT (SELECT count(*) FROM tids) AS transactions,
+       (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx) AS scale;
+
+-- name: partition_child_rank
+-- Every non-root node with its rank among its siblings (0, 1, ...): a bucket's children under
+-- the expanded node are a bit mask of these ranks (ranks >= 64 go to a list instead).
+CREATE OR REPLACE TABLE partition_child_rank AS
+SELECT id, parent, (row_number() OVER (PARTITION BY parent ORDER BY id) - 1)::INTEGER AS rank
+FROM node
+WHERE parent IS NOT NULL;
+
+-- name: partition_expand_step
+-- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
+-- towards the item, that child's sibling rank, the gain in leaves of replacing the node by the
+-- child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
+-- the node minus NCP of the child, 0 for a leaf child), or with $drop false the node's NCP
+-- (how the public Python implementation of Partition weighs a node).
+CREATE OR REPLACE TABLE partition_expand_step AS
+WITH path AS (
+    SELECT i.item, p.id AS node, c.id AS child, r.rank,
+           p.leaf_count - CASE WHEN $drop AND NOT c.is_leaf THEN c.leaf_count ELSE 0 END
+               AS gain_units
+    FROM (SELECT DISTINCT item FROM tx) AS i
+    JOIN node AS p ON i.item > p.id AND i.item <= p.last
+    JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
+    JOIN partition_child_rank AS r ON r.id = c.id
+), numbered AS (
+    SELECT row_number() OVER (ORDER BY item, node)::INTEGER AS step, *
+    FROM path
+)
+SELECT s.*, n.step AS next_step
+FROM numbered AS s
+LEFT JOIN numbered AS n ON n.item = s.item AND n.node = s.child;
+
+-- name: partition_start_of
+-- Every transaction starts in partition 0, whose cut is the root.
+CREATE OR REPLACE TABLE partition_of AS
+SELECT tid, 0 AS pid FROM tids;
+
+-- name: partition_start_cut
+-- The cut of partition 0: the root alone.
+CREATE OR REPLACE TABLE partition_cut AS
+SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
+
+-- name: partition_start_blocked
+-- No node is blocked yet.
+CREATE OR REPLACE TABLE partition_blocked (pid BIGINT, node INTEGER);
+
+-- name: partition_start_cover
+-- Every item instance, under the root, with the root's step towards it.
+CREATE OR REPLACE TABLE partition_cover AS
+SELECT t.tid, 0 AS pid, s.node, s.step
+FROM tx AS t
+JOIN node AS r ON r.parent IS NULL
+JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
+
+-- name: partition_gain
+-- Information gain of every (partition, expandable cut node) pair of the frontier: the total
+-- NCP drop over the partition's item instances under the node, in leaf units and as a share
+-- of the whole database's NCP scale ($scale = leaves x item instances). Nodes whose split
+-- failed in that partition (partition_blocked) are not candidates there.
+CREATE OR REPLACE TABLE partition_gain AS
+SELECT g.*
+FROM (
+    SELECT c.pid, c.node, sum(e.gain_units) AS gain_units, sum(e.gain_units) / $scale AS gain
+    FROM partition_cover AS c
+    JOIN partition_expand_step AS e ON e.step = c.step
+    GROUP BY c.pid, c.node
+) AS g
+ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
+
+-- name: partition_bucket
+-- Distribute every frontier transaction under the node its partition would expand (largest
+-- gain, then smallest node id), or, with $all_nodes, under each of its candidate nodes: the
+-- children of that node covering its items (its bucket: a bit mask of their sibling ranks,
+-- plus a list of those of rank >= 64, NULL when none), and its own gain from the expansion
+-- (the order in which it is given to the leftover).
+CREATE OR REPLACE TABLE partition_bucket AS
+WITH chosen AS (
+    SELECT pid, node
+    FROM partition_gain
+    QUALIFY $all_nodes
+         OR row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
+)
+SELECT c.tid, c.pid, c.node AS expanded,
+       bit_or(1::UBIGINT << e.rank) FILTER (WHERE e.rank < 64) AS mask,
+       list_sort(list_distinct(list(e.child) FILTER (WHERE e.rank >= 64))) AS wide,
+       sum(e.gain_units) AS tx_gain
+FROM partition_cover AS c
+JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
+JOIN partition_expand_step AS e ON e.step = c.step
+GROUP BY c.tid, c.pid, c.node;
+
+-- name: partition_outcome
+-- What expanding each distributed node would do to its partition: a leftover of 1..k-1 needs
+-- the transactions that large buckets can spare (keeping them >= k); when they cannot spare
+-- enough, or no bucket has k, the split would be rolled back. The partition expands its
+-- node of largest gain that is not rolled back, else its node of largest gain (gain_rank 1);
+-- nodes ranked above the chosen one fail (with "split" leftovers they are not tried again).
+CREATE OR REPLACE TABLE partition_outcome AS
+WITH bucket AS (
+    SELECT pid, expanded, count(*) AS size
+    FROM partition_bucket
+    GROUP BY pid, expanded, mask, wide
+), per_node AS (
+    SELECT pid, expanded,
+           coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
+           coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
+           count(*) FILTER (WHERE size >= $k) AS large_buckets
+    FROM bucket
+    GROUP BY pid, expanded
+), decided AS (
+    SELECT p.pid, p.expanded AS node,
+           CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
+           p.large_buckets = 0
+               OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
+           row_number() OVER (PARTITION BY p.pid ORDER BY g.gain_units DESC, p.expanded)
+               AS gain_rank
+    FROM per_node AS p
+    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.expanded
+)
+SELECT *,
+       row_number() OVER (PARTITION BY pid ORDER BY rolled_back, gain_rank) = 1 AS chosen
+FROM decided;
+
+-- name: partition_balance
+-- The buckets of every partition's chosen node: those with >= $k transactions become new
+-- partitions (ids from $next on, by partition and children) unless the split is rolled back;
+-- smaller ones go to the leftover.
+CREATE OR REPLACE TABLE partition_balance AS
+WITH bucket AS (
+    SELECT b.pid, b.expanded, b.mask, b.wide, count(*) AS size
+    FROM partition_bucket AS b
+    SEMI JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded AND o.chosen
+    GROUP BY b.pid, b.expanded, b.mask, b.wide
+)
+SELECT b.pid, b.expanded, b.mask, b.wide, b.size, o.need, o.rolled_back,
+       CASE WHEN b.size >= $k AND NOT o.rolled_back
+            THEN $next - 1 + row_number() OVER (
+                ORDER BY b.size < $k OR o.rolled_back, b.pid, b.mask, b.wide)
+       END AS new_pid
+FROM bucket AS b
+JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded;
+
+-- name: partition_split
+-- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
+-- 'leftover' (its bucket is small, or its large bucket gives it to a leftover of 1..k-1: only
+-- transactions beyond the bucket's k of largest gain may go, and of these the partition takes
+-- the `need` of least gain, ties by smallest tid) or 'rolled_back'; both of the latter stay.
+CREATE OR REPLACE TABLE partition_split AS
+WITH placed AS (
+    SELECT b.tid, b.pid, b.expanded, b.mask, b.wide, b.tx_gain,
+           l.size, l.need, l.rolled_back, l.new_pid
+    FROM partition_bucket AS b
+    JOIN partition_balance AS l
+      ON l.pid = b.pid AND l.expanded = b.expanded
+     AND l.mask IS NOT DISTINCT FROM b.mask AND l.wide IS NOT DISTINCT FROM b.wide
+), donor AS (
+    SELECT tid
+    FROM (
+        SELECT tid, pid, tx_gain, need, size,
+               row_number() OVER (PARTITION BY new_pid ORDER BY tx_gain, tid) AS rank_in_bucket
+        FROM placed
+        WHERE need > 0 AND new_pid IS NOT NULL
+    )
+    WHERE rank_in_bucket <= size - $k
+    QUALIFY row_number() OVER (PARTITION BY pid ORDER BY tx_gain, tid) <= need
+)
+SELECT p.tid, p.pid, p.expanded, p.mask, p.wide,
+       CASE WHEN p.rolled_back THEN 'rolled_back'
+            WHEN p.new_pid IS NULL OR o.tid IS NOT NULL THEN 'leftover'
+            ELSE 'split' END AS fate,
+       CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
+FROM placed AS p
+LEFT JOIN donor AS o USING (tid);
+
+-- name: partition_frontier
+-- The partitions made at this level: parent, expanded node, the children in their itemset
+-- (mask and wide list as in partition_bucket), and their size.
+CREATE OR REPLACE TABLE partition_frontier AS
+SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, count(*) AS size
+FROM partition_split
+WHERE fate = 'split'
+GROUP BY new_pid, pid, expanded, mask, wide;
+
+-- name: partition_add_cuts
+-- The cut of every new partition: its parent's cut without the expanded node, plus the
+-- children its transactions have under that node.
+INSERT INTO partition_cut
+SELECT f.pid, c.node
+FROM partition_frontier AS f
+JOIN partition_cut AS c ON c.pid = f.parent AND c.node <> f.expanded
+UNION ALL
+SELECT f.pid, r.id
+FROM partition_frontier AS f
+JOIN partition_child_rank AS r
+  ON r.parent = f.expanded AND r.rank < 64 AND (f.mask >> r.rank) & 1 = 1
+UNION ALL
+SELECT pid, unnest(wide) AS node
+FROM partition_frontier;
+
+-- name: partition_block
+-- With the leftover going on splitting: the nodes that failed, and the chosen node where
+-- transactions stay, are not tried again in that partition (its new partitions may try them).
+INSERT INTO partition_blocked
+SELECT o.pid, o.node
+FROM partition_outcome AS o
+JOIN partition_outcome AS c ON c.pid = o.pid AND c.chosen
+WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
+UNION
+SELECT DISTINCT pid, expanded
+FROM partition_split
+WHERE fate <> 'split';
+
+-- name: partition_next_cover
+-- The item instances of the next frontier: transactions of new partitions with their expanded
+-- node replaced by its child (dropped once that child is a leaf), and, when $keep_leftover,
+-- transactions left in their partition while it still has a node to try.
+CREATE OR REPLACE TABLE partition_cover AS
+WITH open_leftover AS (
+    SELECT DISTINCT g.pid
+    FROM partition_gain AS g
+    ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
+    WHERE $keep_leftover
+)
+SELECT c.tid,
+       CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,
+       CASE WHEN c.node = s.expanded THEN e.child ELSE c.node END AS node,
+       CASE WHEN c.node = s.expanded THEN e.next_step ELSE c.step END AS step
+FROM partition_cover AS c
+JOIN partition_split AS s ON s.tid = c.tid
+LEFT JOIN partition_expand_step AS e
+       ON s.fate = 'split' AND c.node = s.expanded AND e.step = c.step
+WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.next_step IS NOT NULL))
+   OR (s.fate <> 'split' AND c.pid IN (SELECT pid FROM open_leftover));
+
+-- name: partition_move
+-- Move the transactions of new partitions to them.
+UPDATE partition_of
+SET pid = s.new_pid
+FROM partition_split AS s
+WHERE s.tid = partition_of.tid AND s.fate = 'split';
+
+-- name: partition_final
+-- Every equivalence class of the result: its partition, size and number of cut nodes.
+CREATE OR REPLACE TABLE partition_final AS
+SELECT o.pid, count(*) AS size, (SELECT count(*) FROM partition_cut AS c WHERE c.pid = o.pid) AS cut_size
+FROM partition_of AS o
+GROUP BY o.pid
+ORDER BY o.pid;
+
+-- name: partition_release
+-- The release: every transaction generalized by its partition's final cut.
+CREATE OR REPLACE TABLE release AS
+SELECT o.tid, c.node
+FROM partition_of AS o
+JOIN partition_cut AS c USING (pid)
+ORDER BY o.tid, c.node;
