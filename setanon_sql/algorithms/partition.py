@@ -11,11 +11,12 @@ A leftover of 1..k-1 transactions takes, from large buckets that keep k, their t
 least gain; when they cannot spare enough, or no bucket has k, the split is rolled back.
 
 Options:
-    leftover: "final" (default; the paper: leftover and rolled-back partitions are not split
-        again) or "split" (they keep the parent's cut and go on splitting on their other
-        nodes; the node that failed is not tried again in that partition, as in the public
-        Python implementation of Partition). "split" only refines what "final" releases, so
-        its NCP is never higher.
+    leftover: "split" (default) or "final". With "split", leftover and rolled-back partitions
+        keep the parent's cut and go on splitting on their other nodes ("recurse until no node
+        can be expanded"); the node that failed is not tried again in that partition, as in the
+        public Python implementation of Partition. "final" stops them where they are. "split"
+        only refines what "final" releases, so its NCP is never higher (WV2, k=10: 6.33 % vs
+        6.54 %).
     gain: "drop" (default; the NCP drop of replacing a node by its children, summed over the
         partition's items under it) or "ncp" (the node's own NCP summed over those items, as
         the public Python implementation weighs it).
@@ -47,7 +48,7 @@ _INTERMEDIATE = (
 
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     """Partition the data top-down, then release every transaction under its partition's cut."""
-    figures = top_down(store, params, progress, leftover=leftover_mode(params, default="final"))
+    figures = top_down(store, params, progress, leftover=leftover_mode(params, default="split"))
     figures.update(release(store))
     drop_intermediate(store, params)
     return figures
