@@ -41,6 +41,7 @@ ALGORITHMS: dict[str, Algorithm] = {
         # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
         # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
         # clustering with generalization and suppression (Clump, 2010)
+        Algorithm("clump", ".clump", "k", multiset=True, allows_suppression=True, summary="GGD clustering"),
     ]
 }
 
