@@ -87,27 +87,32 @@ LEFT JOIN node AS up ON up.id = n.parent
 ORDER BY counts.tid, counts.node;
 
 -- name: clump_order
--- Transactions in similarity order: by length, then by their items in preorder, then tid.
+-- Transactions in similarity order (by length, then by their items in preorder, then tid), cut
+-- into blocks of $k consecutive positions.
 CREATE OR REPLACE TABLE clump_order AS
-SELECT tid, len, CAST(row_number() OVER (ORDER BY len, items, tid) - 1 AS BIGINT) AS pos
-FROM (SELECT tid, count(*) AS len, list(item ORDER BY item) AS items FROM tx GROUP BY tid)
+WITH ordered AS (
+    SELECT tid, len, row_number() OVER (ORDER BY len, items, tid) - 1 AS pos
+    FROM (SELECT tid, count(*) AS len, list(item ORDER BY item) AS items FROM tx GROUP BY tid)
+)
+SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
+FROM ordered
 ORDER BY pos;
 
 -- name: clump_seeds
--- One cluster per block of $k positions, seeded by the block's middle transaction.
+-- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.
 CREATE OR REPLACE TABLE cluster_of AS
-SELECT tid, CAST(pos // $k AS INTEGER) AS cluster
+SELECT tid, block AS cluster
 FROM clump_order
-WHERE pos % $k = $k // 2 AND pos // $k < $clusters
+WHERE pos % $k = $k // 2 AND block < $clusters
 ORDER BY cluster;
 
 -- name: clump_free
--- Transactions not yet in a cluster, with their position and length.
+-- Transactions not yet in a cluster, with their block and length.
 CREATE OR REPLACE TABLE clump_free AS
-SELECT o.tid, o.pos, o.len
+SELECT o.tid, o.block, o.len
 FROM clump_order AS o
 ANTI JOIN cluster_of AS co ON co.tid = o.tid
-ORDER BY o.pos;
+ORDER BY o.tid;
 
 -- name: clump_start_counts
 -- c(p) of every seeded cluster: its seed's counts.
@@ -118,62 +123,137 @@ JOIN tx_count AS tc ON tc.tid = co.tid
 ORDER BY co.cluster, tc.node;
 
 -- name: clump_start_clusters
--- Every cluster's seed position, search radius, size, item occurrences and sum of c(p) * w(p).
+-- Every cluster's reach (in blocks), size, item occurrences and sum of c(p) * w(p).
 CREATE OR REPLACE TABLE clump_cluster AS
 WITH gain AS (
     SELECT cluster, sum(c * w) AS gain FROM cluster_count GROUP BY cluster
 )
-SELECT co.cluster, o.pos AS seed_pos, CAST($radius AS BIGINT) AS radius, 1 AS size,
+SELECT co.cluster, CAST($reach AS INTEGER) AS reach, 1 AS size,
        CAST(o.len AS BIGINT) AS items, g.gain
 FROM cluster_of AS co
 JOIN clump_order AS o ON o.tid = co.tid
 JOIN gain AS g ON g.cluster = co.cluster
 ORDER BY co.cluster;
 
+-- name: clump_no_candidates
+-- No cluster has a shortlist yet.
+CREATE OR REPLACE TABLE clump_candidates (cluster INTEGER, tid BIGINT, delta BIGINT);
+
 -- name: clump_pool_growth
--- Candidates of a growth round: free transactions within each open cluster's radius.
+-- Candidates of a growth round: an open cluster's shortlist from the last round (the members
+-- still free), or, once that is used up, every free transaction of the blocks within its reach.
 CREATE OR REPLACE TABLE clump_pool AS
-SELECT s.cluster, f.tid
-FROM clump_cluster AS s
-JOIN clump_free AS f ON f.pos BETWEEN s.seed_pos - s.radius AND s.seed_pos + s.radius
-WHERE s.size < $k;
+WITH listed AS (
+    SELECT c.cluster, c.tid
+    FROM clump_candidates AS c
+    JOIN clump_cluster AS s ON s.cluster = c.cluster
+    SEMI JOIN clump_free AS f ON f.tid = c.tid
+    WHERE s.size < $k
+), refill AS (
+    SELECT s.cluster, b.block
+    FROM clump_cluster AS s
+    ANTI JOIN listed AS l ON l.cluster = s.cluster,
+    range(s.cluster - s.reach, s.cluster + s.reach + 1) AS b(block)
+    WHERE s.size < $k
+)
+SELECT cluster, tid FROM listed
+UNION ALL
+SELECT r.cluster, f.tid
+FROM refill AS r
+JOIN clump_free AS f ON f.block = r.block;
 
 -- name: clump_pool_remainder
--- Candidates for the last (< k) free transactions: every cluster.
+-- Candidates for the transactions left over: every cluster within $reach blocks.
 CREATE OR REPLACE TABLE clump_pool AS
-SELECT s.cluster, f.tid
+WITH reached AS (
+    SELECT f.tid, b.block
+    FROM clump_free AS f, range(f.block - $reach, f.block + $reach + 1) AS b(block)
+)
+SELECT s.cluster, r.tid
+FROM reached AS r
+JOIN clump_cluster AS s ON s.cluster = r.block;
+
+-- name: clump_stuck
+-- Open clusters that found no candidate this round.
+CREATE OR REPLACE TABLE clump_stuck AS
+SELECT s.cluster
 FROM clump_cluster AS s
-CROSS JOIN clump_free AS f;
+ANTI JOIN clump_candidates AS c ON c.cluster = s.cluster
+WHERE s.size < $k
+ORDER BY s.cluster;
+
+-- name: clump_dissolve_free
+-- A stuck cluster's members become free again.
+INSERT INTO clump_free
+SELECT o.tid, o.block, o.len
+FROM cluster_of AS co
+JOIN clump_stuck AS x ON x.cluster = co.cluster
+JOIN clump_order AS o ON o.tid = co.tid;
+
+-- name: clump_dissolve_members
+-- Forget the stuck clusters' memberships.
+DELETE FROM cluster_of
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
+
+-- name: clump_dissolve_counts
+-- Forget the stuck clusters' counts.
+DELETE FROM cluster_count
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
+
+-- name: clump_dissolve_clusters
+-- Forget the stuck clusters.
+DELETE FROM clump_cluster
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
 
 -- name: clump_candidate_costs
 -- For every pool pair, how much adding the transaction raises its cluster's GGD, times (M - 1).
 CREATE OR REPLACE TABLE clump_candidates AS
-WITH joined AS (
-    SELECT p.cluster, p.tid, sum(least(cc.c, tc.cnt) * tc.w) AS gain
+WITH pair_node AS MATERIALIZED (
+    -- every pair with the nodes its cluster has items under (materialized: joining the counts
+    -- on node alone first would pair every cluster with every transaction)
+    SELECT p.cluster, p.tid, cc.node, cc.c
     FROM clump_pool AS p
     JOIN cluster_count AS cc ON cc.cluster = p.cluster
-    JOIN tx_count AS tc ON tc.tid = p.tid AND tc.node = cc.node
-    GROUP BY p.cluster, p.tid
+), joined AS (
+    SELECT pn.cluster, pn.tid, sum(least(pn.c, tc.cnt) * tc.w) AS gain
+    FROM pair_node AS pn
+    JOIN tx_count AS tc ON tc.tid = pn.tid AND tc.node = pn.node
+    GROUP BY pn.cluster, pn.tid
 )
 SELECT j.cluster, j.tid,
        (s.items + f.len) * $scale - (s.size + 1) * j.gain - (s.items * $scale - s.size * s.gain)
            AS delta
 FROM joined AS j
 JOIN clump_cluster AS s ON s.cluster = j.cluster
-JOIN clump_free AS f ON f.tid = j.tid;
+JOIN clump_free AS f ON f.tid = j.tid
+QUALIFY row_number() OVER (PARTITION BY j.cluster ORDER BY delta, j.tid) <= $keep;
+
+-- name: clump_round_start
+-- A round's additions, filled by clump_choice_growth.
+CREATE OR REPLACE TABLE clump_round (cluster INTEGER, tid BIGINT, delta BIGINT);
 
 -- name: clump_choice_growth
--- A growth round's additions: each open cluster's cheapest candidate, given to the cheapest
--- proposer when several clusters want it (ties by tid, then cluster).
-CREATE OR REPLACE TABLE clump_round AS
-WITH proposal AS (
-    SELECT cluster, tid, delta
-    FROM clump_candidates
-    QUALIFY row_number() OVER (PARTITION BY cluster ORDER BY delta, tid) = 1
+-- One matching pass of a growth round: every candidate not yet taken goes to the cheapest
+-- cluster that still has room this round (at most $batch additions, up to k members), and each
+-- cluster takes the cheapest of the candidates it won (ties by cluster, then tid).
+INSERT INTO clump_round
+WITH room AS (
+    SELECT s.cluster, least($batch, $k - s.size) - count(r.tid) AS room
+    FROM clump_cluster AS s
+    LEFT JOIN clump_round AS r ON r.cluster = s.cluster
+    WHERE s.size < $k
+    GROUP BY s.cluster, s.size
+    HAVING room > 0
+), won AS (
+    SELECT c.cluster, c.tid, c.delta, room.room
+    FROM clump_candidates AS c
+    JOIN room ON room.cluster = c.cluster
+    ANTI JOIN clump_round AS r ON r.tid = c.tid
+    QUALIFY row_number() OVER (PARTITION BY c.tid ORDER BY c.delta, c.cluster) = 1
 )
 SELECT cluster, tid, delta
-FROM proposal
-QUALIFY row_number() OVER (PARTITION BY tid ORDER BY delta, cluster) = 1;
+FROM won
+QUALIFY row_number() OVER (PARTITION BY cluster ORDER BY delta, tid) <= room;
 
 -- name: clump_choice_remainder
 -- Each remaining transaction joins the cluster where it costs least (ties by cluster).
@@ -208,7 +288,7 @@ ORDER BY cc.cluster, cc.node;
 
 -- name: clump_update_clusters
 -- Sizes, item occurrences and gains after a round; an open cluster that found no candidate
--- doubles its radius (capped at the number of transactions).
+-- doubles its reach (capped at the number of blocks).
 CREATE OR REPLACE TABLE clump_cluster AS
 WITH added AS (
     SELECT r.cluster, count(*) AS n, sum(f.len) AS len
@@ -220,9 +300,9 @@ WITH added AS (
 ), gain AS (
     SELECT cluster, sum(c * w) AS gain FROM cluster_count GROUP BY cluster
 )
-SELECT s.cluster, s.seed_pos,
-       CASE WHEN s.size < $k AND se.cluster IS NULL THEN least(2 * s.radius, $n) ELSE s.radius END
-           AS radius,
+SELECT s.cluster,
+       CASE WHEN s.size < $k AND se.cluster IS NULL THEN least(2 * s.reach, $blocks) ELSE s.reach END
+           AS reach,
        s.size + coalesce(a.n, 0) AS size,
        CAST(s.items + coalesce(a.len, 0) AS BIGINT) AS items,
        g.gain
