@@ -97,7 +97,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     store.run("clump_start_clusters", {"reach": opts.reach})
     store.run("clump_no_candidates")
     rounds = dissolved = 0
-    while count(store, "clump_cluster WHERE size < $k", k=k):
+    while cluster_sizes(store, k)[0]:
         rounds += 1
         store.run("clump_pool_growth", {"k": k})
         store.run("clump_candidate_costs", {"scale": scale, "keep": opts.keep})
@@ -106,9 +106,9 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         while store.run("clump_choice_growth", {"k": k, "batch": opts.batch}).rows[0][0]:
             pass
         add_round(store, k=k, blocks=n // k + 1)
-        progress("clump: grow clusters", n - count(store, "clump_free"), n)
+        progress("clump: grow clusters", n - rows(store, "clump_free"), n)
     reach = opts.reach
-    while count(store, "clump_free"):
+    while rows(store, "clump_free"):
         rounds += 1
         store.run("clump_pool_remainder", {"reach": reach})
         store.run("clump_candidate_costs", {"scale": scale, "keep": UNLIMITED})
@@ -120,7 +120,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         for name in INTERMEDIATE:
             store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
     return {
-        "clusters": count(store, "ggd"),
+        "clusters": rows(store, "ggd"),
         "dissolved": dissolved,
         "rounds": rounds,
         "reach": opts.reach,
@@ -132,16 +132,25 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     }
 
 
-def count(store: Store, relation: str, **params: int) -> int:
-    """Rows of a run table (with an optional fixed WHERE clause written in this module)."""
-    return int(store.scalar(f"SELECT count(*) FROM {relation}", params or None))
+def rows(store: Store, table: str) -> int:
+    return int(store.scalar(f"SELECT count(*) FROM {quote(table)}"))
+
+
+def cluster_sizes(store: Store, k: int) -> tuple[int, int]:
+    """How many clusters are still open (under k transactions) and how many are complete."""
+    row = store.query(
+        "SELECT count(*) FILTER (WHERE size < $k), count(*) FILTER (WHERE size >= $k) "
+        "FROM clump_cluster",
+        {"k": k},
+    )[0]
+    return int(row[0]), int(row[1])
 
 
 def dissolve_stuck(store: Store, k: int) -> int:
     """Dissolve the open clusters that found no candidate, once some cluster is complete."""
     store.run("clump_stuck", {"k": k})
-    stuck = count(store, "clump_stuck")
-    if not stuck or not count(store, "clump_cluster WHERE size >= $k", k=k):
+    stuck = rows(store, "clump_stuck")
+    if not stuck or not cluster_sizes(store, k)[1]:
         return 0
     for step in ("free", "members", "counts", "clusters"):
         store.run(f"clump_dissolve_{step}")
