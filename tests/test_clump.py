@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -151,6 +152,19 @@ def test_clump_is_deterministic():
     first = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
     second = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
     assert clustering_of(store, first.run) == clustering_of(store, second.run)
+    store.close()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("k", [3, 5])
+def test_clump_dissolves_stuck_clusters_and_places_their_members(seed, k):
+    rng = random.Random(seed)
+    leaves = sorted(FOOD.leaf_set)
+    txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(40)]
+    store = make_store(txs, FOOD_TREE)
+    result = anonymize(store, Params(algorithm="clump", k=k, options={"reach": 1, "batch": 1}))
+    assert result.info["dissolved"] > 0
+    check_run(store, result, k, FOOD)
     store.close()
 
 
