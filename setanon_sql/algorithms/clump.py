@@ -25,9 +25,11 @@ a fixed handful of statements over all clusters at once, never a loop over pairs
    clusters as grown; one with no cluster in reach waits for a round with a doubled reach.
    Clusters therefore hold k or more transactions (more where leftovers joined them).
 
-Options (`Params.options`): reach (default 15 blocks), batch (default ceil(k / 2)), keep (default
-2 * k). The first round costs about 2 * reach * n pairs whatever k is; later rounds cost only the
+Options (`Params.options`): reach (default 15 blocks), batch (default k), keep (default 2 * k).
+The first round costs about 2 * reach * n pairs whatever k is; later rounds cost only the
 shortlists. A wider reach finds closer transactions (lower GGD) and costs time proportionally.
+On WV2 at k = 10, reach 5 / 8 / 15 gave GGD 151k / 141k / 127k; a batch of k (a cluster may fill
+up in one round from the candidates it won) gave 2-6 % lower GGD than k / 2 or 3, in fewer rounds.
 
 Tables kept: `cluster_of(tid, cluster)`, `lcg(cluster, node, copies)`, `ggd` (per cluster) and
 `release`; with `keep_intermediate` also `tx_count`, `clump_order`, `cluster_count`,
@@ -72,7 +74,7 @@ class Options:
         k = params.k
         return cls(
             reach=whole(params.options, "reach", 15),
-            batch=whole(params.options, "batch", (k + 1) // 2),
+            batch=whole(params.options, "batch", k),
             keep=whole(params.options, "keep", 2 * k),
         )
 
