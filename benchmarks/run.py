@@ -29,7 +29,6 @@ DATASETS = {
 def one(args: argparse.Namespace) -> dict:
     """Run a single configuration in this process and return its figures."""
     sys.path.insert(0, str(ROOT))
-    args = argparse.Namespace(**{k: v[0] if isinstance(v, list) else v for k, v in vars(args).items()})
     from setanon_sql import HierarchySpec, Params, anonymize, open_store
 
     source, shipped = DATASETS[args.dataset]
