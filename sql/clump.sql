@@ -1,0 +1,318 @@
+-- Clump (SECRYPT 2010): clusters of >= k transactions, each released as its least common
+-- generalization LCG(S). With count_t(p) = items of t under node p and c(p) = min over t in S of
+-- count_t(p) (0 when some t has none), LCG(S) holds c(p) - sum over children q of c(q) copies of p.
+--
+-- GGD(S) = |S| * sum over LCG items of LM + N_s, N_s = sum |t| - |S| * |LCG(S)|. Telescoping the
+-- copies gives the form the greedy search uses, in whole numbers after scaling by (leaves - 1):
+--   GGD(S) * (M - 1) = items(S) * (M - 1) - |S| * sum over p of c(p) * w(p),
+--   w(p) = leaves(parent p) - leaves(p) (0 for the root),
+-- i.e. every item starts as suppressed (cost 1) and earns back the LM it keeps below the root.
+
+-- name: lcg_of_clustering
+-- LCG(S) of every cluster of `cluster_of(tid, cluster)`: the copies of each node it holds.
+CREATE OR REPLACE TABLE lcg AS
+WITH member_count AS (
+    SELECT co.cluster, co.tid, c.ancestor AS node, count(*) AS cnt
+    FROM cluster_of AS co
+    JOIN tx AS t ON t.tid = co.tid
+    JOIN closure AS c ON c.node = t.item
+    GROUP BY co.cluster, co.tid, c.ancestor
+), cluster_size AS (
+    SELECT cluster, count(*) AS size FROM cluster_of GROUP BY cluster
+), common AS (
+    -- c(p), kept only where every transaction of the cluster has an item under p
+    SELECT m.cluster, m.node, min(m.cnt) AS c
+    FROM member_count AS m
+    JOIN cluster_size AS s ON s.cluster = m.cluster
+    GROUP BY m.cluster, m.node, s.size
+    HAVING count(*) = s.size
+), children_total AS (
+    SELECT q.cluster, n.parent AS node, sum(q.c) AS c
+    FROM common AS q
+    JOIN node AS n ON n.id = q.node
+    WHERE n.parent IS NOT NULL
+    GROUP BY q.cluster, n.parent
+)
+SELECT p.cluster, p.node, CAST(p.c - coalesce(ch.c, 0) AS INTEGER) AS copies
+FROM common AS p
+LEFT JOIN children_total AS ch ON ch.cluster = p.cluster AND ch.node = p.node
+WHERE p.c > coalesce(ch.c, 0)
+ORDER BY p.cluster, p.node;
+
+-- name: ggd_of_clustering
+-- Per cluster: size, item occurrences, LCG items, their summed LM, suppressed occurrences, GGD.
+CREATE OR REPLACE TABLE ggd AS
+WITH members AS (
+    SELECT co.cluster, count(DISTINCT co.tid) AS size, count(*) AS items
+    FROM cluster_of AS co
+    JOIN tx AS t ON t.tid = co.tid
+    GROUP BY co.cluster
+), released AS (
+    SELECT l.cluster, sum(l.copies) AS lcg_items, sum(l.copies * n.lm) AS lm_sum
+    FROM lcg AS l
+    JOIN node AS n ON n.id = l.node
+    GROUP BY l.cluster
+)
+SELECT m.cluster, m.size, m.items,
+       coalesce(r.lcg_items, 0) AS lcg_items,
+       coalesce(r.lm_sum, 0) AS lm_sum,
+       m.items - m.size * coalesce(r.lcg_items, 0) AS suppressed,
+       m.size * coalesce(r.lm_sum, 0) + m.items - m.size * coalesce(r.lcg_items, 0) AS ggd
+FROM members AS m
+LEFT JOIN released AS r ON r.cluster = m.cluster
+ORDER BY m.cluster;
+
+-- name: release_from_lcg
+-- Every transaction released as the LCG of its cluster, one row per copy of a node.
+CREATE OR REPLACE TABLE release AS
+SELECT co.tid, l.node
+FROM cluster_of AS co
+JOIN lcg AS l ON l.cluster = co.cluster, range(l.copies)
+ORDER BY co.tid, l.node;
+
+-- name: clump_tx_count
+-- count_t(p) for every transaction t and node p above one of its items, with p's weight w(p).
+CREATE OR REPLACE TABLE tx_count AS
+WITH counts AS (
+    SELECT t.tid, c.ancestor AS node, count(*) AS cnt
+    FROM tx AS t
+    JOIN closure AS c ON c.node = t.item
+    GROUP BY t.tid, c.ancestor
+)
+SELECT counts.tid, counts.node, CAST(counts.cnt AS INTEGER) AS cnt,
+       CAST(coalesce(up.leaf_count - n.leaf_count, 0) AS BIGINT) AS w
+FROM counts
+JOIN node AS n ON n.id = counts.node
+LEFT JOIN node AS up ON up.id = n.parent
+ORDER BY counts.tid, counts.node;
+
+-- name: clump_order
+-- Transactions in similarity order (by length, then by their items in preorder, then tid), cut
+-- into blocks of $k consecutive positions.
+CREATE OR REPLACE TABLE clump_order AS
+WITH ordered AS (
+    SELECT tid, len, row_number() OVER (ORDER BY len, items, tid) - 1 AS pos
+    FROM (SELECT tid, count(*) AS len, list(item ORDER BY item) AS items FROM tx GROUP BY tid)
+)
+SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
+FROM ordered
+ORDER BY pos;
+
+-- name: clump_seeds
+-- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.
+CREATE OR REPLACE TABLE cluster_of AS
+SELECT tid, block AS cluster
+FROM clump_order
+WHERE pos % $k = $k // 2 AND block < $clusters
+ORDER BY cluster;
+
+-- name: clump_free
+-- Transactions not yet in a cluster, with their block and length.
+CREATE OR REPLACE TABLE clump_free AS
+SELECT o.tid, o.block, o.len
+FROM clump_order AS o
+ANTI JOIN cluster_of AS co ON co.tid = o.tid
+ORDER BY o.tid;
+
+-- name: clump_start_counts
+-- c(p) of every seeded cluster: its seed's counts.
+CREATE OR REPLACE TABLE cluster_count AS
+SELECT co.cluster, tc.node, tc.cnt AS c, tc.w
+FROM cluster_of AS co
+JOIN tx_count AS tc ON tc.tid = co.tid
+ORDER BY co.cluster, tc.node;
+
+-- name: clump_start_clusters
+-- Every cluster's reach (in blocks), size, item occurrences and sum of c(p) * w(p).
+CREATE OR REPLACE TABLE clump_cluster AS
+WITH gain AS (
+    SELECT cluster, sum(c * w) AS gain FROM cluster_count GROUP BY cluster
+)
+SELECT co.cluster, CAST($reach AS INTEGER) AS reach, 1 AS size,
+       CAST(o.len AS BIGINT) AS items, g.gain
+FROM cluster_of AS co
+JOIN clump_order AS o ON o.tid = co.tid
+JOIN gain AS g ON g.cluster = co.cluster
+ORDER BY co.cluster;
+
+-- name: clump_no_candidates
+-- No cluster has a shortlist yet.
+CREATE OR REPLACE TABLE clump_candidates (cluster INTEGER, tid BIGINT, delta BIGINT);
+
+-- name: clump_pool_growth
+-- Candidates of a growth round: an open cluster's shortlist from the last round (the members
+-- still free), or, once that is used up, every free transaction of the blocks within its reach.
+CREATE OR REPLACE TABLE clump_pool AS
+WITH listed AS (
+    SELECT c.cluster, c.tid
+    FROM clump_candidates AS c
+    JOIN clump_cluster AS s ON s.cluster = c.cluster
+    SEMI JOIN clump_free AS f ON f.tid = c.tid
+    WHERE s.size < $k
+), refill AS (
+    SELECT s.cluster, b.block
+    FROM clump_cluster AS s
+    ANTI JOIN listed AS l ON l.cluster = s.cluster,
+    range(s.cluster - s.reach, s.cluster + s.reach + 1) AS b(block)
+    WHERE s.size < $k
+)
+SELECT cluster, tid FROM listed
+UNION ALL
+SELECT r.cluster, f.tid
+FROM refill AS r
+JOIN clump_free AS f ON f.block = r.block;
+
+-- name: clump_pool_remainder
+-- Candidates for the transactions left over: every cluster within $reach blocks.
+CREATE OR REPLACE TABLE clump_pool AS
+WITH reached AS (
+    SELECT f.tid, b.block
+    FROM clump_free AS f, range(f.block - $reach, f.block + $reach + 1) AS b(block)
+)
+SELECT s.cluster, r.tid
+FROM reached AS r
+JOIN clump_cluster AS s ON s.cluster = r.block;
+
+-- name: clump_stuck
+-- Open clusters that found no candidate this round.
+CREATE OR REPLACE TABLE clump_stuck AS
+SELECT s.cluster
+FROM clump_cluster AS s
+ANTI JOIN clump_candidates AS c ON c.cluster = s.cluster
+WHERE s.size < $k
+ORDER BY s.cluster;
+
+-- name: clump_dissolve_free
+-- A stuck cluster's members become free again.
+INSERT INTO clump_free
+SELECT o.tid, o.block, o.len
+FROM cluster_of AS co
+JOIN clump_stuck AS x ON x.cluster = co.cluster
+JOIN clump_order AS o ON o.tid = co.tid;
+
+-- name: clump_dissolve_members
+-- Forget the stuck clusters' memberships.
+DELETE FROM cluster_of
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
+
+-- name: clump_dissolve_counts
+-- Forget the stuck clusters' counts.
+DELETE FROM cluster_count
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
+
+-- name: clump_dissolve_clusters
+-- Forget the stuck clusters.
+DELETE FROM clump_cluster
+WHERE cluster IN (SELECT cluster FROM clump_stuck);
+
+-- name: clump_candidate_costs
+-- For every pool pair, how much adding the transaction raises its cluster's GGD, times (M - 1).
+CREATE OR REPLACE TABLE clump_candidates AS
+WITH pair_node AS MATERIALIZED (
+    -- every pair with the nodes its cluster has items under (materialized: joining the counts
+    -- on node alone first would pair every cluster with every transaction)
+    SELECT p.cluster, p.tid, cc.node, cc.c
+    FROM clump_pool AS p
+    JOIN cluster_count AS cc ON cc.cluster = p.cluster
+), joined AS (
+    SELECT pn.cluster, pn.tid, sum(least(pn.c, tc.cnt) * tc.w) AS gain
+    FROM pair_node AS pn
+    JOIN tx_count AS tc ON tc.tid = pn.tid AND tc.node = pn.node
+    GROUP BY pn.cluster, pn.tid
+)
+SELECT j.cluster, j.tid,
+       (s.items + f.len) * $scale - (s.size + 1) * j.gain - (s.items * $scale - s.size * s.gain)
+           AS delta
+FROM joined AS j
+JOIN clump_cluster AS s ON s.cluster = j.cluster
+JOIN clump_free AS f ON f.tid = j.tid
+QUALIFY row_number() OVER (PARTITION BY j.cluster ORDER BY delta, j.tid) <= $keep;
+
+-- name: clump_round_start
+-- A round's additions, filled by clump_choice_growth.
+CREATE OR REPLACE TABLE clump_round (cluster INTEGER, tid BIGINT, delta BIGINT);
+
+-- name: clump_choice_growth
+-- One matching pass of a growth round: every candidate not yet taken goes to the cheapest
+-- cluster that still has room this round (at most $batch additions, up to k members), and each
+-- cluster takes the cheapest of the candidates it won (ties by cluster, then tid).
+INSERT INTO clump_round
+WITH room AS (
+    SELECT s.cluster, least($batch, $k - s.size) - count(r.tid) AS room
+    FROM clump_cluster AS s
+    LEFT JOIN clump_round AS r ON r.cluster = s.cluster
+    WHERE s.size < $k
+    GROUP BY s.cluster, s.size
+    HAVING room > 0
+), won AS (
+    SELECT c.cluster, c.tid, c.delta, room.room
+    FROM clump_candidates AS c
+    JOIN room ON room.cluster = c.cluster
+    ANTI JOIN clump_round AS r ON r.tid = c.tid
+    QUALIFY row_number() OVER (PARTITION BY c.tid ORDER BY c.delta, c.cluster) = 1
+)
+SELECT cluster, tid, delta
+FROM won
+QUALIFY row_number() OVER (PARTITION BY cluster ORDER BY delta, tid) <= room;
+
+-- name: clump_choice_remainder
+-- Each remaining transaction joins the cluster where it costs least (ties by cluster).
+CREATE OR REPLACE TABLE clump_round AS
+SELECT cluster, tid, delta
+FROM clump_candidates
+QUALIFY row_number() OVER (PARTITION BY tid ORDER BY delta, cluster) = 1;
+
+-- name: clump_add_members
+-- Record a round's additions.
+INSERT INTO cluster_of
+SELECT tid, cluster FROM clump_round;
+
+-- name: clump_update_counts
+-- c(p) after a round: the minimum with each added transaction's count, dropping nodes that an
+-- added transaction has no item under.
+CREATE OR REPLACE TABLE cluster_count AS
+WITH added AS (
+    SELECT cluster, count(*) AS n FROM clump_round GROUP BY cluster
+), added_count AS (
+    SELECT r.cluster, tc.node, min(tc.cnt) AS c, count(*) AS n
+    FROM clump_round AS r
+    JOIN tx_count AS tc ON tc.tid = r.tid
+    GROUP BY r.cluster, tc.node
+)
+SELECT cc.cluster, cc.node, CAST(least(cc.c, coalesce(ac.c, cc.c)) AS INTEGER) AS c, cc.w
+FROM cluster_count AS cc
+LEFT JOIN added AS a ON a.cluster = cc.cluster
+LEFT JOIN added_count AS ac ON ac.cluster = cc.cluster AND ac.node = cc.node
+WHERE a.cluster IS NULL OR ac.n = a.n
+ORDER BY cc.cluster, cc.node;
+
+-- name: clump_update_clusters
+-- Sizes, item occurrences and gains after a round; an open cluster that found no candidate
+-- doubles its reach (capped at the number of blocks).
+CREATE OR REPLACE TABLE clump_cluster AS
+WITH added AS (
+    SELECT r.cluster, count(*) AS n, sum(f.len) AS len
+    FROM clump_round AS r
+    JOIN clump_free AS f ON f.tid = r.tid
+    GROUP BY r.cluster
+), searched AS (
+    SELECT DISTINCT cluster FROM clump_candidates
+), gain AS (
+    SELECT cluster, sum(c * w) AS gain FROM cluster_count GROUP BY cluster
+)
+SELECT s.cluster,
+       CASE WHEN s.size < $k AND se.cluster IS NULL THEN least(2 * s.reach, $blocks) ELSE s.reach END
+           AS reach,
+       s.size + coalesce(a.n, 0) AS size,
+       CAST(s.items + coalesce(a.len, 0) AS BIGINT) AS items,
+       g.gain
+FROM clump_cluster AS s
+JOIN gain AS g ON g.cluster = s.cluster
+LEFT JOIN added AS a ON a.cluster = s.cluster
+LEFT JOIN searched AS se ON se.cluster = s.cluster
+ORDER BY s.cluster;
+
+-- name: clump_remove_free
+-- Drop a round's additions from the free transactions.
+DELETE FROM clump_free
+WHERE tid IN (SELECT tid FROM clump_round);

@@ -1,0 +1,207 @@
+"""LCG, GGD and Clump against the SECRYPT 2010 examples and a plain-Python reference."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from conftest import FOOD_TREE, make_store, original_of, release_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import Tree, generalizes, is_k_anonymous
+from strategies import databases
+
+from setanon_sql import Params, ParamsError, anonymize, lcg
+from setanon_sql.verify import verify
+
+FOOD = Tree(FOOD_TREE)
+
+
+# -- plain-Python reference ----------------------------------------------------------------------
+def lcg_reference(cluster: list[set[str]], tree: Tree) -> Counter[str]:
+    """LCG by its definition: c(p) = min over t of |t under p|; p holds c(p) - sum c(children)."""
+    c = {p: min(len(t & tree.leaves_under(p)) for t in cluster) for p in tree.nodes}
+    copies = {p: c[p] - sum(c[q] for q in tree.children[p]) for p in tree.nodes}
+    return Counter({p: n for p, n in copies.items() if n > 0})
+
+
+def ggd_reference(cluster: list[set[str]], tree: Tree) -> float:
+    """|S| * LM summed over LCG(S) + the item occurrences no copy represents."""
+    released = lcg_reference(cluster, tree)
+    kept = sum(released.values())
+    lm = sum(tree.lm(p) * n for p, n in released.items())
+    return len(cluster) * lm + sum(len(t) - kept for t in cluster)
+
+
+def one_item_per_copy(original: set[str], released: list[str], tree: Tree) -> bool:
+    """A matching that gives every released copy its own original item under it."""
+    owner: dict[str, int] = {}
+
+    def place(copy: int, seen: set[str]) -> bool:
+        for item in sorted(tree.leaves_under(released[copy]) & original):
+            if item not in seen:
+                seen.add(item)
+                if item not in owner or place(owner[item], seen):
+                    owner[item] = copy
+                    return True
+        return False
+
+    return all(place(i, set()) for i in range(len(released)))
+
+
+# -- LCG and GGD of a given cluster (paper, Example 2) -------------------------------------------
+def lcg_of_one_cluster(transactions: list[list[str]]) -> tuple[list[str], float]:
+    store = make_store(transactions, FOOD_TREE)
+    with store.run_schema("one"):
+        store.execute("CREATE TABLE cluster_of AS SELECT tid, 0 AS cluster FROM tids")
+        total = lcg.release(store)
+        rows = store.query(
+            "SELECT n.label, l.copies FROM lcg AS l JOIN node AS n ON n.id = l.node ORDER BY 1"
+        )
+        assert verify(
+            store, k=len(transactions), model="k", multiset=True, allow_suppression=True
+        ).ok
+    store.close()
+    return sorted(label for label, copies in rows for _ in range(copies)), total
+
+
+@pytest.mark.parametrize(
+    ("cluster", "expected"),
+    [
+        ([["Orange", "Beef"], ["Apple", "Chicken", "Beef"]], ["Beef", "Fruit"]),
+        ([["Orange", "Milk"], ["Apple", "Cheese", "Butter"]], ["Dairy", "Fruit"]),
+        (
+            [["Orange", "Apple"], ["Orange", "Banana", "Milk"], ["Banana", "Apple", "Beef"]],
+            ["Fruit", "Fruit"],
+        ),
+        ([["Orange", "Beef"], ["Apple", "Milk"]], ["Food", "Fruit"]),
+    ],
+)
+def test_lcg_of_the_papers_examples(cluster, expected):
+    released, total = lcg_of_one_cluster(cluster)
+    assert released == expected
+    assert total == pytest.approx(ggd_reference([set(t) for t in cluster], FOOD))
+
+
+def test_ggd_of_example_s1_is_11_over_7():
+    _, total = lcg_of_one_cluster([["Orange", "Beef"], ["Apple", "Chicken", "Beef"]])
+    assert Fraction(total).limit_denominator(100) == Fraction(11, 7)
+
+
+# -- Clump ---------------------------------------------------------------------------------------
+def clustering_of(store, run: str) -> dict[int, list[str]]:
+    with store.in_run(run):
+        rows = store.query(
+            "SELECT co.cluster, list(t.label ORDER BY t.label) FROM cluster_of AS co "
+            "JOIN tids AS t ON t.tid = co.tid GROUP BY co.cluster"
+        )
+    return dict(rows)
+
+
+def check_run(store, result, k: int, tree: Tree) -> None:
+    """Everything a Clump release must satisfy, checked in plain Python."""
+    original = original_of(store)
+    released = release_of(store, result.run)
+    clusters = clustering_of(store, result.run)
+    assert sorted(t for members in clusters.values() for t in members) == sorted(original)
+    assert all(len(members) >= k for members in clusters.values())
+    assert is_k_anonymous(released, k)
+    with store.in_run(result.run):
+        ggd_rows = dict(store.query("SELECT cluster, ggd FROM ggd"))
+    total = 0.0
+    for cluster, members in clusters.items():
+        expected = sorted(lcg_reference([original[t] for t in members], tree).elements())
+        for t in members:
+            assert released[t] == expected
+            assert generalizes(original[t], released[t], tree, allow_suppression=True)
+            assert one_item_per_copy(original[t], released[t], tree)
+        ggd = ggd_reference([original[t] for t in members], tree)
+        assert ggd_rows[cluster] == pytest.approx(ggd)
+        total += ggd
+    assert result.info["ggd"] == pytest.approx(total, abs=1e-4)
+
+
+def test_clump_on_the_papers_transactions():
+    txs = [
+        ["Orange", "Beef"], ["Apple", "Chicken", "Beef"], ["Orange", "Milk"],
+        ["Apple", "Cheese", "Butter"], ["Orange", "Apple"], ["Orange", "Banana", "Milk"],
+        ["Banana", "Apple", "Beef"], ["Apple", "Milk"],
+    ]  # fmt: skip
+    store = make_store(txs, FOOD_TREE)
+    for k in (1, 2, 3, 8):
+        check_run(store, anonymize(store, Params(algorithm="clump", k=k)), k, FOOD)
+    store.close()
+
+
+def test_clump_groups_identical_transactions_at_no_cost():
+    kinds = [["Orange", "Beef"], ["Orange", "Milk"], ["Apple", "Milk"]]
+    store = make_store([kinds[i % 3] for i in range(9)], FOOD_TREE)
+    result = anonymize(store, Params(algorithm="clump", k=3))
+    assert result.info["ggd"] == 0
+    assert sorted(map(sorted, release_of(store, result.run).values())) == sorted(
+        sorted(t) for t in [kinds[i % 3] for i in range(9)]
+    )
+    store.close()
+
+
+def test_clump_is_deterministic():
+    db = [["Orange", "Beef"], ["Apple", "Chicken"], ["Milk"], ["Cheese", "Butter"], ["Banana"]]
+    store = make_store(db * 3, FOOD_TREE)
+    first = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
+    second = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
+    assert clustering_of(store, first.run) == clustering_of(store, second.run)
+    store.close()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("k", [3, 5])
+def test_clump_dissolves_stuck_clusters_and_places_their_members(seed, k):
+    rng = random.Random(seed)
+    leaves = sorted(FOOD.leaf_set)
+    txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(40)]
+    store = make_store(txs, FOOD_TREE)
+    result = anonymize(store, Params(algorithm="clump", k=k, options={"reach": 1, "batch": 1}))
+    assert result.info["dissolved"] > 0
+    check_run(store, result, k, FOOD)
+    store.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(db=databases(max_tx=14), k=st.integers(1, 4), reach=st.sampled_from([None, 1, 2]))
+def test_clump_releases_verify_and_match_the_reference(db, k, reach):
+    txs, edges = db
+    k = min(k, len(txs))
+    options = {} if reach is None else {"reach": reach, "batch": 1 + k // 3}
+    store = make_store(txs, edges)
+    params = Params(algorithm="clump", k=k, options=options, keep_intermediate=True)
+    result = anonymize(store, params)
+    assert result.report.ok
+    check_run(store, result, k, Tree(edges))
+    with store.in_run(result.run):  # the greedy's running GGD, as its costs assume it
+        running = store.query(
+            "SELECT s.cluster, (s.items * (m.leaves - 1) - s.size * s.gain) / (m.leaves - 1), g.ggd "
+            "FROM clump_cluster AS s JOIN ggd AS g USING (cluster), "
+            "(SELECT max(leaf_count) AS leaves FROM node) AS m"
+        )
+    assert len(running) == result.info["clusters"]
+    assert all(mine == pytest.approx(final) for _, mine, final in running)
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"reach": 0}, "clump option reach must be a whole number >= 1, got 0"),
+        ({"batch": "5"}, "clump option batch must be a whole number >= 1, got '5'"),
+        ({"keep": True}, "clump option keep must be a whole number >= 1, got True"),
+        ({"window": 3}, "unknown option(s) for clump: window; known: reach, batch, keep"),
+    ],
+)
+def test_bad_options(options, message):
+    store = make_store([["Orange"], ["Apple"]], FOOD_TREE)
+    with pytest.raises(ParamsError) as err:
+        anonymize(store, Params(algorithm="clump", k=2, options=options))
+    assert str(err.value) == message
+    store.close()
