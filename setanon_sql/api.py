@@ -136,7 +136,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
                 raise VerificationError(
                     f"{algo.name} produced a release that fails verification: {report.as_dict()}"
                 )
-            loss = metrics.information_loss(store)
+            loss = metrics.information_loss(store, multiset=algo.multiset)
             _record_run(store, algo.name, params, info)
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -196,7 +196,11 @@ def verify_release(
 
 
 def release_metrics(
-    store: Store, *, release: str | Path | None = None, run: str | None = None
+    store: Store,
+    *,
+    release: str | Path | None = None,
+    run: str | None = None,
+    multiset: bool = False,
 ) -> dict[str, Any]:
     """Information loss of a release file or of a stored run."""
     from . import release as rel
@@ -206,10 +210,10 @@ def release_metrics(
         raise ParamsError("give either a release file or a stored run")
     if run is not None:
         with store.in_run(run):
-            return metrics.information_loss(store)
+            return metrics.information_loss(store, multiset=multiset)
     with store.run_schema(store.new_run_name("metrics")):
         rel.read_release(store, release)
-        return metrics.information_loss(store)
+        return metrics.information_loss(store, multiset=multiset)
 
 
 def run_sql_log(store: Store, run: str, step: str | None = None) -> list[tuple]:

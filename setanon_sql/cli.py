@@ -321,6 +321,9 @@ def metrics_cmd(
         Path | None, typer.Option("--release", "-r", help="Release file (long tid,item labels).")
     ] = None,
     run: Annotated[str | None, typer.Option("--run", help="A run stored in --db.")] = None,
+    multiset: Annotated[
+        bool, typer.Option("--multiset", help="Each released copy stands for one item.")
+    ] = False,
     hier: Hier = None,
     hier_fmt: HierFmt = None,
     fanout: Fanout = None,
@@ -338,7 +341,7 @@ def metrics_cmd(
             source, db, fmt, table, tid_col, item_col, _spec(hier, hier_fmt, fanout, prefix)
         )
         try:
-            loss = api.release_metrics(store, release=release_file, run=run)
+            loss = api.release_metrics(store, release=release_file, run=run, multiset=multiset)
         finally:
             store.close()
     except SetAnonError as e:

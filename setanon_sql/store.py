@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -86,6 +87,9 @@ class Store:
         self.log: list[Logged] = []
         self.run_ctx: Run | None = None
         self.con.execute("SET enable_progress_bar = false").fetchall()
+        if not db:  # an in-memory store would spill into ./.tmp of wherever it was started
+            self._spill = tempfile.TemporaryDirectory(prefix="setanon-duckdb-")
+            self.con.execute(f"SET temp_directory = {literal(self._spill.name)}").fetchall()
         self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(schema)}").fetchall()
         self._search(None)
 

@@ -16,3 +16,21 @@ SELECT count(*) AS instances,
        (SELECT count(*) FROM tids) AS transactions
 FROM tx AS t
 LEFT JOIN cover AS c USING (tid, item);
+
+-- name: information_loss_multiset
+-- The same figures for a multiset release: each released copy stands for one original item of
+-- its own and is charged its node's cost; the items no copy stands for are suppressed (cost 1).
+WITH released AS (
+    SELECT count(*) AS copies, coalesce(sum(n.ncp), 0) AS ncp, coalesce(sum(n.lm), 0) AS lm
+    FROM release AS r
+    JOIN node AS n ON n.id = r.node
+), original AS (
+    SELECT count(*) AS instances FROM tx
+)
+SELECT o.instances,
+       coalesce((r.ncp + (o.instances - r.copies)) / nullif(o.instances, 0), 0) AS ncp,
+       coalesce((r.lm + (o.instances - r.copies)) / nullif(o.instances, 0), 0) AS lm,
+       o.instances - r.copies AS suppressed,
+       r.copies AS released_items,
+       (SELECT count(*) FROM tids) AS transactions
+FROM released AS r, original AS o;

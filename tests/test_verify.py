@@ -142,3 +142,17 @@ def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
     assert loss["lm"] == pytest.approx(lm)
     assert loss["suppressed"] == suppressed
     store.close()
+
+
+def test_multiset_loss_charges_each_copy_and_each_suppressed_item():
+    from conftest import FOOD_TREE
+
+    store = make_store([["Orange", "Beef"], ["Apple", "Chicken", "Beef"]], FOOD_TREE)
+    with store.run_schema("lcg"):
+        put_release(store, {"0": ["Fruit", "Beef"], "1": ["Fruit", "Beef"]})
+        assert verify(store, k=2, model="k", multiset=True, allow_suppression=True).ok
+        loss = metrics.information_loss(store, multiset=True)
+    # 5 instances: two Fruit copies (NCP 3/8 each), two Beef (0), Chicken suppressed (1)
+    assert loss["suppressed"] == 1
+    assert loss["ncp"] == pytest.approx((2 * 3 / 8 + 1) / 5)
+    assert loss["lm"] == pytest.approx((2 * 2 / 7 + 1) / 5)

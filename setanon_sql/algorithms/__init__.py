@@ -51,7 +51,9 @@ ALGORITHMS: dict[str, Algorithm] = {
         ),
         Algorithm("lgr", ".lgr", "k", summary="Partition plus bottom-up reallocation (Kim 2023)"),
         # clustering with generalization and suppression (Clump, 2010)
-        Algorithm("clump", ".clump", "k", multiset=True, allows_suppression=True, summary="GGD clustering"),
+        Algorithm(
+            "clump", ".clump", "k", multiset=True, allows_suppression=True, summary="GGD clustering"
+        ),
     ]
 }
 
