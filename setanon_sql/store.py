@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -110,7 +111,10 @@ class Store:
 
     def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         """Run a query and hand its result to Python as an Arrow table (for large results)."""
-        return self._cursor(sql, params, step).fetch_arrow_table()
+        cur = self._cursor(sql, params, step)
+        with warnings.catch_warnings():  # DuckDB 2.0 dropped fetch_arrow_table; this copies once
+            warnings.simplefilter("ignore", UserWarning)
+            return cur.to_arrow_table()
 
     def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         return self.execute(sql, params, step=step).rows
