@@ -27,7 +27,14 @@ from .cover import cover_to_clustering, gen_cover
 from .data import TableData, TableSource, load_table
 from .diversity import Cluster, check_feasible, diversify
 from .mining import mine_closed
-from .output import TableReport, loss, make_release, store_clusters, verify_table, write_table_release
+from .output import (
+    TableReport,
+    loss,
+    make_release,
+    store_clusters,
+    verify_table,
+    write_table_release,
+)
 from .taxonomy import CostMeasure, TaxonomySpec, measure
 
 __all__ = ["TableResult", "anonymize_table", "export", "write_table_release"]
@@ -50,10 +57,18 @@ class TableResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "run": self.run, "rows": self.data.rows, "qi": list(self.data.qi), "k": self.k,
-            "l": self.l, "sensitive": self.data.sensitive, "lm": self.lm, "anon": self.anon,
-            "clusters": self.clusters, "seconds": round(self.seconds, 3),
-            "verified": self.report.as_dict(), "info": self.info,
+            "run": self.run,
+            "rows": self.data.rows,
+            "qi": list(self.data.qi),
+            "k": self.k,
+            "l": self.l,
+            "sensitive": self.data.sensitive,
+            "lm": self.lm,
+            "anon": self.anon,
+            "clusters": self.clusters,
+            "seconds": round(self.seconds, 3),
+            "verified": self.report.as_dict(),
+            "info": self.info,
         }
 
 
@@ -88,14 +103,27 @@ def anonymize_table(
         raise ParamsError(f"w must lie in [0, 1], got {w}")
     started = time.perf_counter()
     fn = measure(cost_measure)
-    data = load_table(store, source, qi=qi, taxonomies=taxonomies, sensitive=sensitive,
-                      columns=columns, table=table, drop_missing=drop_missing, measure=fn)
+    data = load_table(
+        store,
+        source,
+        qi=qi,
+        taxonomies=taxonomies,
+        sensitive=sensitive,
+        columns=columns,
+        table=table,
+        drop_missing=drop_missing,
+        measure=fn,
+    )
     if k > data.rows:
         raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
     if l is not None:
-        values = [r[0] for r in store.query(f"SELECT CAST({_q(sensitive)} AS VARCHAR) FROM rel_source")]
+        values = [
+            r[0] for r in store.query(f"SELECT CAST({_q(sensitive)} AS VARCHAR) FROM rel_source")
+        ]
         check_feasible(values, l, sensitive)
-    name = run_name or store.new_run_name(f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else ""))
+    name = run_name or store.new_run_name(
+        f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
+    )
     with store.run_schema(name, replace=replace) as run:
         mined = mine_closed(store, k, progress=progress)
         chosen = gen_cover(store, k, progress=progress)
@@ -108,13 +136,31 @@ def anonymize_table(
         make_release(store, data.columns, data.qi)
         report = verify_table(store, data.qi, k, sensitive, l)
         if not report.ok:
-            raise VerificationError(f"k-ANON-CF produced a release that fails verification: {report.as_dict()}")
+            raise VerificationError(
+                f"k-ANON-CF produced a release that fails verification: {report.as_dict()}"
+            )
         figures = loss(store, data.qi)
-    info = {"closed_records": mined.closed, "processed_records": mined.processed,
-            "levels": mined.levels, "member_rows": mined.member_rows, "cover_sets": len(chosen),
-            "l_merges": merges, "combos": data.combos}
-    return TableResult(run.schema, data, k, l, report, float(figures["lm"]), float(figures["anon"]),
-                       len(clusters), time.perf_counter() - started, info)
+    info = {
+        "closed_records": mined.closed,
+        "processed_records": mined.processed,
+        "levels": mined.levels,
+        "member_rows": mined.member_rows,
+        "cover_sets": len(chosen),
+        "l_merges": merges,
+        "combos": data.combos,
+    }
+    return TableResult(
+        run.schema,
+        data,
+        k,
+        l,
+        report,
+        float(figures["lm"]),
+        float(figures["anon"]),
+        len(clusters),
+        time.perf_counter() - started,
+        info,
+    )
 
 
 def _q(name: str) -> str:
@@ -123,26 +169,47 @@ def _q(name: str) -> str:
     return quote(name)
 
 
-def _diversify(store: Store, data: TableData, clusters: list[list[int]], l: float, w: float,  # noqa: E741
-               fn: CostMeasure) -> tuple[list[list[int]], int]:
+def _diversify(
+    store: Store,
+    data: TableData,
+    clusters: list[list[int]],
+    l: float,  # noqa: E741
+    w: float,
+    fn: CostMeasure,
+) -> tuple[list[list[int]], int]:
     """Algorithm 8 over the k-clustering; the merges are kept in table `l_merge`."""
     import pyarrow as pa
 
     table = store.arrow(
         f"SELECT v.rid, c.leaf, CAST(s.{_q(data.sensitive)} AS VARCHAR) AS value FROM rel_value v "
-        "JOIN rel_combo c USING (cid) JOIN rel_source s USING (rid)", step="diversity_rows")
+        "JOIN rel_combo c USING (cid) JOIN rel_source s USING (rid)",
+        step="diversity_rows",
+    )
     leaf = dict(zip(table["rid"].to_pylist(), table["leaf"].to_pylist(), strict=True))
     value = dict(zip(table["rid"].to_pylist(), table["value"].to_pylist(), strict=True))
     start = [
-        Cluster(rows, tuple((min(leaf[r][j] for r in rows), max(leaf[r][j] for r in rows))
-                            for j in range(len(data.qi))), Counter(value[r] for r in rows))
+        Cluster(
+            rows,
+            tuple(
+                (min(leaf[r][j] for r in rows), max(leaf[r][j] for r in rows))
+                for j in range(len(data.qi))
+            ),
+            Counter(value[r] for r in rows),
+        )
         for rows in clusters
     ]
     costs = [[fn(t, i) for i in range(t.size)] for t in data.trees]
     done, merges = diversify(start, data.trees, costs, l, w)
-    store.put_arrow("l_merge", pa.table({"kept": pa.array([m[0] for m in merges], pa.int32()),
-                                         "absorbed": pa.array([m[1] for m in merges], pa.int32()),
-                                         "score": pa.array([m[2] for m in merges], pa.float64())}))
+    store.put_arrow(
+        "l_merge",
+        pa.table(
+            {
+                "kept": pa.array([m[0] for m in merges], pa.int32()),
+                "absorbed": pa.array([m[1] for m in merges], pa.int32()),
+                "score": pa.array([m[2] for m in merges], pa.float64()),
+            }
+        ),
+    )
     return [c.rows for c in done], len(merges)
 
 

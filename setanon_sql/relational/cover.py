@@ -84,7 +84,9 @@ def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple
     heap = [
         (cost / min(sup, cap), cost, rec)
         for rec, cost, sup in zip(
-            cand["rec"].to_pylist(), cand["cost"].to_pylist(), cand["support"].to_pylist(),
+            cand["rec"].to_pylist(),
+            cand["cost"].to_pylist(),
+            cand["support"].to_pylist(),
             strict=True,
         )
     ]
@@ -111,6 +113,7 @@ def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple
         for c in state.members[rec]:
             state.uncovered[c] = sum(1 for r in state.rows_of[c] if not state.covered[r])
         chosen.append((rec, rows))
+        heapq.heappush(heap, entry)  # a support cut down may be chosen again for its other rows
         progress("cover", n - left, n)
     _store_cover(store, chosen)
     return chosen
@@ -122,9 +125,16 @@ def _store_cover(store: Store, chosen: list[tuple[int, list[int]]]) -> None:
         sets.extend([i] * len(rows))
         recs.extend([rec] * len(rows))
         rids.extend(rows)
-    store.put_arrow("cover", pa.table({"set_id": pa.array(sets, pa.int32()),
-                                       "rec": pa.array(recs, pa.int64()),
-                                       "rid": pa.array(rids, pa.int64())}))
+    store.put_arrow(
+        "cover",
+        pa.table(
+            {
+                "set_id": pa.array(sets, pa.int32()),
+                "rec": pa.array(recs, pa.int64()),
+                "rid": pa.array(rids, pa.int64()),
+            }
+        ),
+    )
 
 
 def cover_to_clustering(cover: Sequence[Sequence[int]], k: int) -> list[list[int]]:

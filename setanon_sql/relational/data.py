@@ -18,10 +18,10 @@ import pyarrow as pa
 from sqlglot import exp, select
 
 from ..errors import InputError, ParamsError
+from ..hierarchy import Hierarchy
 from ..queries import render
 from ..store import Store, literal, quote
 from .taxonomy import CostMeasure, TaxonomySpec, build
-from ..hierarchy import Hierarchy
 
 TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]
 """A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
@@ -44,11 +44,17 @@ def _ident(name: str) -> exp.Identifier:
     return exp.to_identifier(name, quoted=True)
 
 
-def _relation(store: Store, source: TableSource, columns: Sequence[str] | None, table: str | None) -> str:
+def _relation(
+    store: Store, source: TableSource, columns: Sequence[str] | None, table: str | None
+) -> str:
     """Read the source into the temp table `rel_raw` (in file order) and name it."""
     if isinstance(source, Mapping):
-        source = pa.table({k: pa.array([None if v is None else str(v) for v in vals], pa.string())
-                           for k, vals in source.items()})
+        source = pa.table(
+            {
+                k: pa.array([None if v is None else str(v) for v in vals], pa.string())
+                for k, vals in source.items()
+            }
+        )
     if isinstance(source, pa.Table):
         store.put_arrow("rel_raw", source, temp=True)
         return "python table"
@@ -61,18 +67,22 @@ def _relation(store: Store, source: TableSource, columns: Sequence[str] | None, 
     elif suffix in (".duckdb", ".db", ".ddb"):
         if not table:
             raise InputError(f"{path} is a DuckDB file: name the table with table=")
-        store.execute(f"ATTACH {literal(str(path))} AS rel_source_db (READ_ONLY)", step="attach_source")
+        store.execute(
+            f"ATTACH {literal(str(path))} AS rel_source_db (READ_ONLY)", step="attach_source"
+        )
         parts = exp.to_table(table)
-        relation = exp.table_(parts.name, db=parts.db or "main", catalog="rel_source_db",
-                              quoted=True).sql("duckdb")
+        relation = exp.table_(
+            parts.name, db=parts.db or "main", catalog="rel_source_db", quoted=True
+        ).sql("duckdb")
     else:
         names = ""
         if columns:
             names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
         relation = f"read_csv({literal(str(path))}, all_varchar = true{names})"
     try:
-        store.execute(f"CREATE OR REPLACE TEMP TABLE rel_raw AS SELECT * FROM {relation}",
-                      step="read_table")
+        store.execute(
+            f"CREATE OR REPLACE TEMP TABLE rel_raw AS SELECT * FROM {relation}", step="read_table"
+        )
     except duckdb.Error as e:
         raise InputError(f"cannot read {path}: {str(e).splitlines()[0]}") from e
     finally:
@@ -97,8 +107,12 @@ def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Sel
         token = exp.Placeholder(this="missing")
         for name in cols:
             text = exp.func("trim", exp.cast(exp.column(name, quoted=True), "VARCHAR"))
-            q = q.where(exp.or_(exp.column(name, quoted=True).is_(exp.null()),
-                                exp.NEQ(this=text, expression=token)))
+            q = q.where(
+                exp.or_(
+                    exp.column(name, quoted=True).is_(exp.null()),
+                    exp.NEQ(this=text, expression=token),
+                )
+            )
     return q
 
 
@@ -145,7 +159,12 @@ def load_table(
     if unknown:
         raise InputError(
             f"{name}: no column(s) {', '.join(map(repr, unknown))}; columns are "
-            f"{', '.join(map(repr, cols))}" + ("" if columns else " (a file without a header needs columns=)")
+            f"{', '.join(map(repr, cols))}"
+            + (
+                ""
+                if columns
+                else " (name the columns of a header-less file with columns=, or --columns)"
+            )
         )
     if sensitive in qi:
         raise ParamsError(f"column {sensitive!r} cannot be both sensitive and a quasi-identifier")
@@ -160,12 +179,18 @@ def load_table(
     if not rows:
         raise InputError(f"{name}: no rows")
     for c in wanted:
-        empty = store.scalar(f"SELECT count(*) FROM rel_source WHERE {quote(c)} IS NULL "
-                             f"OR trim(CAST({quote(c)} AS VARCHAR)) = ''")
+        empty = store.scalar(
+            f"SELECT count(*) FROM rel_source WHERE {quote(c)} IS NULL "
+            f"OR trim(CAST({quote(c)} AS VARCHAR)) = ''"
+        )
         if empty:
             raise InputError(f"{name}: column {c!r} has {empty} empty value(s)")
-    store.execute(f"CREATE OR REPLACE TEMP TABLE rel_long AS {render(long_qi(qi))}", step="rel_long")
-    values = dict(store.query("SELECT attr, list(DISTINCT label ORDER BY label) FROM rel_long GROUP BY attr"))
+    store.execute(
+        f"CREATE OR REPLACE TEMP TABLE rel_long AS {render(long_qi(qi))}", step="rel_long"
+    )
+    values = dict(
+        store.query("SELECT attr, list(DISTINCT label ORDER BY label) FROM rel_long GROUP BY attr")
+    )
     trees = tuple(build(c, taxonomies.get(c), values[j]) for j, c in enumerate(qi, 1))
     _store_taxonomies(store, qi, trees, measure)
     store.run("rel_value_leaves")
@@ -175,7 +200,9 @@ def load_table(
     return TableData(name, tuple(cols), tuple(qi), trees, sensitive, int(rows), int(combos))
 
 
-def _store_taxonomies(store: Store, qi: Sequence[str], trees: Sequence[Hierarchy], measure: CostMeasure) -> None:
+def _store_taxonomies(
+    store: Store, qi: Sequence[str], trees: Sequence[Hierarchy], measure: CostMeasure
+) -> None:
     attrs, ids, labels, parents, depths, lasts, counts, costs = ([] for _ in range(8))
     p_attr, p_leaf, p_path = [], [], []
     for j, tree in enumerate(trees, 1):
@@ -196,18 +223,47 @@ def _store_taxonomies(store: Store, qi: Sequence[str], trees: Sequence[Hierarchy
                 p_attr.append(j)
                 p_leaf.append(i)
                 p_path.append(path[::-1])
-    bad = [f"{qi[a - 1]}: {labels[k]!r} costs {c}" for k, (a, c) in enumerate(zip(attrs, costs, strict=True))
-           if not 0.0 <= c <= 1.0]
+    bad = [
+        f"{qi[a - 1]}: {labels[k]!r} costs {c}"
+        for k, (a, c) in enumerate(zip(attrs, costs, strict=True))
+        if not 0.0 <= c <= 1.0
+    ]
     if bad:
         raise ParamsError("a cost measure must lie in [0, 1]: " + "; ".join(bad[:5]))
     i32 = pa.int32()
-    store.put_arrow("rel_attr", pa.table({"attr": pa.array(range(1, len(qi) + 1), i32),
-                                          "name": pa.array(list(qi), pa.string()),
-                                          "leaves": pa.array([t.n_leaves for t in trees], i32)}))
-    store.put_arrow("rel_node", pa.table({
-        "attr": pa.array(attrs, i32), "id": pa.array(ids, i32), "label": pa.array(labels, pa.string()),
-        "parent": pa.array(parents, i32), "depth": pa.array(depths, i32), "last": pa.array(lasts, i32),
-        "leaf_count": pa.array(counts, i32), "cost": pa.array(costs, pa.float64()),
-    }))
-    store.put_arrow("rel_path", pa.table({"attr": pa.array(p_attr, i32), "leaf": pa.array(p_leaf, i32),
-                                          "path": pa.array(p_path, pa.list_(i32))}), temp=True)
+    store.put_arrow(
+        "rel_attr",
+        pa.table(
+            {
+                "attr": pa.array(range(1, len(qi) + 1), i32),
+                "name": pa.array(list(qi), pa.string()),
+                "leaves": pa.array([t.n_leaves for t in trees], i32),
+            }
+        ),
+    )
+    store.put_arrow(
+        "rel_node",
+        pa.table(
+            {
+                "attr": pa.array(attrs, i32),
+                "id": pa.array(ids, i32),
+                "label": pa.array(labels, pa.string()),
+                "parent": pa.array(parents, i32),
+                "depth": pa.array(depths, i32),
+                "last": pa.array(lasts, i32),
+                "leaf_count": pa.array(counts, i32),
+                "cost": pa.array(costs, pa.float64()),
+            }
+        ),
+    )
+    store.put_arrow(
+        "rel_path",
+        pa.table(
+            {
+                "attr": pa.array(p_attr, i32),
+                "leaf": pa.array(p_leaf, i32),
+                "path": pa.array(p_path, pa.list_(i32)),
+            }
+        ),
+        temp=True,
+    )

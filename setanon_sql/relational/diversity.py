@@ -41,7 +41,8 @@ def lowest_cover(tree: Hierarchy, lo: int, hi: int) -> int:
 def cost(trees: Sequence[Hierarchy], costs: Sequence[Sequence[float]], span: Span) -> float:
     """d of the closure: the mean over attributes of the covering node's cost."""
     return sum(
-        costs[j][lowest_cover(t, lo, hi)] for j, (t, (lo, hi)) in enumerate(zip(trees, span, strict=True))
+        costs[j][lowest_cover(t, lo, hi)]
+        for j, (t, (lo, hi)) in enumerate(zip(trees, span, strict=True))
     ) / len(trees)
 
 

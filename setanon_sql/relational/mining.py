@@ -62,8 +62,11 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
     store.execute(
         "CREATE OR REPLACE TABLE mining_level AS SELECT unnest($l) AS level, "
         "unnest($r) AS records, unnest($m) AS member_rows",
-        {"l": [r[0] for r in stats_rows], "r": [r[1] for r in stats_rows],
-         "m": [r[2] for r in stats_rows]},
+        {
+            "l": [r[0] for r in stats_rows],
+            "r": [r[1] for r in stats_rows],
+            "m": [r[2] for r in stats_rows],
+        },
         step="mining_level",
     )
     closed, member_rows = store.query(

@@ -35,8 +35,9 @@ def store_clusters(store: Store, clusters: Sequence[Sequence[int]], name: str) -
     for i, rows in enumerate(clusters):
         rids.extend(rows)
         ids.extend([i] * len(rows))
-    store.put_arrow(name, pa.table({"rid": pa.array(rids, pa.int64()),
-                                    "cluster": pa.array(ids, pa.int32())}))
+    store.put_arrow(
+        name, pa.table({"rid": pa.array(rids, pa.int64()), "cluster": pa.array(ids, pa.int32())})
+    )
 
 
 def release_query(columns: Sequence[str], qi: Sequence[str]) -> exp.Select:
@@ -45,17 +46,23 @@ def release_query(columns: Sequence[str], qi: Sequence[str]) -> exp.Select:
     items: list[exp.Expression] = [_c("rid", "s"), _c("cluster", "k")]
     for c in columns:
         if c in pos:
-            label = exp.Anonymous(this="list_extract",
-                                  expressions=[_c("labels", "l"), exp.Literal.number(pos[c])])
+            label = exp.Anonymous(
+                this="list_extract", expressions=[_c("labels", "l"), exp.Literal.number(pos[c])]
+            )
             items.append(label.as_(c, quoted=True))
         else:
             items.append(_c(c, "s"))
     return (
         select(*items)
         .from_(exp.table_("rel_source", quoted=True).as_("s", quoted=True))
-        .join(exp.table_("cluster", quoted=True).as_("k", quoted=True), on=exp.EQ(this=_c("rid", "k"), expression=_c("rid", "s")))
-        .join(exp.table_("cluster_labels", quoted=True).as_("l", quoted=True),
-              on=exp.EQ(this=_c("cluster", "l"), expression=_c("cluster", "k")))
+        .join(
+            exp.table_("cluster", quoted=True).as_("k", quoted=True),
+            on=exp.EQ(this=_c("rid", "k"), expression=_c("rid", "s")),
+        )
+        .join(
+            exp.table_("cluster_labels", quoted=True).as_("l", quoted=True),
+            on=exp.EQ(this=_c("cluster", "l"), expression=_c("cluster", "k")),
+        )
         .order_by(_c("rid", "s"))
     )
 
@@ -63,8 +70,10 @@ def release_query(columns: Sequence[str], qi: Sequence[str]) -> exp.Select:
 def make_release(store: Store, columns: Sequence[str], qi: Sequence[str]) -> None:
     store.run("rel_cluster_closure")
     store.run("rel_cluster_labels")
-    store.execute(f"CREATE OR REPLACE TABLE table_release AS {render(release_query(columns, qi))}",
-                  step="table_release")
+    store.execute(
+        f"CREATE OR REPLACE TABLE table_release AS {render(release_query(columns, qi))}",
+        step="table_release",
+    )
 
 
 @dataclass(frozen=True)
@@ -97,15 +106,44 @@ def validity_query(qi: Sequence[str]) -> exp.Select:
         exp.EQ(this=_c("label", a), expression=_c("label", b)),
     )
     return (
-        select(_c("rid", "o"), _c("name", "a").as_("column", quoted=True),
-               _c("label", "o").as_("original", quoted=True), _c("label", "r").as_("released", quoted=True))
+        select(
+            _c("rid", "o"),
+            _c("name", "a").as_("column", quoted=True),
+            _c("label", "o").as_("original", quoted=True),
+            _c("label", "r").as_("released", quoted=True),
+        )
         .from_(original)
-        .join(exp.table_("rel_attr", quoted=True).as_("a", quoted=True), on=exp.EQ(this=_c("attr", "a"), expression=_c("attr", "o")))
-        .join(exp.table_("rel_node", quoted=True).as_("ol", quoted=True), on=on_attr("ol", "o"), join_type="left")
-        .join(released, on=exp.and_(exp.EQ(this=_c("rid", "r"), expression=_c("rid", "o")),
-                                    exp.EQ(this=_c("attr", "r"), expression=_c("attr", "o"))), join_type="left")
-        .join(exp.table_("rel_node", quoted=True).as_("rn", quoted=True), on=on_attr("rn", "r"), join_type="left")
-        .where(exp.not_(exp.func("coalesce", exp.Between(this=_c("id", "ol"), low=_c("id", "rn"), high=_c("last", "rn")), exp.false())))
+        .join(
+            exp.table_("rel_attr", quoted=True).as_("a", quoted=True),
+            on=exp.EQ(this=_c("attr", "a"), expression=_c("attr", "o")),
+        )
+        .join(
+            exp.table_("rel_node", quoted=True).as_("ol", quoted=True),
+            on=on_attr("ol", "o"),
+            join_type="left",
+        )
+        .join(
+            released,
+            on=exp.and_(
+                exp.EQ(this=_c("rid", "r"), expression=_c("rid", "o")),
+                exp.EQ(this=_c("attr", "r"), expression=_c("attr", "o")),
+            ),
+            join_type="left",
+        )
+        .join(
+            exp.table_("rel_node", quoted=True).as_("rn", quoted=True),
+            on=on_attr("rn", "r"),
+            join_type="left",
+        )
+        .where(
+            exp.not_(
+                exp.func(
+                    "coalesce",
+                    exp.Between(this=_c("id", "ol"), low=_c("id", "rn"), high=_c("last", "rn")),
+                    exp.false(),
+                )
+            )
+        )
         .order_by(_c("rid", "o"), _c("attr", "o"))
     )
 
@@ -127,26 +165,43 @@ def classes_query(qi: Sequence[str], sensitive: str | None) -> exp.Select:
     )
 
 
-def verify_table(store: Store, qi: Sequence[str], k: int, sensitive: str | None = None,
-                 l: float | None = None) -> TableReport:  # noqa: E741
+def verify_table(
+    store: Store,
+    qi: Sequence[str],
+    k: int,
+    sensitive: str | None = None,
+    l: float | None = None,  # noqa: E741
+) -> TableReport:
     """Check the current run's `table_release`: it generalizes the source row by row, every
     QI combination occurs >= k times, and (with ℓ) every class is ℓ-diverse."""
     if l is not None and not sensitive:
         raise ParamsError("l-diversity needs a sensitive column")
-    store.execute(f"CREATE OR REPLACE TABLE violations_table_validity AS {render(validity_query(qi))}",
-                  step="violations_table_validity")
-    store.execute(f"CREATE OR REPLACE TABLE table_classes AS {render(classes_query(qi, sensitive))}",
-                  step="table_classes")
-    store.execute("CREATE OR REPLACE TABLE violations_table_k AS "
-                  "SELECT * FROM table_classes WHERE support < $k ORDER BY support", {"k": k},
-                  step="violations_table_k")
-    store.execute("CREATE OR REPLACE TABLE violations_table_l AS SELECT * FROM table_classes "
-                  "WHERE diversity < $l ORDER BY diversity", {"l": l},
-                  step="violations_table_l")
+    store.execute(
+        f"CREATE OR REPLACE TABLE violations_table_validity AS {render(validity_query(qi))}",
+        step="violations_table_validity",
+    )
+    store.execute(
+        f"CREATE OR REPLACE TABLE table_classes AS {render(classes_query(qi, sensitive))}",
+        step="table_classes",
+    )
+    store.execute(
+        "CREATE OR REPLACE TABLE violations_table_k AS "
+        "SELECT * FROM table_classes WHERE support < $k ORDER BY support",
+        {"k": k},
+        step="violations_table_k",
+    )
+    store.execute(
+        "CREATE OR REPLACE TABLE violations_table_l AS SELECT * FROM table_classes "
+        "WHERE diversity < $l ORDER BY diversity",
+        {"l": l},
+        step="violations_table_l",
+    )
     validity, classes, fk, fl, rows = store.query(
         "SELECT (SELECT count(*) FROM violations_table_validity), (SELECT count(*) FROM table_classes), "
         "(SELECT count(*) FROM violations_table_k), (SELECT count(*) FROM violations_table_l), "
-        "(SELECT count(*) FROM table_release)", step="table_report")[0]
+        "(SELECT count(*) FROM table_release)",
+        step="table_report",
+    )[0]
     return TableReport(k, l, rows, classes, validity, fk, fl)
 
 
@@ -157,25 +212,34 @@ def loss_query(qi: Sequence[str]) -> exp.Select:
     per_row = (
         select(_c("rid", "r"), exp.Avg(this=_c("cost", "n")).as_("d", quoted=True))
         .from_(released)
-        .join(exp.table_("rel_node", quoted=True).as_("n", quoted=True),
-              on=exp.and_(exp.EQ(this=_c("attr", "n"), expression=_c("attr", "r")),
-                          exp.EQ(this=_c("label", "n"), expression=_c("label", "r"))))
+        .join(
+            exp.table_("rel_node", quoted=True).as_("n", quoted=True),
+            on=exp.and_(
+                exp.EQ(this=_c("attr", "n"), expression=_c("attr", "r")),
+                exp.EQ(this=_c("label", "n"), expression=_c("label", "r")),
+            ),
+        )
         .group_by(_c("rid", "r"))
     )
-    return select(exp.Avg(this=_c("d")).as_("lm", quoted=True), exp.Sum(this=_c("d")).as_("anon", quoted=True)).from_(per_row.subquery("per_row", copy=False))
+    return select(
+        exp.Avg(this=_c("d")).as_("lm", quoted=True), exp.Sum(this=_c("d")).as_("anon", quoted=True)
+    ).from_(per_row.subquery("per_row", copy=False))
 
 
 def loss(store: Store, qi: Sequence[str]) -> dict[str, float]:
     return store.execute(render(loss_query(qi)), step="table_loss").one()
 
 
-def write_table_release(store: Store, run: str, path: str | Path, columns: Sequence[str],
-                        *, fmt: str | None = None) -> Path:
+def write_table_release(
+    store: Store, run: str, path: str | Path, columns: Sequence[str], *, fmt: str | None = None
+) -> Path:
     """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically."""
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     if fmt not in OUTPUT_FORMATS:
-        raise ParamsError(f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})")
+        raise ParamsError(
+            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
+        )
     if not path.parent.exists():
         raise ParamsError(f"output folder does not exist: {path.parent}")
     table = exp.table_("table_release", db=run, quoted=True)

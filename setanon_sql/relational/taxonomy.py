@@ -12,13 +12,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Union
 
 from .. import hierarchy
 from ..errors import HierarchyError
 from ..hierarchy import ROOT_LABEL, Hierarchy
 
-TaxonomySpec = Union[str, Path, Hierarchy, Sequence[tuple[str, str]], Mapping[str, Iterable[str]]]
+TaxonomySpec = str | Path | Hierarchy | Sequence[tuple[str, str]] | Mapping[str, Iterable[str]]
 """A file path; "suppress"; "fanout:F"; "widths:W1,W2,..."; "edges:E,E,...;E,..." (finest level
 first); a Hierarchy; (child, parent) pairs; or {node label: its leaf values} (a laminar family)."""
 
@@ -158,7 +157,9 @@ def _decimals(text: str, source: str) -> list[Decimal]:
     try:
         out = [Decimal(x.strip()) for x in text.split(",") if x.strip()]
     except InvalidOperation:
-        raise HierarchyError(f"{source}: expected numbers separated by commas, got {text!r}") from None
+        raise HierarchyError(
+            f"{source}: expected numbers separated by commas, got {text!r}"
+        ) from None
     if not out or any(not x.is_finite() for x in out):
         raise HierarchyError(f"{source}: expected numbers separated by commas, got {text!r}")
     return out
@@ -174,7 +175,9 @@ def _numeric_values(column: str, values: Iterable[str]) -> list[tuple[Decimal, s
             bad.append(v)
     if bad or any(not d.is_finite() for d, _ in out):
         shown = ", ".join(repr(b) for b in sorted(bad)[:5])
-        raise HierarchyError(f"column {column!r} is not numeric (values {shown}): give a taxonomy file")
+        raise HierarchyError(
+            f"column {column!r} is not numeric (values {shown}): give a taxonomy file"
+        )
     return sorted(out)
 
 
@@ -252,7 +255,9 @@ def intervals_by_widths(
         start = math.floor(lo / w) * w
         count = int((hi - start) // w) + 1
         levels.append([start + i * w for i in range(1, count + 1)])
-    return _nest([_partition(values, cuts) for cuts in levels], [t for _, t in values], source=source)
+    return _nest(
+        [_partition(values, cuts) for cuts in levels], [t for _, t in values], source=source
+    )
 
 
 def intervals_by_fanout(
