@@ -46,31 +46,6 @@ SELECT 0::BIGINT AS rec,
        (SELECT sum(weight) FROM rel_combo)::BIGINT AS support
 FROM rel_attr;
 
--- name: rel_mine_start_member
--- The combinations supporting each frontier record: all of them for the all-root record.
-CREATE OR REPLACE TABLE frontier_member AS
-SELECT 0::BIGINT AS rec, cid FROM rel_combo;
-
--- name: rel_narrowings
--- Support of every frequent (>= $k) immediate narrowing (one attribute moved to a child) of
--- every frontier record, and whether it keeps the record's whole support.
-CREATE OR REPLACE TABLE narrowing AS
-WITH per_attribute AS (
-    SELECT m.rec, c.weight,
-           unnest(c.path) AS path, unnest(f.depth) AS depth, generate_subscripts(f.depth, 1) AS attr
-    FROM frontier_member AS m
-    JOIN rel_combo AS c ON c.cid = m.cid
-    JOIN frontier AS f ON f.rec = m.rec
-), counted AS (
-    SELECT rec, attr, path[depth + 2] AS child, sum(weight)::BIGINT AS support
-    FROM per_attribute
-    WHERE len(path) > depth + 1
-    GROUP BY rec, attr, child
-    HAVING sum(weight) >= $k
-)
-SELECT n.rec, n.attr, n.child, n.support, n.support = f.support AS same
-FROM counted AS n JOIN frontier AS f ON f.rec = n.rec;
-
 -- name: rel_closed_from_frontier
 -- Frontier records no narrowing of which keeps the whole support: the closed ones.
 INSERT INTO closed_record
@@ -94,35 +69,18 @@ WITH ranked AS (
     FROM ranked AS r JOIN frontier AS f ON f.rec = r.rec
     WHERE NOT r.keeps OR r.pos = 1
 ), first_reach AS (
-    SELECT *, row_number() OVER (PARTITION BY node ORDER BY parent, attr) AS reach FROM chosen
+    SELECT node, min({'parent': parent, 'attr': attr, 'child': child, 'depth': depth,
+                      'support': support}) AS r
+    FROM chosen
+    GROUP BY node
 )
-SELECT $offset + row_number() OVER (ORDER BY node) - 1 AS rec, node, depth, support, parent, attr, child
-FROM first_reach
-WHERE reach = 1;
-
--- name: rel_next_member
--- The combinations supporting each next record: its parent's that lie under the new node.
-CREATE OR REPLACE TABLE next_member AS
-SELECT x.rec, m.cid
-FROM next_frontier AS x
-JOIN frontier_member AS m ON m.rec = x.parent
-JOIN rel_combo AS c ON c.cid = m.cid
-WHERE c.path[x.attr][x.depth[x.attr] + 1] = x.child;
+SELECT $offset + row_number() OVER (ORDER BY node) - 1 AS rec, node, r.depth AS depth,
+       r.support AS support, r.parent AS parent, r.attr AS attr, r.child AS child
+FROM first_reach;
 
 -- name: rel_make_closed_record
 -- The closed frequent records, filled level by level by the mining.
 CREATE OR REPLACE TABLE closed_record (rec BIGINT, node INTEGER[], support BIGINT, level INTEGER);
-
--- name: rel_make_closed_member
--- The combinations supporting each closed record, filled level by level by the mining.
-CREATE OR REPLACE TABLE closed_member (rec BIGINT, cid BIGINT);
-
--- name: rel_closed_member
--- The supporting combinations of the records just found closed at $level.
-INSERT INTO closed_member
-SELECT m.rec, m.cid
-FROM frontier_member AS m
-SEMI JOIN (SELECT rec FROM closed_record WHERE level = $level) AS c ON c.rec = m.rec;
 
 -- name: rel_closed_cost
 -- Every closed record with its cost d: the mean node cost over the attributes.

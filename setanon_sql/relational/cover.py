@@ -3,84 +3,88 @@
 The greedy weighted set cover chooses, among the supports of the closed frequent records, the
 one of least ratio d(R) / min(|S ∩ U|, 2k-1) (U: rows not yet covered), cutting a support
 larger than 2k-1 down to 2k-1 uncovered rows, or to the uncovered rows padded with covered ones
-up to k. Ratios only grow as rows get covered, so the greedy is evaluated lazily: a record's
-ratio is recomputed when it reaches the top of the heap, and it is taken when it stays there.
-Ties go to the lower cost, then the lower record number; rows are taken in rid order.
+up to k (lines 8-14). Ratios only grow as rows get covered, so the greedy is evaluated lazily:
+a record's ratio is recomputed when it reaches the top of the heap, and it is taken when it
+stays there. Ties go to the lower cost, then the lower record number; rows go in rid order.
 
-The supports are read from `closed_member` in batches of records (one query per batch, the
-records next in line); the sequential choice itself is Python bookkeeping over them.
+Supports are row bitsets: the support of a record is the AND of its nodes' row sets (one per
+attribute, built once from `rel_value`), so no per-record membership is stored or queried;
+the sequential choice is Python bookkeeping over the mined `closed_cost` table.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pyarrow as pa
 
 from ..algorithms import Progress, quiet
 from ..store import Store
 
-BATCH = 4096
+
+class RowSets:
+    """Row bitsets (bit i = i-th row in rid order) of every taxonomy node of every attribute."""
+
+    def __init__(self, store: Store) -> None:
+        table = store.arrow(
+            "SELECT v.rid, c.leaf FROM rel_value AS v JOIN rel_combo AS c USING (cid) ORDER BY v.rid",
+            step="cover_rows",
+        )
+        self.rids: list[int] = table["rid"].to_pylist()
+        nodes = store.query(
+            "SELECT attr, id, parent FROM rel_node ORDER BY attr, id DESC", step="cover_nodes"
+        )
+        rows_at: dict[tuple[int, int], bytearray] = {}
+        size = (len(self.rids) + 7) // 8
+        for i, leaves in enumerate(table["leaf"].to_pylist()):
+            for j, leaf in enumerate(leaves, 1):
+                rows_at.setdefault((j, leaf), bytearray(size))[i >> 3] |= 1 << (i & 7)
+        self.bits: dict[tuple[int, int], int] = {}
+        for attr, node, parent in nodes:  # children before parents (preorder ids, descending)
+            here = self.bits.get((attr, node), 0)
+            if (attr, node) in rows_at:
+                here |= int.from_bytes(rows_at[(attr, node)], "little")
+            self.bits[(attr, node)] = here
+            if parent is not None:
+                self.bits[(attr, parent)] = self.bits.get((attr, parent), 0) | here
+        self.all = (1 << len(self.rids)) - 1
+
+    def support(self, node: Sequence[int]) -> int:
+        out = self.all
+        for j, n in enumerate(node, 1):
+            out &= self.bits[(j, n)]
+        return out
 
 
-@dataclass
-class CoverState:
-    """Uncovered rows per combination, and the supports (as combinations) read so far."""
-
-    rows_of: list[list[int]]  # cid -> its rids, ascending
-    uncovered: list[int]  # cid -> number of its rows not yet covered
-    covered: bytearray  # rid -> 1 once covered
-    members: dict[int, list[int]]  # rec -> its cids
-
-    def gain(self, rec: int) -> int:
-        return sum(self.uncovered[c] for c in self.members[rec])
+def lowest(bits: int, count: int) -> list[int]:
+    """Positions of the `count` lowest set bits."""
+    out = []
+    while bits and len(out) < count:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
-def _rows_of(store: Store) -> tuple[list[list[int]], int, int]:
-    """Each combination's rows, the number of rows, and one more than the largest rid."""
-    combos = store.scalar("SELECT count(*) FROM rel_combo", step="combo_count")
-    rows_of: list[list[int]] = [[] for _ in range(combos)]
-    table = store.arrow("SELECT cid, rid FROM rel_value ORDER BY rid", step="cover_rows")
-    top = -1
-    for cid, rid in zip(table["cid"].to_pylist(), table["rid"].to_pylist(), strict=True):
-        rows_of[cid].append(rid)
-        top = max(top, rid)
-    return rows_of, len(table), top + 1
-
-
-def _fetch(store: Store, state: CoverState, recs: Sequence[int]) -> None:
-    store.put_arrow("cover_batch", pa.table({"rec": pa.array(recs, pa.int64())}), temp=True)
-    table = store.arrow(
-        "SELECT m.rec, list(m.cid ORDER BY m.cid) AS cids FROM closed_member AS m "
-        "SEMI JOIN cover_batch AS b ON b.rec = m.rec GROUP BY m.rec",
-        step="cover_supports",
-    )
-    for rec, cids in zip(table["rec"].to_pylist(), table["cids"].to_pylist(), strict=True):
-        state.members[rec] = cids
-
-
-def _take(state: CoverState, rec: int, support: int, gain: int, k: int) -> list[int]:
-    """Lines 8-14: the rows of the chosen support that join the cover."""
+def take(support: int, uncovered: int, k: int) -> int:
+    """Lines 8-14: the rows of a chosen support that join the cover, as a bitset."""
     cap = 2 * k - 1
-    rows = sorted(r for c in state.members[rec] for r in state.rows_of[c])
-    if support <= cap:
-        return rows
-    fresh = [r for r in rows if not state.covered[r]]
+    if support.bit_count() <= cap:
+        return support
+    fresh = support & uncovered
+    gain = fresh.bit_count()
     if gain >= cap:
-        return fresh[:cap]
-    old = [r for r in rows if state.covered[r]]
-    return sorted(fresh + old[: max(k, gain) - gain])
+        return sum(1 << i for i in lowest(fresh, cap))
+    return fresh | sum(1 << i for i in lowest(support & ~uncovered, max(k, gain) - gain))
 
 
 def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple[int, list[int]]]:
-    """The greedy cover: (closed record, its chosen rows) in the order chosen. Fills `cover`."""
-    rows_of, n, end = _rows_of(store)
-    state = CoverState(rows_of, [len(r) for r in rows_of], bytearray(end), {})
+    """The greedy cover: (closed record, its chosen rids) in the order chosen. Fills `cover`."""
+    rows = RowSets(store)
     cap = 2 * k - 1
-    cand = store.arrow("SELECT rec, cost, support FROM closed_cost", step="cover_candidates")
-    support_of = dict(zip(cand["rec"].to_pylist(), cand["support"].to_pylist(), strict=True))
+    cand = store.arrow("SELECT rec, node, cost, support FROM closed_cost", step="cover_candidates")
+    node_of = dict(zip(cand["rec"].to_pylist(), cand["node"].to_pylist(), strict=True))
     heap = [
         (cost / min(sup, cap), cost, rec)
         for rec, cost, sup in zip(
@@ -91,30 +95,24 @@ def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple
         )
     ]
     heapq.heapify(heap)
-    left = n
+    uncovered = rows.all
+    n = len(rows.rids)
     chosen: list[tuple[int, list[int]]] = []
-    while left:
-        ratio, cost, rec = heapq.heappop(heap)
-        if rec not in state.members:
-            nxt = [rec] + [e[2] for e in heapq.nsmallest(BATCH, heap) if e[2] not in state.members]
-            _fetch(store, state, nxt)
-        gain = state.gain(rec)
+    while uncovered:
+        _, cost, rec = heapq.heappop(heap)
+        support = rows.support(node_of[rec])
+        gain = (support & uncovered).bit_count()
         if not gain:
             continue
         entry = (cost / min(gain, cap), cost, rec)
         if heap and entry > heap[0]:
             heapq.heappush(heap, entry)
             continue
-        rows = _take(state, rec, support_of[rec], gain, k)
-        for r in rows:
-            if not state.covered[r]:
-                state.covered[r] = 1
-                left -= 1
-        for c in state.members[rec]:
-            state.uncovered[c] = sum(1 for r in state.rows_of[c] if not state.covered[r])
-        chosen.append((rec, rows))
+        picked = take(support, uncovered, k)
+        uncovered &= ~picked
+        chosen.append((rec, [rows.rids[i] for i in lowest(picked, n)]))
         heapq.heappush(heap, entry)  # a support cut down may be chosen again for its other rows
-        progress("cover", n - left, n)
+        progress("cover", n - uncovered.bit_count(), n)
     _store_cover(store, chosen)
     return chosen
 

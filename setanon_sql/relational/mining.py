@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..algorithms import Progress, quiet
+from ..queries import render
 from ..store import Store
+from . import queries
 
 
 @dataclass(frozen=True)
@@ -27,11 +29,15 @@ class MiningStats:
 
 
 def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningStats:
-    """Fill `closed_record`, `closed_member` and `closed_cost` in the current run schema."""
+    """Fill `closed_record` and `closed_cost` (and the per-level figures `mining_level`) in the
+    current run schema."""
+    r = store.scalar("SELECT count(*) FROM rel_attr", step="attributes")
+    store.execute(f"CREATE OR REPLACE TABLE rel_combo_path AS {render(queries.combo_paths(r))}",
+                  step="rel_combo_path")
     store.run("rel_make_closed_record")
-    store.run("rel_make_closed_member")
     store.run("rel_mine_start")
-    store.run("rel_mine_start_member")
+    store.execute(f"CREATE OR REPLACE TABLE frontier_member AS {render(queries.start_member(r))}",
+                  step="start_member")
     level, processed, offset = 0, 0, 1
     stats_rows = []
     while True:
@@ -40,11 +46,12 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
             break
         progress("mine", level, None)
         processed += size
-        store.run("rel_narrowings", {"k": k})
+        store.execute(f"CREATE OR REPLACE TABLE narrowing AS {render(queries.narrowings(r))}",
+                      {"k": k}, step="narrowing")
         store.run("rel_closed_from_frontier", {"level": level})
-        store.run("rel_closed_member", {"level": level})
         store.run("rel_next_frontier", {"offset": offset})
-        store.run("rel_next_member")
+        store.execute(f"CREATE OR REPLACE TABLE next_member AS {render(queries.next_member(r))}",
+                      step="next_member")
         members = store.scalar("SELECT count(*) FROM frontier_member", step="member_size")
         stats_rows.append((level, size, members))
         offset += store.scalar("SELECT count(*) FROM next_frontier", step="next_size")
@@ -56,7 +63,8 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
         )
         store.execute("ALTER TABLE next_member RENAME TO frontier_member", step="advance_member")
         level += 1
-    for table in ("frontier", "frontier_member", "next_frontier", "narrowing"):
+    for table in ("frontier", "frontier_member", "next_frontier", "narrowing",
+                  "rel_combo_path"):
         store.execute(f"DROP TABLE IF EXISTS {table}", step="drop_mining_tables")
     store.run("rel_closed_cost")
     store.execute(
@@ -69,8 +77,5 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
         },
         step="mining_level",
     )
-    closed, member_rows = store.query(
-        "SELECT (SELECT count(*) FROM closed_record), (SELECT count(*) FROM closed_member)",
-        step="closed_size",
-    )[0]
-    return MiningStats(level, processed, int(closed), int(member_rows))
+    closed = store.scalar("SELECT count(*) FROM closed_record", step="closed_size")
+    return MiningStats(level, processed, int(closed), sum(r[2] for r in stats_rows))
