@@ -40,20 +40,28 @@ class RowSets:
         for i, leaves in enumerate(table["leaf"].to_pylist()):
             for j, leaf in enumerate(leaves, 1):
                 rows_at.setdefault((j, leaf), bytearray(size))[i >> 3] |= 1 << (i & 7)
-        self.bits: dict[tuple[int, int], int] = {}
+        bits: dict[tuple[int, int], int] = {}
         for attr, node, parent in nodes:  # children before parents (preorder ids, descending)
-            here = self.bits.get((attr, node), 0)
+            here = bits.get((attr, node), 0)
             if (attr, node) in rows_at:
                 here |= int.from_bytes(rows_at[(attr, node)], "little")
-            self.bits[(attr, node)] = here
+            bits[(attr, node)] = here
             if parent is not None:
-                self.bits[(attr, parent)] = self.bits.get((attr, parent), 0) | here
+                bits[(attr, parent)] = bits.get((attr, parent), 0) | here
+        attrs = max(a for a, _ in bits)
+        self.bits: list[list[int]] = [
+            [bits[(j, n)] for n in range(1 + max(i for a, i in bits if a == j))]
+            for j in range(1, attrs + 1)
+        ]
         self.all = (1 << len(self.rids)) - 1
 
-    def support(self, node: Sequence[int]) -> int:
-        out = self.all
-        for j, n in enumerate(node, 1):
-            out &= self.bits[(j, n)]
+    def support(self, node: Sequence[int], within: int) -> int:
+        """The rows of `within` that the record supports (stops early once none is left)."""
+        out = within
+        for bits, n in zip(self.bits, node, strict=True):
+            out &= bits[n]
+            if not out:
+                break
         return out
 
 
@@ -100,15 +108,15 @@ def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple
     chosen: list[tuple[int, list[int]]] = []
     while uncovered:
         _, cost, rec = heapq.heappop(heap)
-        support = rows.support(node_of[rec])
-        gain = (support & uncovered).bit_count()
-        if not gain:
+        fresh = rows.support(node_of[rec], uncovered)
+        if not fresh:
             continue
+        gain = fresh.bit_count()
         entry = (cost / min(gain, cap), cost, rec)
         if heap and entry > heap[0]:
             heapq.heappush(heap, entry)
             continue
-        picked = take(support, uncovered, k)
+        picked = take(rows.support(node_of[rec], rows.all), uncovered, k)
         uncovered &= ~picked
         chosen.append((rec, [rows.rids[i] for i in lowest(picked, n)]))
         heapq.heappush(heap, entry)  # a support cut down may be chosen again for its other rows

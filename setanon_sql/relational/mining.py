@@ -31,13 +31,34 @@ class MiningStats:
 def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningStats:
     """Fill `closed_record` and `closed_cost` (and the per-level figures `mining_level`) in the
     current run schema."""
-    r = store.scalar("SELECT count(*) FROM rel_attr", step="attributes")
-    store.execute(f"CREATE OR REPLACE TABLE rel_combo_path AS {render(queries.combo_paths(r))}",
-                  step="rel_combo_path")
+    sizes = [
+        row[0]
+        for row in store.query(
+            "SELECT count(*) FROM rel_node GROUP BY attr ORDER BY attr", step="taxonomy_sizes"
+        )
+    ]
+    r, fields = len(sizes), queries.layout(sizes)
+    ordered = store.scalar("SELECT current_setting('preserve_insertion_order')", step="setting")
+    store.execute("SET preserve_insertion_order = false", step="setting")  # every order is explicit
+    try:
+        return _mine(store, k, r, fields, progress)
+    finally:
+        store.execute(f"SET preserve_insertion_order = {bool(ordered)}", step="setting")
+
+
+def _mine(
+    store: Store, k: int, r: int, fields: list[queries.Field], progress: Progress
+) -> MiningStats:
+    store.execute(
+        f"CREATE OR REPLACE TABLE rel_combo_path AS {render(queries.combo_paths(r))}",
+        step="rel_combo_path",
+    )
     store.run("rel_make_closed_record")
     store.run("rel_mine_start")
-    store.execute(f"CREATE OR REPLACE TABLE frontier_member AS {render(queries.start_member(r))}",
-                  step="start_member")
+    store.execute(
+        f"CREATE OR REPLACE TABLE frontier_member AS {render(queries.start_member(fields))}",
+        step="start_member",
+    )
     level, processed, offset = 0, 0, 1
     stats_rows = []
     while True:
@@ -46,12 +67,17 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
             break
         progress("mine", level, None)
         processed += size
-        store.execute(f"CREATE OR REPLACE TABLE narrowing AS {render(queries.narrowings(r))}",
-                      {"k": k}, step="narrowing")
+        store.execute(
+            f"CREATE OR REPLACE TABLE narrowing AS {render(queries.narrowings(fields))}",
+            {"k": k},
+            step="narrowing",
+        )
         store.run("rel_closed_from_frontier", {"level": level})
         store.run("rel_next_frontier", {"offset": offset})
-        store.execute(f"CREATE OR REPLACE TABLE next_member AS {render(queries.next_member(r))}",
-                      step="next_member")
+        store.execute(
+            f"CREATE OR REPLACE TABLE next_member AS {render(queries.next_member(fields))}",
+            step="next_member",
+        )
         members = store.scalar("SELECT count(*) FROM frontier_member", step="member_size")
         stats_rows.append((level, size, members))
         offset += store.scalar("SELECT count(*) FROM next_frontier", step="next_size")
@@ -63,8 +89,7 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
         )
         store.execute("ALTER TABLE next_member RENAME TO frontier_member", step="advance_member")
         level += 1
-    for table in ("frontier", "frontier_member", "next_frontier", "narrowing",
-                  "rel_combo_path"):
+    for table in ("frontier", "frontier_member", "next_frontier", "narrowing", "rel_combo_path"):
         store.execute(f"DROP TABLE IF EXISTS {table}", step="drop_mining_tables")
     store.run("rel_closed_cost")
     store.execute(
