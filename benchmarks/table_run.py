@@ -15,6 +15,7 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -62,7 +63,18 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
     if l is None:
         kwargs.pop("sensitive")
     t0 = time.perf_counter()
-    result = anonymize_table(Store(), kwargs.pop("source"), qi=QI[dataset], k=k, l=l, **kwargs)
+
+    def progress(step: str, done: int, total: int | None) -> None:
+        if step == "mine":  # the last line tells how far a timed-out run got
+            print(
+                f"mining level {done} at {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    result = anonymize_table(
+        Store(), kwargs.pop("source"), qi=QI[dataset], k=k, l=l, progress=progress, **kwargs
+    )
     return {
         "dataset": dataset,
         "rows": result.data.rows,
@@ -95,20 +107,29 @@ def main() -> None:
             cmd = [sys.executable, __file__, "--single", "--dataset", ds, "--k", str(k)]
             cmd += ["--l", str(args.l)] if args.l else []
             started = time.perf_counter()
-            try:
-                done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-                if done.returncode:
-                    err = (done.stderr.strip().splitlines() or ["?"])[-1]
-                    row = {"dataset": ds, "k": k, "l": args.l, "error": err[:200]}
-                else:
-                    row = json.loads(done.stdout.strip().splitlines()[-1])
-            except subprocess.TimeoutExpired:
+            with tempfile.TemporaryFile("w+") as log:
+                try:
+                    done = subprocess.run(
+                        cmd, stdout=subprocess.PIPE, stderr=log, text=True, timeout=args.timeout
+                    )
+                    row = (
+                        json.loads(done.stdout.strip().splitlines()[-1])
+                        if not done.returncode
+                        else None
+                    )
+                except subprocess.TimeoutExpired:
+                    done = None
+                log.seek(0)
+                last = (log.read().strip().splitlines() or ["no output"])[-1]
+            if done is None:
                 row = {
                     "dataset": ds,
                     "k": k,
                     "l": args.l,
-                    "error": f"timed out after {time.perf_counter() - started:.0f} s",
+                    "error": f"timed out after {time.perf_counter() - started:.0f} s ({last})",
                 }
+            elif row is None:
+                row = {"dataset": ds, "k": k, "l": args.l, "error": last[:200]}
             rows.append(row)
             print(json.dumps(row), flush=True)
     cols = ["dataset", "rows", "qi", "k", "l", "seconds", "peak_rss_mb", "lm", "clusters",
