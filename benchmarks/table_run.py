@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -75,6 +76,7 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
     result = anonymize_table(
         Store(), kwargs.pop("source"), qi=QI[dataset], k=k, l=l, progress=progress, **kwargs
     )
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "dataset": dataset,
         "rows": result.data.rows,
@@ -82,7 +84,9 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
         "k": k,
         "l": l,
         "seconds": round(time.perf_counter() - t0, 1),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+        "load_avg": round(os.getloadavg()[0], 1),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024),
         "lm": round(result.lm, 4),
         "clusters": result.clusters,
         "closed": result.info["closed_records"],
@@ -132,7 +136,7 @@ def main() -> None:
                 row = {"dataset": ds, "k": k, "l": args.l, "error": last[:200]}
             rows.append(row)
             print(json.dumps(row), flush=True)
-    cols = ["dataset", "rows", "qi", "k", "l", "seconds", "peak_rss_mb", "lm", "clusters",
+    cols = ["dataset", "rows", "qi", "k", "l", "seconds", "cpu_s", "load_avg", "peak_rss_mb", "lm", "clusters",
             "closed", "member_rows", "error"]  # fmt: skip
     cols = [c for c in cols if any(c in r for r in rows)]
     print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))

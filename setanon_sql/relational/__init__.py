@@ -14,7 +14,6 @@ Example:
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ from ..errors import InfeasibleError, ParamsError, VerificationError
 from ..store import Store
 from .cover import cover_to_clustering, gen_cover
 from .data import TableData, TableSource, load_table
-from .diversity import Cluster, check_feasible, diversify
+from .diversity import check_feasible, l_diversify
 from .mining import mine_closed
 from .output import (
     TableReport,
@@ -117,10 +116,7 @@ def anonymize_table(
     if k > data.rows:
         raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
     if l is not None:
-        values = [
-            r[0] for r in store.query(f"SELECT CAST({_q(sensitive)} AS VARCHAR) FROM rel_source")
-        ]
-        check_feasible(values, l, sensitive)
+        check_feasible(store, l, sensitive)
     name = run_name or store.new_run_name(
         f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
     )
@@ -131,7 +127,7 @@ def anonymize_table(
         store_clusters(store, clusters, "cluster_k")
         merges = 0
         if l is not None:
-            clusters, merges = _diversify(store, data, clusters, l, w, fn)
+            clusters, merges = l_diversify(store, data, clusters, l, w, fn)
         store_clusters(store, clusters, "cluster")
         make_release(store, data.columns, data.qi)
         report = verify_table(store, data.qi, k, sensitive, l)
@@ -161,56 +157,6 @@ def anonymize_table(
         time.perf_counter() - started,
         info,
     )
-
-
-def _q(name: str) -> str:
-    from ..store import quote
-
-    return quote(name)
-
-
-def _diversify(
-    store: Store,
-    data: TableData,
-    clusters: list[list[int]],
-    l: float,  # noqa: E741
-    w: float,
-    fn: CostMeasure,
-) -> tuple[list[list[int]], int]:
-    """Algorithm 8 over the k-clustering; the merges are kept in table `l_merge`."""
-    import pyarrow as pa
-
-    table = store.arrow(
-        f"SELECT v.rid, c.leaf, CAST(s.{_q(data.sensitive)} AS VARCHAR) AS value FROM rel_value v "
-        "JOIN rel_combo c USING (cid) JOIN rel_source s USING (rid)",
-        step="diversity_rows",
-    )
-    leaf = dict(zip(table["rid"].to_pylist(), table["leaf"].to_pylist(), strict=True))
-    value = dict(zip(table["rid"].to_pylist(), table["value"].to_pylist(), strict=True))
-    start = [
-        Cluster(
-            rows,
-            tuple(
-                (min(leaf[r][j] for r in rows), max(leaf[r][j] for r in rows))
-                for j in range(len(data.qi))
-            ),
-            Counter(value[r] for r in rows),
-        )
-        for rows in clusters
-    ]
-    costs = [[fn(t, i) for i in range(t.size)] for t in data.trees]
-    done, merges = diversify(start, data.trees, costs, l, w)
-    store.put_arrow(
-        "l_merge",
-        pa.table(
-            {
-                "kept": pa.array([m[0] for m in merges], pa.int32()),
-                "absorbed": pa.array([m[1] for m in merges], pa.int32()),
-                "score": pa.array([m[2] for m in merges], pa.float64()),
-            }
-        ),
-    )
-    return [c.rows for c in done], len(merges)
 
 
 def export(store: Store, result: TableResult, path: str | Path, *, fmt: str | None = None) -> Path:

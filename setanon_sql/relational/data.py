@@ -75,7 +75,7 @@ def _relation(
             parts.name, db=parts.db or "main", catalog="rel_source_db", quoted=True
         ).sql("duckdb")
     else:
-        names = ""
+        names = ", header = true"
         if columns:
             names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
         relation = f"read_csv({literal(str(path))}, all_varchar = true{names})"

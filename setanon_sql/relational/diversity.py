@@ -13,8 +13,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import pyarrow as pa
+
 from ..errors import InfeasibleError
 from ..hierarchy import Hierarchy
+from ..store import Store, quote
+from .data import TableData
+from .taxonomy import CostMeasure
 
 Span = tuple[tuple[int, int], ...]  # per attribute (min leaf id, max leaf id)
 
@@ -50,12 +55,17 @@ def _union(a: Span, b: Span) -> Span:
     return tuple((min(x[0], y[0]), max(x[1], y[1])) for x, y in zip(a, b, strict=True))
 
 
-def check_feasible(values: Sequence[str], l: float, column: str) -> None:  # noqa: E741
-    top, count = Counter(values).most_common(1)[0]
-    if len(values) / count < l:
+def check_feasible(store: Store, l: float, column: str) -> None:  # noqa: E741
+    """No clustering is ℓ-diverse when the whole table is not."""
+    rows, top, count = store.query(
+        f"SELECT (SELECT count(*) FROM rel_source), v, n FROM (SELECT CAST({quote(column)} AS "
+        f"VARCHAR) AS v, count(*) AS n FROM rel_source GROUP BY v ORDER BY n DESC, v LIMIT 1)",
+        step="table_diversity",
+    )[0]
+    if rows / count < l:
         raise InfeasibleError(
-            f"l = {l} exceeds the diversity of the whole table ({len(values) / count:.4g}: "
-            f"{count} of {len(values)} rows have {column} = {top!r})"
+            f"l = {l} exceeds the diversity of the whole table ({rows / count:.4g}: "
+            f"{count} of {rows} rows have {column} = {top!r})"
         )
 
 
@@ -96,3 +106,46 @@ def diversify(
         anon.pop(b)
         merges.append((a, b, score))
     return list(live.values()), merges
+
+
+def l_diversify(
+    store: Store,
+    data: TableData,
+    clusters: list[list[int]],
+    l: float,  # noqa: E741
+    w: float,
+    fn: CostMeasure,
+) -> tuple[list[list[int]], int]:
+    """Algorithm 8 over a k-clustering of the loaded table (lists of rids); the merges are
+    kept in table `l_merge`."""
+    table = store.arrow(
+        f"SELECT v.rid, c.leaf, CAST(s.{quote(data.sensitive)} AS VARCHAR) AS value FROM rel_value v "
+        "JOIN rel_combo c USING (cid) JOIN rel_source s USING (rid)",
+        step="diversity_rows",
+    )
+    leaf = dict(zip(table["rid"].to_pylist(), table["leaf"].to_pylist(), strict=True))
+    value = dict(zip(table["rid"].to_pylist(), table["value"].to_pylist(), strict=True))
+    start = [
+        Cluster(
+            rows,
+            tuple(
+                (min(leaf[r][j] for r in rows), max(leaf[r][j] for r in rows))
+                for j in range(len(data.qi))
+            ),
+            Counter(value[r] for r in rows),
+        )
+        for rows in clusters
+    ]
+    costs = [[fn(t, i) for i in range(t.size)] for t in data.trees]
+    done, merges = diversify(start, data.trees, costs, l, w)
+    store.put_arrow(
+        "l_merge",
+        pa.table(
+            {
+                "kept": pa.array([m[0] for m in merges], pa.int32()),
+                "absorbed": pa.array([m[1] for m in merges], pa.int32()),
+                "score": pa.array([m[2] for m in merges], pa.float64()),
+            }
+        ),
+    )
+    return [c.rows for c in done], len(merges)
