@@ -54,28 +54,29 @@ FROM frontier AS f
 ANTI JOIN (SELECT rec FROM narrowing WHERE same) AS s ON s.rec = f.rec;
 
 -- name: rel_next_frontier
--- The records to process next: the first support-keeping narrowing of a record that is not
--- closed (Lemma 3), every frequent narrowing of a closed one; each record once, reached from
--- its smallest (parent, attribute) and numbered from $offset in the order of its node list.
+-- The records to process next: the first support-keeping narrowing (by attribute, child) of a
+-- record that is not closed (Lemma 3), every frequent narrowing of a closed one; each record
+-- once, reached from its smallest (parent, attribute), numbered from $offset in that order.
 CREATE OR REPLACE TABLE next_frontier AS
-WITH ranked AS (
-    SELECT *, bool_or(same) OVER (PARTITION BY rec) AS keeps,
-           row_number() OVER (PARTITION BY rec ORDER BY same DESC, attr, child) AS pos
-    FROM narrowing
+WITH keeps AS (
+    SELECT rec, min({'attr': attr, 'child': child}) AS first FROM narrowing WHERE same GROUP BY rec
 ), chosen AS (
-    SELECT r.rec AS parent, r.attr, r.child, r.support,
-           list_transform(f.node, lambda x, j: CASE WHEN j = r.attr THEN r.child ELSE x END) AS node,
-           list_transform(f.depth, lambda x, j: CASE WHEN j = r.attr THEN x + 1 ELSE x END) AS depth
-    FROM ranked AS r JOIN frontier AS f ON f.rec = r.rec
-    WHERE NOT r.keeps OR r.pos = 1
+    SELECT n.rec AS parent, n.attr, n.child, n.support,
+           list_transform(f.node, lambda x, j: CASE WHEN j = n.attr THEN n.child ELSE x END) AS node,
+           list_transform(f.depth, lambda x, j: CASE WHEN j = n.attr THEN x + 1 ELSE x END) AS depth
+    FROM narrowing AS n
+    JOIN frontier AS f ON f.rec = n.rec
+    LEFT JOIN keeps AS s ON s.rec = n.rec
+    WHERE s.rec IS NULL OR (n.attr = s.first.attr AND n.child = s.first.child)
 ), first_reach AS (
-    SELECT node, min({'parent': parent, 'attr': attr, 'child': child, 'depth': depth,
-                      'support': support}) AS r
+    SELECT min({'parent': parent, 'attr': attr, 'child': child, 'depth': depth,
+                'support': support, 'node': node}) AS r
     FROM chosen
     GROUP BY node
 )
-SELECT $offset + row_number() OVER (ORDER BY node) - 1 AS rec, node, r.depth AS depth,
-       r.support AS support, r.parent AS parent, r.attr AS attr, r.child AS child
+SELECT $offset + row_number() OVER (ORDER BY r.parent, r.attr, r.child) - 1 AS rec,
+       r.node AS node, r.depth AS depth, r.support AS support, r.parent AS parent,
+       r.attr AS attr, r.child AS child
 FROM first_reach;
 
 -- name: rel_make_closed_record
