@@ -383,3 +383,40 @@ def test_adult_example_taxonomies_cover_the_data(shared_data):
         4,
     ]
     assert [middle[c] for c in ("relationship", "race", "sex")] == [6, 5, 2]  # suppression only
+
+
+def test_verifier_finds_a_tampered_release():
+    from setanon_sql.relational.output import verify_table
+
+    store = Store()
+    data = {"item": FOOTWEAR, "s": ["a", "b"] * 5}
+    result = anonymize_table(store, data, qi=["item"], taxonomies={"item": CLOTHING}, k=3)
+    with store.in_run(result.run):
+        assert verify_table(store, ["item"], 3).ok
+        store.execute("UPDATE table_release SET item = 'boots' WHERE rid = 0")  # was shoes
+        report = verify_table(store, ["item"], 3, "s", 2.0)
+        bad = store.query('SELECT rid, "column", original, released FROM violations_table_validity')
+        small = store.query("SELECT item, support FROM violations_table_k")
+    assert bad == [(0, "item", "shoes", "boots")]
+    assert ("boots", 1) in small
+    assert report.validity_problems == 1 and report.failing_k >= 1 and report.failing_l >= 1
+
+
+@pytest.mark.parametrize("kind", ["parquet", "duckdb"])
+def test_parquet_and_duckdb_sources(tmp_path, kind):
+    store = Store()
+    store.execute("CREATE TABLE src AS SELECT unnest($v) AS item", {"v": FOOTWEAR})
+    if kind == "parquet":
+        path = tmp_path / "sales.parquet"
+        store.execute(f"COPY src TO '{path}' (FORMAT parquet)")
+        table = None
+    else:
+        path = tmp_path / "sales.duckdb"
+        store.execute(f"ATTACH '{path}' AS out")
+        store.execute("CREATE TABLE out.main.sales AS SELECT * FROM src")
+        store.execute("DETACH out")
+        table = "sales"
+    result = anonymize_table(
+        Store(), path, table=table, qi=["item"], taxonomies={"item": CLOTHING}, k=3
+    )
+    assert result.report.ok and result.data.rows == 10
