@@ -1,0 +1,148 @@
+"""Benchmark of relational k-ANON-CF: time, peak RSS and LM per dataset, QI set, k and ℓ.
+
+Each configuration runs in its own process (peak RSS is that run's own) under a time limit.
+Examples:
+
+    python benchmarks/table_run.py --dataset adult5 adult8 --k 10 30 50
+    python benchmarks/table_run.py --dataset adult8 --k 50 --l 1.2
+    python benchmarks/table_run.py --dataset adult14 --k 50 --timeout 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+ADULT_TAX = ROOT / "examples" / "adult"
+ADULT = [
+    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status", "occupation",
+    "relationship", "race", "sex", "capital-gain", "capital-loss", "hours-per-week",
+    "native-country", "income",
+]  # fmt: skip
+NURSERY = [
+    "parents", "has_nurs", "form", "children", "housing", "finance", "social", "health", "class",
+]  # fmt: skip
+QI = {
+    "adult5": ["age", "education", "marital-status", "race", "sex"],
+    "adult8": ["age", "workclass", "education", "marital-status", "occupation", "race", "sex",
+               "native-country"],
+    "adult14": ADULT[:14],
+    "nursery": NURSERY[:8],
+}  # fmt: skip
+
+
+def config(dataset: str) -> dict:
+    """Keyword arguments of anonymize_table for a dataset name."""
+    if dataset == "nursery":
+        return {
+            "source": DATA / "nursery.data",
+            "columns": NURSERY,
+            "sensitive": "class",
+            "taxonomies": {c: "suppress" for c in QI[dataset]},
+        }
+    return {"source": DATA / "adult.data", "columns": ADULT, "drop_missing": "?",
+            "sensitive": "income",
+            "taxonomies": {c: ADULT_TAX / f"{c}.csv" for c in QI[dataset]}}  # fmt: skip
+
+
+def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
+    """Run a single configuration in this process and return its figures."""
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql import Store
+    from setanon_sql.relational import anonymize_table
+
+    kwargs = config(dataset)
+    if l is None:
+        kwargs.pop("sensitive")
+    t0 = time.perf_counter()
+
+    def progress(step: str, done: int, total: int | None) -> None:
+        if step == "mine":  # the last line tells how far a timed-out run got
+            print(
+                f"mining level {done} at {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    result = anonymize_table(
+        Store(), kwargs.pop("source"), qi=QI[dataset], k=k, l=l, progress=progress, **kwargs
+    )
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "dataset": dataset,
+        "rows": result.data.rows,
+        "qi": len(QI[dataset]),
+        "k": k,
+        "l": l,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+        "load_avg": round(os.getloadavg()[0], 1),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024),
+        "lm": round(result.lm, 4),
+        "clusters": result.clusters,
+        "closed": result.info["closed_records"],
+        "member_rows": result.info["member_rows"],
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dataset", choices=sorted(QI), nargs="+", default=["adult8"])
+    p.add_argument("--k", type=int, nargs="+", default=[10, 30, 50, 75, 100, 150, 200])
+    p.add_argument("--l", type=float, default=None, help="l-diversity of the class column")
+    p.add_argument("--timeout", type=float, default=900, help="seconds per configuration")
+    p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.single:
+        print(json.dumps(one(args.dataset[0], args.k[0], args.l)))
+        return
+    rows = []
+    for ds in args.dataset:
+        for k in args.k:
+            cmd = [sys.executable, __file__, "--single", "--dataset", ds, "--k", str(k)]
+            cmd += ["--l", str(args.l)] if args.l else []
+            started = time.perf_counter()
+            with tempfile.TemporaryFile("w+") as log:
+                try:
+                    done = subprocess.run(
+                        cmd, stdout=subprocess.PIPE, stderr=log, text=True, timeout=args.timeout
+                    )
+                    row = (
+                        json.loads(done.stdout.strip().splitlines()[-1])
+                        if not done.returncode
+                        else None
+                    )
+                except subprocess.TimeoutExpired:
+                    done = None
+                log.seek(0)
+                last = (log.read().strip().splitlines() or ["no output"])[-1]
+            if done is None:
+                row = {
+                    "dataset": ds,
+                    "k": k,
+                    "l": args.l,
+                    "error": f"timed out after {time.perf_counter() - started:.0f} s ({last})",
+                }
+            elif row is None:
+                row = {"dataset": ds, "k": k, "l": args.l, "error": last[:200]}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    cols = ["dataset", "rows", "qi", "k", "l", "seconds", "cpu_s", "load_avg", "peak_rss_mb", "lm", "clusters",
+            "closed", "member_rows", "error"]  # fmt: skip
+    cols = [c for c in cols if any(c in r for r in rows)]
+    print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""Loading a table of quasi-identifier columns and encoding its values as taxonomy leaves.
+
+The table is read once into `rel_source(rid, ...)` of the data schema (CSV values as trimmed
+text, so a header-less file like UCI Adult needs `columns=`); each QI column gets a taxonomy
+(`rel_node`) and every row a combination of leaves (`rel_combo`, `rel_value`), which is what the
+mining and the verifier read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from sqlglot import exp, select
+
+from ..errors import InputError, ParamsError
+from ..hierarchy import Hierarchy
+from ..queries import render
+from ..store import Store, literal, quote
+from .taxonomy import CostMeasure, TaxonomySpec, build
+
+TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]
+"""A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
+
+
+@dataclass(frozen=True)
+class TableData:
+    """What was loaded: the QI columns with their taxonomies, the sensitive column, the rows."""
+
+    source: str
+    columns: tuple[str, ...]
+    qi: tuple[str, ...]
+    trees: tuple[Hierarchy, ...]
+    sensitive: str | None
+    rows: int
+    combos: int
+
+
+def _ident(name: str) -> exp.Identifier:
+    return exp.to_identifier(name, quoted=True)
+
+
+def _relation(
+    store: Store, source: TableSource, columns: Sequence[str] | None, table: str | None
+) -> str:
+    """Read the source into the temp table `rel_raw` (in file order) and name it."""
+    if isinstance(source, Mapping):
+        source = pa.table(
+            {
+                k: pa.array([None if v is None else str(v) for v in vals], pa.string())
+                for k, vals in source.items()
+            }
+        )
+    if isinstance(source, pa.Table):
+        store.put_arrow("rel_raw", source, temp=True)
+        return "python table"
+    path = Path(source)
+    if not path.is_file():
+        raise InputError(f"input not found: {path}")
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        relation = f"read_parquet({literal(str(path))})"
+    elif suffix in (".duckdb", ".db", ".ddb"):
+        if not table:
+            raise InputError(f"{path} is a DuckDB file: name the table with table=")
+        store.execute(
+            f"ATTACH {literal(str(path))} AS rel_source_db (READ_ONLY)", step="attach_source"
+        )
+        parts = exp.to_table(table)
+        relation = exp.table_(
+            parts.name, db=parts.db or "main", catalog="rel_source_db", quoted=True
+        ).sql("duckdb")
+    else:
+        names = ", header = true"
+        if columns:
+            names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
+        relation = f"read_csv({literal(str(path))}, all_varchar = true{names})"
+    try:
+        store.execute(
+            f"CREATE OR REPLACE TEMP TABLE rel_raw AS SELECT * FROM {relation}", step="read_table"
+        )
+    except duckdb.Error as e:
+        raise InputError(f"cannot read {path}: {str(e).splitlines()[0]}") from e
+    finally:
+        if "rel_source_db" in relation:
+            store.execute("DETACH rel_source_db", step="detach_source")
+    return str(path)
+
+
+def source_columns(store: Store) -> dict[str, str]:
+    return {r[0]: r[1] for r in store.query("DESCRIBE rel_raw", step="describe_table")}
+
+
+def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Select:
+    """`rel_raw` with a row id, text columns trimmed, rows holding the missing-value token out."""
+    items: list[exp.Expression] = [exp.column("rowid").as_("rid", quoted=True)]
+    for name, kind in cols.items():
+        col = exp.column(name, quoted=True)
+        value = exp.func("trim", col) if kind == "VARCHAR" else col
+        items.append(value.as_(name, quoted=True))
+    q = select(*items).from_("rel_raw")
+    if drop_missing is not None:
+        token = exp.Placeholder(this="missing")
+        for name in cols:
+            text = exp.func("trim", exp.cast(exp.column(name, quoted=True), "VARCHAR"))
+            q = q.where(
+                exp.or_(
+                    exp.column(name, quoted=True).is_(exp.null()),
+                    exp.NEQ(this=text, expression=token),
+                )
+            )
+    return q
+
+
+def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expression:
+    """One row per (rid, attribute) of `table` with the QI value as trimmed text."""
+    parts = [
+        select(
+            exp.column("rid", quoted=True),
+            exp.Literal.number(j).as_("attr"),
+            exp.func("trim", exp.cast(exp.column(name, quoted=True), "VARCHAR")).as_("label"),
+        ).from_(exp.table_(table, quoted=True))
+        for j, name in enumerate(qi, 1)
+    ]
+    out: exp.Expression = parts[0]
+    for p in parts[1:]:
+        out = exp.union(out, p, distinct=False)
+    return out
+
+
+def load_table(
+    store: Store,
+    source: TableSource,
+    *,
+    qi: Sequence[str],
+    taxonomies: Mapping[str, TaxonomySpec],
+    sensitive: str | None = None,
+    columns: Sequence[str] | None = None,
+    table: str | None = None,
+    drop_missing: str | None = None,
+    measure: CostMeasure,
+) -> TableData:
+    """Load the table into the store's data schema and encode its QI values as leaves."""
+    if not qi:
+        raise ParamsError("name at least one quasi-identifier column")
+    if len(set(qi)) != len(qi):
+        raise ParamsError(f"quasi-identifier columns repeat: {list(qi)}")
+    stray = sorted(set(taxonomies) - set(qi))
+    if stray:
+        raise ParamsError(f"taxonomies given for columns that are not quasi-identifiers: {stray}")
+    name = _relation(store, source, columns, table)
+    cols = source_columns(store)
+    wanted = list(qi) + ([sensitive] if sensitive else [])
+    unknown = [c for c in wanted if c not in cols]
+    if unknown:
+        raise InputError(
+            f"{name}: no column(s) {', '.join(map(repr, unknown))}; columns are "
+            f"{', '.join(map(repr, cols))}"
+            + (
+                ""
+                if columns
+                else " (name the columns of a header-less file with columns=, or --columns)"
+            )
+        )
+    if sensitive in qi:
+        raise ParamsError(f"column {sensitive!r} cannot be both sensitive and a quasi-identifier")
+    if "rid" in cols:
+        raise InputError(f"{name}: a column is named 'rid', which the tool uses for row ids")
+    store.execute(
+        f"CREATE OR REPLACE TABLE rel_source AS {render(trimmed_source(cols, drop_missing))}",
+        {"missing": drop_missing} if drop_missing is not None else None,
+        step="rel_source",
+    )
+    rows = store.scalar("SELECT count(*) FROM rel_source")
+    if not rows:
+        raise InputError(f"{name}: no rows")
+    for c in wanted:
+        empty = store.scalar(
+            f"SELECT count(*) FROM rel_source WHERE {quote(c)} IS NULL "
+            f"OR trim(CAST({quote(c)} AS VARCHAR)) = ''"
+        )
+        if empty:
+            raise InputError(f"{name}: column {c!r} has {empty} empty value(s)")
+    store.execute(
+        f"CREATE OR REPLACE TEMP TABLE rel_long AS {render(long_qi(qi))}", step="rel_long"
+    )
+    values = dict(
+        store.query("SELECT attr, list(DISTINCT label ORDER BY label) FROM rel_long GROUP BY attr")
+    )
+    trees = tuple(build(c, taxonomies.get(c), values[j]) for j, c in enumerate(qi, 1))
+    _store_taxonomies(store, qi, trees, measure)
+    store.run("rel_value_leaves")
+    store.run("rel_make_combo")
+    store.run("rel_make_value")
+    combos = store.scalar("SELECT count(*) FROM rel_combo")
+    return TableData(name, tuple(cols), tuple(qi), trees, sensitive, int(rows), int(combos))
+
+
+def _store_taxonomies(
+    store: Store, qi: Sequence[str], trees: Sequence[Hierarchy], measure: CostMeasure
+) -> None:
+    attrs, ids, labels, parents, depths, lasts, counts, costs = ([] for _ in range(8))
+    p_attr, p_leaf, p_path = [], [], []
+    for j, tree in enumerate(trees, 1):
+        for i in range(tree.size):
+            attrs.append(j)
+            ids.append(i)
+            labels.append(tree.labels[i])
+            parents.append(tree.parent[i] if tree.parent[i] >= 0 else None)
+            depths.append(tree.depth[i])
+            lasts.append(tree.last[i])
+            counts.append(tree.leaf_count[i])
+            costs.append(float(measure(tree, i)))
+            if tree.is_leaf(i):
+                path, a = [], i
+                while a >= 0:
+                    path.append(a)
+                    a = tree.parent[a]
+                p_attr.append(j)
+                p_leaf.append(i)
+                p_path.append(path[::-1])
+    bad = [
+        f"{qi[a - 1]}: {labels[k]!r} costs {c}"
+        for k, (a, c) in enumerate(zip(attrs, costs, strict=True))
+        if not 0.0 <= c <= 1.0
+    ]
+    if bad:
+        raise ParamsError("a cost measure must lie in [0, 1]: " + "; ".join(bad[:5]))
+    i32 = pa.int32()
+    store.put_arrow(
+        "rel_attr",
+        pa.table(
+            {
+                "attr": pa.array(range(1, len(qi) + 1), i32),
+                "name": pa.array(list(qi), pa.string()),
+                "leaves": pa.array([t.n_leaves for t in trees], i32),
+            }
+        ),
+    )
+    store.put_arrow(
+        "rel_node",
+        pa.table(
+            {
+                "attr": pa.array(attrs, i32),
+                "id": pa.array(ids, i32),
+                "label": pa.array(labels, pa.string()),
+                "parent": pa.array(parents, i32),
+                "depth": pa.array(depths, i32),
+                "last": pa.array(lasts, i32),
+                "leaf_count": pa.array(counts, i32),
+                "cost": pa.array(costs, pa.float64()),
+            }
+        ),
+    )
+    store.put_arrow(
+        "rel_path",
+        pa.table(
+            {
+                "attr": pa.array(p_attr, i32),
+                "leaf": pa.array(p_leaf, i32),
+                "path": pa.array(p_path, pa.list_(i32)),
+            }
+        ),
+        temp=True,
+    )

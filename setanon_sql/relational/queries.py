@@ -1,0 +1,116 @@
+"""sqlglot builders for the variable-shape SQL of the mining.
+
+The combinations' ancestor paths are kept one column per attribute (`a1..ar`). The children of
+a frontier record's nodes that its supporting combinations fall under are packed as bit fields
+into a few UBIGINT words (`w1..`), carried from level to level with only the narrowed
+attribute's field recomputed: DuckDB groups and copies a packed word several times faster
+than a list per row or a column per attribute. Each builder returns an expression and never
+executes it; the identifiers are generated here, never taken from input. Member rows hold
+INTEGER ids and weights, which group faster than BIGINT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+
+WORD = 64
+ALL_ONES = (1 << WORD) - 1
+
+
+@dataclass(frozen=True)
+class Field:
+    """Where an attribute's child id sits: word number (1-based), shift and mask; the mask
+    itself (all ones) stands for "no child" (the record's node is a leaf)."""
+
+    word: int
+    shift: int
+    mask: int
+
+    def get(self, alias: str) -> str:
+        return f"(({alias}.w{self.word} >> {self.shift}) & {self.mask})"
+
+    def put(self, value: str) -> str:
+        return f"(coalesce({value}, {self.mask})::UBIGINT << {self.shift})"
+
+    def keep_others(self, alias: str) -> str:
+        return f"({alias}.w{self.word} & {ALL_ONES ^ (self.mask << self.shift)}::UBIGINT)"
+
+
+def layout(sizes: Sequence[int]) -> list[Field]:
+    """Bit fields for attributes whose taxonomies have these numbers of nodes."""
+    fields, word, shift = [], 1, 0
+    for size in sizes:
+        bits = size.bit_length()
+        if shift + bits > WORD:
+            word, shift = word + 1, 0
+        fields.append(Field(word, shift, (1 << bits) - 1))
+        shift += bits
+    return fields
+
+
+def _words(fields: Sequence[Field]) -> range:
+    return range(1, fields[-1].word + 1)
+
+
+def _parse(sql: str) -> exp.Expression:
+    return sqlglot.parse_one(sql, read="duckdb")
+
+
+def combo_paths(r: int) -> exp.Expression:
+    """Each combination's weight and its ancestor path (root..leaf) per attribute as a1..ar."""
+    cols = ", ".join(f"path[{j}] AS a{j}" for j in range(1, r + 1))
+    return _parse(f"SELECT cid, weight, {cols} FROM rel_combo")
+
+
+def start_member(fields: Sequence[Field]) -> exp.Expression:
+    """The all-root record's supporting combinations: all, with their children of the roots."""
+    words = ", ".join(
+        " | ".join(f.put(f"a{j}[2]") for j, f in enumerate(fields, 1) if f.word == w) + f" AS w{w}"
+        for w in _words(fields)
+    )
+    return _parse(
+        f"SELECT 0 AS rec, cid::INTEGER AS cid, weight::INTEGER AS weight, {words} "
+        "FROM rel_combo_path"
+    )
+
+
+def narrowings(fields: Sequence[Field]) -> exp.Expression:
+    """Support of every frequent (>= $k) immediate narrowing of every frontier record, and
+    whether it keeps the record's whole support."""
+    parts = " UNION ALL ".join(
+        f"SELECT m.rec, {j} AS attr, {f.get('m')}::INTEGER AS child, "
+        f"sum(m.weight)::BIGINT AS support FROM frontier_member AS m "
+        f"WHERE {f.get('m')} <> {f.mask} GROUP BY m.rec, child HAVING sum(m.weight) >= $k"
+        for j, f in enumerate(fields, 1)
+    )
+    return _parse(
+        f"SELECT n.rec, n.attr, n.child, n.support, n.support = f.support AS same "
+        f"FROM ({parts}) AS n JOIN frontier AS f ON f.rec = n.rec"
+    )
+
+
+def next_member(fields: Sequence[Field]) -> exp.Expression:
+    """The combinations supporting each next record (its parent's that fall under its new
+    node), with their children: only the narrowed attribute's field changes."""
+
+    def branch(j: int, f: Field) -> str:
+        words = ", ".join(
+            (
+                f"{f.keep_others('k')} | {f.put(f'p.a{j}[x.depth[{j}] + 2]')}"
+                if w == f.word
+                else f"k.w{w}"
+            )
+            + f" AS w{w}"
+            for w in _words(fields)
+        )
+        return (
+            f"SELECT x.rec::INTEGER AS rec, k.cid, k.weight, {words} FROM next_frontier AS x "
+            f"JOIN frontier_member AS k ON k.rec = x.parent AND {f.get('k')} = x.child "
+            f"JOIN rel_combo_path AS p ON p.cid = k.cid WHERE x.attr = {j}"
+        )
+
+    return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))

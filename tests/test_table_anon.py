@@ -1,0 +1,422 @@
+"""Relational k-ANON-CF (Kenig & Tassa): the paper's example, the approximation guarantee
+against a brute-force optimum on tiny tables, ℓ-diversity, bad inputs, CLI and export."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import Tree
+from strategies import trees
+from typer.testing import CliRunner
+
+from setanon_sql import HierarchyError, InfeasibleError, InputError, Store
+from setanon_sql.cli_table import anonymize_table_command
+from setanon_sql.relational import anonymize_table, export
+from setanon_sql.relational.cover import cover_to_clustering
+from setanon_sql.relational.data import load_table
+from setanon_sql.relational.mining import mine_closed
+from setanon_sql.relational.taxonomy import lm_cost
+
+CLOTHING = [
+    ("footwear", "clothing"), ("clothes", "clothing"),
+    ("shoes", "footwear"), ("boots", "footwear"), ("sandals", "footwear"),
+    ("outdoors", "clothes"), ("ski-pants", "outdoors"), ("sport-jackets", "outdoors"),
+]  # fmt: skip
+FOOTWEAR = ["shoes"] * 3 + ["boots"] * 2 + ["sandals", "ski-pants"] + ["sport-jackets"] * 3
+
+
+# -- the paper's example -------------------------------------------------------------------------
+def test_footwear_closed_frequent_records():
+    store = Store()
+    load_table(
+        store, {"item": FOOTWEAR}, qi=["item"], taxonomies={"item": CLOTHING}, measure=lm_cost
+    )
+    with store.run_schema("mine"):
+        stats = mine_closed(store, 3)
+        rows = store.query(
+            "SELECT n.label, c.support FROM closed_record c JOIN rel_node n ON n.attr = 1 AND n.id = c.node[1]"
+        )
+        frequent = store.query(  # every record with support >= 3, closed or not
+            "SELECT n.label FROM rel_node n JOIN rel_value v ON true JOIN rel_combo c USING (cid) "
+            "WHERE c.leaf[1] BETWEEN n.id AND n.last GROUP BY n.label HAVING count(*) >= 3"
+        )
+    closed = dict(rows)
+    assert set(closed) == {"shoes", "footwear", "sport-jackets", "outdoors", "clothing"}
+    assert closed == {"clothing": 10, "footwear": 6, "shoes": 3, "outdoors": 4, "sport-jackets": 3}
+    assert "clothes" in {r[0] for r in frequent} and "clothes" not in closed
+    assert stats.closed == 5
+
+
+def test_footwear_release_is_3_anonymous():
+    store = Store()
+    result = anonymize_table(
+        store, {"item": FOOTWEAR}, qi=["item"], taxonomies={"item": CLOTHING}, k=3
+    )
+    assert result.report.ok
+    released = [
+        r[0] for r in store.query(f"SELECT item FROM {result.run}.table_release ORDER BY rid")
+    ]
+    assert all(n >= 3 for n in Counter(released).values())
+    tree = Tree(CLOTHING)
+    assert all(r in tree.ancestors(o) for o, r in zip(FOOTWEAR, released, strict=True))
+
+
+# -- reference: brute force over all clusterings ------------------------------------------------
+def closure(tree: Tree, values: Sequence[str]) -> str:
+    common = set(tree.ancestors(values[0]))
+    for v in values[1:]:
+        common &= set(tree.ancestors(v))
+    return next(a for a in tree.ancestors(values[0]) if a in common)
+
+
+def partitions(items: list[int]):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1 :]]
+
+
+def optimum(rows: list[tuple[str, ...]], tree_list: list[Tree], k: int) -> float:
+    """The least ANON cost over every clustering of the rows into clusters of >= k rows."""
+
+    @cache
+    def anon(block: frozenset[int]) -> float:
+        cols = list(zip(*(rows[i] for i in sorted(block)), strict=True))
+        d = sum(t.lm(closure(t, list(c))) for t, c in zip(tree_list, cols, strict=True)) / len(cols)
+        return len(block) * d
+
+    return min(
+        sum(anon(frozenset(b)) for b in part)
+        for part in partitions(list(range(len(rows))))
+        if all(len(b) >= k for b in part)
+    )
+
+
+@st.composite
+def tables(draw, max_rows: int = 9):
+    """(columns {name: values}, taxonomies {name: edges}, k): 1-2 QI columns, a sensitive one."""
+    r = draw(st.integers(1, 2))
+    n = draw(st.integers(1, max_rows))
+    taxes, cols = {}, {}
+    for j in range(r):
+        edges = draw(trees(max_leaves=5, max_fanout=3))
+        leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
+        taxes[f"q{j}"] = edges
+        cols[f"q{j}"] = draw(st.lists(st.sampled_from(leaves), min_size=n, max_size=n))
+    cols["s"] = draw(st.lists(st.sampled_from(["s0", "s1", "s2"]), min_size=n, max_size=n))
+    k = draw(st.integers(1, min(n, 3)))
+    return cols, taxes, k
+
+
+def released_rows(store: Store, run: str, qi: list[str]) -> list[tuple[str, ...]]:
+    cols = ", ".join(f'"{c}"' for c in qi)
+    return [tuple(r) for r in store.query(f"SELECT {cols} FROM {run}.table_release ORDER BY rid")]
+
+
+def check_release(cols, taxes, qi, released, k):
+    tree_list = [Tree(taxes[c]) for c in qi]
+    original = list(zip(*(cols[c] for c in qi), strict=True))
+    for o, r in zip(original, released, strict=True):
+        assert all(rv in t.ancestors(ov) for t, ov, rv in zip(tree_list, o, r, strict=True))
+    assert all(n >= k for n in Counter(released).values())
+    return tree_list, original
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_cost_within_the_approximation_bound(case):
+    cols, taxes, k = case
+    qi = [c for c in cols if c != "s"]
+    store = Store()
+    result = anonymize_table(store, cols, qi=qi, taxonomies=taxes, k=k)
+    released = released_rows(store, result.run, qi)
+    tree_list, original = check_release(cols, taxes, qi, released, k)
+    ours = sum(sum(t.lm(v) for t, v in zip(tree_list, r, strict=True)) / len(qi) for r in released)
+    assert ours == pytest.approx(result.anon)
+    best = optimum(original, tree_list, k)
+    assert ours <= 2 * (1 + math.log(2 * k)) * best + 1e-9
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.floats(1.0, 3.0))
+def test_l_diverse_releases(case, l):  # noqa: E741
+    cols, taxes, k = case
+    qi = [c for c in cols if c != "s"]
+    whole = len(cols["s"]) / max(Counter(cols["s"]).values())
+    store = Store()
+    if whole < l:
+        with pytest.raises(InfeasibleError, match="exceeds the diversity of the whole table"):
+            anonymize_table(store, cols, qi=qi, taxonomies=taxes, k=k, sensitive="s", l=l)
+        return
+    result = anonymize_table(store, cols, qi=qi, taxonomies=taxes, k=k, sensitive="s", l=l)
+    released = released_rows(store, result.run, qi)
+    check_release(cols, taxes, qi, released, k)
+    classes: dict[tuple, Counter] = {}
+    for r, s in zip(released, cols["s"], strict=True):
+        classes.setdefault(r, Counter())[s] += 1
+    assert all(sum(c.values()) / max(c.values()) >= l for c in classes.values())
+
+
+def test_packed_children_across_several_words(monkeypatch):
+    """The mining packs each attribute's child id into bit fields of 64-bit words; with words
+    of 6 bits every attribute gets its own word and the closed records stay the same."""
+    from setanon_sql.relational import queries
+
+    assert queries.layout([100, 5, 30_000, 3]) == [
+        queries.Field(1, 0, 127), queries.Field(1, 7, 7), queries.Field(1, 10, 32767),
+        queries.Field(1, 25, 3),
+    ]  # fmt: skip
+    assert [f.word for f in queries.layout([2**40, 2**30])] == [1, 2]
+    data = {"item": FOOTWEAR, "size": ["s", "m", "l", "s", "m", "l", "s", "m", "l", "s"]}
+    taxes = {"item": CLOTHING, "size": [("s", "small"), ("m", "small"), ("small", "*"), ("l", "*")]}
+
+    def closed() -> list[tuple]:
+        store = Store()
+        load_table(store, data, qi=["item", "size"], taxonomies=taxes, measure=lm_cost)
+        with store.run_schema("mine"):
+            mine_closed(store, 2)
+            return store.query("SELECT node, support FROM closed_record ORDER BY node")
+
+    wide = closed()
+    monkeypatch.setattr(queries, "WORD", 6)
+    assert [f.word for f in queries.layout([9, 7])] == [1, 2]
+    assert closed() == wide
+    assert ([0, 0], 10) in wide and len(wide) > 3
+
+
+def test_cover_to_clustering_makes_disjoint_clusters_of_k_to_2k_minus_1():
+    clusters = cover_to_clustering([[0, 1, 2], [2, 3, 4], [4, 5, 6, 7], [7, 8, 0]], 3)
+    flat = [r for c in clusters for r in c]
+    assert sorted(flat) == list(range(9))
+    assert all(3 <= len(c) <= 5 for c in clusters)
+
+
+# -- bad inputs ---------------------------------------------------------------------------------
+def test_bad_value_not_in_taxonomy():
+    with pytest.raises(HierarchyError) as e:
+        anonymize_table(
+            Store(), {"item": FOOTWEAR + ["socks"]}, qi=["item"], taxonomies={"item": CLOTHING}, k=2
+        )
+    assert str(e.value) == "column 'item': 1 value(s) of the data are not in its taxonomy: 'socks'"
+
+
+def test_bad_non_laminar_sets():
+    sets = {"warm": ["boots", "ski-pants"], "footwear": ["shoes", "boots", "sandals"]}
+    with pytest.raises(HierarchyError) as e:
+        anonymize_table(Store(), {"item": FOOTWEAR}, qi=["item"], taxonomies={"item": sets}, k=2)
+    assert str(e.value) == (
+        "taxonomy of column 'item': sets 'footwear' and 'warm' overlap without one containing "
+        "the other (common: boots); a taxonomy must be laminar"
+    )
+
+
+def test_bad_non_laminar_edges():
+    with pytest.raises(HierarchyError) as e:
+        anonymize_table(
+            Store(),
+            {"item": FOOTWEAR},
+            qi=["item"],
+            taxonomies={"item": CLOTHING + [("boots", "outdoors")]},
+            k=2,
+        )
+    assert str(e.value) == (
+        "taxonomy of column 'item': node with two parents: 'boots' under 'footwear' and 'outdoors'"
+    )
+
+
+def test_bad_non_laminar_bins():
+    with pytest.raises(HierarchyError) as e:
+        anonymize_table(
+            Store(),
+            {"age": ["21", "35", "47"]},
+            qi=["age"],
+            taxonomies={"age": "edges:30,40;35"},
+            k=2,
+        )
+    assert str(e.value) == (
+        "taxonomy of column 'age': bin edges 35 of a coarser level are not edges of the finer "
+        "level below it, so the intervals are not laminar"
+    )
+
+
+def test_bad_k_larger_than_table():
+    with pytest.raises(InfeasibleError) as e:
+        anonymize_table(
+            Store(), {"item": FOOTWEAR}, qi=["item"], taxonomies={"item": CLOTHING}, k=11
+        )
+    assert str(e.value) == "k = 11 is larger than the table (10 rows)"
+
+
+def test_bad_unknown_column():
+    with pytest.raises(InputError) as e:
+        anonymize_table(Store(), {"item": FOOTWEAR}, qi=["colour"], taxonomies={}, k=2)
+    assert str(e.value) == (
+        "python table: no column(s) 'colour'; columns are 'item' "
+        "(name the columns of a header-less file with columns=, or --columns)"
+    )
+
+
+def test_bad_l_above_the_table_diversity():
+    data = {"item": FOOTWEAR, "s": ["a"] * 8 + ["b"] * 2}
+    with pytest.raises(InfeasibleError) as e:
+        anonymize_table(
+            Store(), data, qi=["item"], taxonomies={"item": CLOTHING}, k=2, sensitive="s", l=2
+        )
+    assert str(e.value) == (
+        "l = 2 exceeds the diversity of the whole table (1.25: 8 of 10 rows have s = 'a')"
+    )
+
+
+# -- files, CLI, export -------------------------------------------------------------------------
+@pytest.fixture
+def clothing_files(tmp_path):
+    data = tmp_path / "sales.csv"
+    with data.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["item", "price", "paid"])
+        for i, item in enumerate(FOOTWEAR):
+            w.writerow([item, 10 + 7 * i, "card" if i % 2 else "cash"])
+    tax = tmp_path / "item.csv"
+    tax.write_text("child,parent\n" + "\n".join(f"{c},{p}" for c, p in CLOTHING) + "\n")
+    return data, tax
+
+
+def test_cli_writes_a_verified_release(clothing_files, tmp_path):
+    data, tax = clothing_files
+    app = typer.Typer()
+    app.command("anonymize-table")(anonymize_table_command)
+    app.command("unused")(lambda: None)
+    out = tmp_path / "release.csv"
+    res = CliRunner().invoke(
+        app,
+        [
+            "anonymize-table",
+            str(data),
+            "--qi",
+            "item",
+            "--qi",
+            "price",
+            "-t",
+            f"item={tax}",
+            "-t",
+            "price=fanout:3",
+            "--k",
+            "3",
+            "--sensitive",
+            "paid",
+            "--l",
+            "1.5",
+            "-o",
+            str(out),
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    assert [r["paid"] for r in rows] == ["card" if i % 2 else "cash" for i in range(10)]
+    classes = Counter((r["item"], r["price"]) for r in rows)
+    assert all(n >= 3 for n in classes.values())
+    res = CliRunner().invoke(
+        app, ["anonymize-table", str(data), "--qi", "colour", "-t", f"item={tax}"]
+    )
+    assert res.exit_code == 6
+    assert "taxonomies given for columns that are not quasi-identifiers: ['item']" in res.output
+
+
+def test_export_refuses_unknown_format(clothing_files, tmp_path):
+    data, tax = clothing_files
+    store = Store()
+    result = anonymize_table(store, data, qi=["item"], taxonomies={"item": tax}, k=2)
+    with pytest.raises(Exception, match="output format must be one of"):
+        export(store, result, tmp_path / "out.json")
+    path = export(store, result, tmp_path / "out.parquet")
+    assert store.scalar(f"SELECT count(*) FROM read_parquet('{path}')") == 10
+    assert not list(tmp_path.glob(".out*"))
+
+
+def test_adult_example_taxonomies_cover_the_data(shared_data):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "adult"
+    columns = [
+        "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+        "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+        "hours-per-week", "native-country", "income",
+    ]  # fmt: skip
+    qi = columns[:14]
+    store = Store()
+    data = load_table(
+        store,
+        shared_data / "adult.data",
+        qi=qi,
+        columns=columns,
+        drop_missing="?",
+        taxonomies={c: examples / f"{c}.csv" for c in qi},
+        measure=lm_cost,
+    )
+    assert data.rows == 30162
+    leaves = {c: t.n_leaves for c, t in zip(qi, data.trees, strict=True)}
+    assert [leaves[c] for c in ("workclass", "education", "marital-status", "occupation")] == [
+        3 + 3 + 2,
+        3 + 9 + 4,
+        3 + 4,
+        3 + 3 + 2 + 6,
+    ]
+    middle = {c: len(t.children(0)) for c, t in zip(qi, data.trees, strict=True)}
+    assert [middle[c] for c in ("workclass", "education", "marital-status", "occupation")] == [
+        3,
+        3,
+        2,
+        4,
+    ]
+    assert [middle[c] for c in ("relationship", "race", "sex")] == [6, 5, 2]  # suppression only
+
+
+def test_verifier_finds_a_tampered_release():
+    from setanon_sql.relational.output import verify_table
+
+    store = Store()
+    data = {"item": FOOTWEAR, "s": ["a", "b"] * 5}
+    result = anonymize_table(store, data, qi=["item"], taxonomies={"item": CLOTHING}, k=3)
+    with store.in_run(result.run):
+        assert verify_table(store, ["item"], 3).ok
+        store.execute("UPDATE table_release SET item = 'boots' WHERE rid = 0")  # was shoes
+        report = verify_table(store, ["item"], 3, "s", 2.0)
+        bad = store.query('SELECT rid, "column", original, released FROM violations_table_validity')
+        small = store.query("SELECT item, support FROM violations_table_k")
+    assert bad == [(0, "item", "shoes", "boots")]
+    assert ("boots", 1) in small
+    assert report.validity_problems == 1 and report.failing_k >= 1 and report.failing_l >= 1
+
+
+@pytest.mark.parametrize("kind", ["parquet", "duckdb"])
+def test_parquet_and_duckdb_sources(tmp_path, kind):
+    store = Store()
+    store.execute("CREATE TABLE src AS SELECT unnest($v) AS item", {"v": FOOTWEAR})
+    if kind == "parquet":
+        path = tmp_path / "sales.parquet"
+        store.execute(f"COPY src TO '{path}' (FORMAT parquet)")
+        table = None
+    else:
+        path = tmp_path / "sales.duckdb"
+        store.execute(f"ATTACH '{path}' AS out")
+        store.execute("CREATE TABLE out.main.sales AS SELECT * FROM src")
+        store.execute("DETACH out")
+        table = "sales"
+    result = anonymize_table(
+        Store(), path, table=table, qi=["item"], taxonomies={"item": CLOTHING}, k=3
+    )
+    assert result.report.ok and result.data.rows == 10
