@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from functools import cache
 
 import pytest
-import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import Tree
@@ -18,7 +17,7 @@ from strategies import trees
 from typer.testing import CliRunner
 
 from setanon_sql import HierarchyError, InfeasibleError, InputError, Store
-from setanon_sql.cli_table import anonymize_table_command
+from setanon_sql.cli import app
 from setanon_sql.relational import anonymize_table, export
 from setanon_sql.relational.cover import cover_to_clustering
 from setanon_sql.relational.data import load_table
@@ -295,9 +294,6 @@ def clothing_files(tmp_path):
 
 def test_cli_writes_a_verified_release(clothing_files, tmp_path):
     data, tax = clothing_files
-    app = typer.Typer()
-    app.command("anonymize-table")(anonymize_table_command)
-    app.command("unused")(lambda: None)
     out = tmp_path / "release.csv"
     res = CliRunner().invoke(
         app,
