@@ -14,8 +14,7 @@ from reference import Tree, generalizes, information_loss, is_km_anonymous
 from strategies import databases
 
 from setanon_sql import InfeasibleError, Params, TooLargeError, anonymize
-from setanon_sql.algorithms import km_sql
-from setanon_sql.queries import render
+from setanon_sql.algorithms import km_cut
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,14 +170,16 @@ def test_aa_keeps_per_level_tables(fig2):
     )
     for name in ("cut", "release", "violations_l1", "violations_l2"):
         assert name in tables[kept.run] and name in tables[plain.run]
-    assert {"support_l1", "support_l2", "expanded"} <= set(tables[kept.run])
-    assert not {"support_l1", "support_l2", "expanded"} & set(tables[plain.run])
+    scratch = {"support_l1", "support_l2", "expanded", "itemset_supports"}
+    assert scratch <= set(tables[kept.run])
+    assert not scratch & set(tables[plain.run])
     with fig2.in_run(kept.run):
         found = fig2.query(
-            "SELECT list(n.label ORDER BY n.id), v.support FROM violations_l2 v, unnest(v.itemset) "
-            "u(x) JOIN node n ON n.id = u.x GROUP BY v.itemset, v.support ORDER BY 1"
+            "SELECT v.pos, n1.label, n2.label, v.support FROM violations_l2 v "
+            "JOIN node n1 ON n1.id = v.item_1 JOIN node n2 ON n2.id = v.item_2 ORDER BY v.pos"
         )
-    assert found == [(["a1", "a2"], 1), (["a1", "b1"], 1)]
+    # in walk order: nodes with more leaves first, leaves (one each) by id: a1 < a2 < b1
+    assert found == [(1, "a1", "a2", 1), (2, "a1", "b1", 1)]
 
 
 # -- the generated SQL against plain Python ------------------------------------------------------
@@ -194,10 +195,12 @@ def test_expanded_violations_match_python(db, k, m):
     tree = Tree(edges)
     try:
         store.run("km_expanded")
+        store.run("km_node_rank")
+        km_cut.count_expanded_violations(store, m, k)
         label = dict(store.query("SELECT id, label FROM node"))
         got = {
-            frozenset(label[x] for x in itemset): support
-            for itemset, support in store.query(render(km_sql.expanded_violations(m)), {"k": k})
+            frozenset(label[x] for x in itemset if x is not None): support
+            for *itemset, support in store.query("SELECT * EXCLUDE (pos) FROM violations_expanded")
         }
         counts: Counter[frozenset[str]] = Counter()
         for items in txs:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
-from ..queries import render
 from ..store import Store
-from . import Progress, km_cut, km_sql
+from . import Progress, km_cut
 
 CutNodes = frozenset[int]
 
@@ -41,19 +40,19 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
             "or use aa or da"
         )
     store.run("km_expanded")
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_expanded AS " + render(km_sql.expanded_violations(m)),
-        {"k": params.k},
-        step="violations_expanded",
-    )
+    store.run("km_node_rank")
+    km_cut.count_expanded_violations(store, m, params.k)
     violating = [
-        tuple(v) for (v,) in store.query("SELECT itemset FROM violations_expanded", step="read")
+        tuple(x for x in row if x is not None)
+        for row in store.query(
+            "SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos", step="read"
+        )
     ]
     search = Lattice(tree, violating)
     best, stats = search.optimum(progress)
     cut = km_cut.Cut(tree)
     cut.merge(tuple(sorted(best)))
-    info = km_cut.finish(store, cut, params, ["expanded"])
+    info = km_cut.finish(store, cut, params, [])
     return {**info, "cuts": total, **stats}
 
 
