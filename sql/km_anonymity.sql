@@ -76,3 +76,10 @@ FROM walk_batch AS b
 LEFT JOIN itemset_supports AS s ON s.itemset = b.image
 WHERE NOT b.moved OR (NOT $skip_generalized AND s.support < $k)
 ORDER BY b.pos;
+
+-- name: km_expanded_lengths
+-- How many expanded transactions have each length (items plus all their ancestors, root aside).
+SELECT n, count(*) AS transactions
+FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
+GROUP BY n
+ORDER BY n;

@@ -158,6 +158,16 @@ def test_oa_refuses_more_cuts_than_max_cuts(fig2):
     assert run(fig2, "oa", 2, 2, max_cuts=5).info["cuts"] == 5
 
 
+@pytest.mark.parametrize("algorithm", ["da", "oa"])
+def test_da_and_oa_refuse_too_many_expanded_itemsets(fig2, algorithm):
+    # expanded lengths (root aside) 5, 4, 5, 5: 5 + 4 + 5 + 5 singles and 10 + 6 + 10 + 10 pairs
+    with pytest.raises(
+        TooLargeError, match=r"hold 55 itemsets of 1..2 nodes, more than max_itemsets = 54"
+    ):
+        run(fig2, algorithm, 2, 2, options={"max_itemsets": 54})
+    assert run(fig2, algorithm, 2, 2, options={"max_itemsets": 55}).loss["ncp"] > 0
+
+
 # -- what a run leaves behind --------------------------------------------------------------------
 def test_aa_keeps_per_level_tables(fig2):
     kept = run(fig2, "aa", 2, 2, keep_intermediate=True)
@@ -196,7 +206,7 @@ def test_expanded_violations_match_python(db, k, m):
     try:
         store.run("km_expanded")
         store.run("km_node_rank")
-        km_cut.count_expanded_violations(store, m, k)
+        km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
         label = dict(store.query("SELECT id, label FROM node"))
         got = {
             frozenset(label[x] for x in itemset if x is not None): support

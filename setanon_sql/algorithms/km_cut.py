@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
+from math import comb
 
 import pyarrow as pa
 
-from ..errors import InfeasibleError
+from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
 from ..queries import render
 from ..store import Store, quote
@@ -29,6 +30,7 @@ Itemset = tuple[int, ...]
 
 FIRST_BATCH = 1024  # violations walked before the first support query: the early fixes are many
 LAST_BATCH = 131072  # batches double up to this, as later violations are mostly already fixed
+MAX_ITEMSETS = 100_000_000  # expanded itemsets DA and OA may count (WV2: 24M for m=2, 535M m=3)
 
 
 @dataclass(frozen=True)
@@ -292,8 +294,24 @@ def start(store: Store, tree: Tree) -> Supports:
     return Supports(store, tree)
 
 
-def count_expanded_violations(store: Store, m: int, k: int) -> None:
-    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
+def count_expanded_violations(store: Store, params: Params, name: str) -> None:
+    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order.
+
+    Counting them makes one row per itemset held by each expanded transaction, which grows as
+    length^m: refuse above options["max_itemsets"] rather than exhaust memory.
+    """
+    m, k = params.m or 1, params.k
+    limit = int(params.options.get("max_itemsets", MAX_ITEMSETS))
+    held = sum(
+        count * sum(comb(n, s) for s in range(1, m + 1))
+        for n, count in store.run("km_expanded_lengths").rows
+    )
+    if held > limit:
+        raise TooLargeError(
+            f"{name}: the expanded transactions hold {held:,} itemsets of 1..{m} nodes, more "
+            f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise options "
+            "max_itemsets"
+        )
     store.execute(
         "CREATE OR REPLACE TABLE violations_expanded AS "
         + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in range(1, m + 1)})),

@@ -20,7 +20,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     cut = km_cut.Cut(tree)
     progress("count expanded itemsets", 0, 2)
     supports = km_cut.start(store, tree)
-    km_cut.count_expanded_violations(store, m, params.k)
+    km_cut.count_expanded_violations(store, params, "da")
     progress("fix violations", 1, 2)
     stats = km_cut.walk(
         store, cut, supports, "violations_expanded", m, params.k, skip_generalized=True

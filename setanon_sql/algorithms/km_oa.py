@@ -31,7 +31,6 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
-    m = params.m or 1
     tree = km_cut.load_tree(store)
     total = count_cuts(tree, params.max_cuts)
     if total > params.max_cuts:
@@ -41,7 +40,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         )
     store.run("km_expanded")
     store.run("km_node_rank")
-    km_cut.count_expanded_violations(store, m, params.k)
+    km_cut.count_expanded_violations(store, params, "oa")
     violating = [
         tuple(x for x in row if x is not None)
         for row in store.query(
