@@ -175,7 +175,14 @@ class Supports:
             pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()}),
         )
         query = render(sql.candidate_supports(sorted({len(s) for s in missing})))
-        counted = self.store.arrow(query, step="candidate_supports")
+        # Joins in the written order: each candidate's transactions (rarest node first) probe
+        # hash tables of `expanded`. DuckDB's reordering builds on that large intermediate
+        # instead: 3.5x the time and memory (WV2, m=3: 5.4 s, 850 MB against 1.5 s, 270 MB).
+        self.store.execute("SET disabled_optimizers = 'join_order'", step="written_join_order")
+        try:
+            counted = self.store.arrow(query, step="candidate_supports")
+        finally:
+            self.store.execute("RESET disabled_optimizers", step="reset_join_order")
         self.queries += 1
         found = dict.fromkeys(missing, 0)
         for itemset, support in zip(
