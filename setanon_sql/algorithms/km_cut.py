@@ -28,8 +28,11 @@ from . import km_sql as sql
 
 Itemset = tuple[int, ...]
 
-FIRST_BATCH = 1024  # violations walked before the first support query: the early fixes are many
-LAST_BATCH = 131072  # batches double up to this, as later violations are mostly already fixed
+# The walk's batches start small, because the early violations mostly need fixes and each
+# batch's open images have all their generalizations counted up front; they double up to
+# LAST_BATCH as later violations are mostly fixed already.
+FIRST_BATCH = 1024
+LAST_BATCH = 131072
 MAX_ITEMSETS = 100_000_000  # expanded itemsets DA and OA may count (WV2: 24M for m=2, 535M m=3)
 
 
@@ -226,6 +229,8 @@ def best_fix(cut: Cut, supports: Supports, itemset: Itemset, k: int) -> Itemset:
 
 @dataclass
 class WalkStats:
+    """Violations walked through and violations that needed a fix."""
+
     walked: int = 0
     fixed: int = 0
 
@@ -316,8 +321,8 @@ def count_expanded_violations(store: Store, params: Params, name: str) -> None:
     if held > limit:
         raise TooLargeError(
             f"{name}: the expanded transactions hold {held:,} itemsets of 1..{m} nodes, more "
-            f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise options "
-            "max_itemsets"
+            f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise the option "
+            "(--option max_itemsets=N)"
         )
     store.execute(
         "CREATE OR REPLACE TABLE violations_expanded AS "

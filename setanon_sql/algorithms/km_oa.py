@@ -35,7 +35,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     total = count_cuts(tree, params.max_cuts)
     if total > params.max_cuts:
         raise TooLargeError(
-            f"oa: the hierarchy has more than max_cuts = {params.max_cuts} cuts; raise max_cuts "
+            f"oa: the hierarchy has more than max_cuts = {params.max_cuts} cuts; raise max_cuts (--max-cuts) "
             "or use aa or da"
         )
     store.run("km_expanded")
