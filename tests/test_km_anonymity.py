@@ -91,7 +91,7 @@ def test_oa_equals_brute_force(db, k, m):
 
 
 # -- AA and DA: always k^m-anonymous, never cheaper than the optimum ----------------------------
-@SETTINGS
+@settings(SETTINGS, max_examples=15)
 @given(db=databases(max_leaves=8, max_tx=12), k=st.integers(1, 4), m=st.integers(1, 3))
 def test_aa_and_da_are_km_anonymous_generalizations(db, k, m):
     txs, edges = db
