@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, product
+from pathlib import Path
 
 import pytest
 from conftest import make_store, original_of, release_of
@@ -14,7 +15,8 @@ from reference import Tree, generalizes, information_loss, is_km_anonymous
 from strategies import databases
 
 from setanon_sql import InfeasibleError, Params, TooLargeError, anonymize
-from setanon_sql.algorithms import km_cut
+from setanon_sql.algorithms import km_cut, km_sql
+from setanon_sql.queries import render
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -223,3 +225,22 @@ def test_expanded_violations_match_python(db, k, m):
         assert got == want
     finally:
         store.close()
+
+
+# -- golden SQL of the builders (review a diff here as a change to what analysts read) ----------
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [
+        (
+            "km_in_walk_order_expanded_m2.sql",
+            lambda: km_sql.in_walk_order({s: km_sql.expanded_supports(s) for s in (1, 2)}),
+        ),
+        ("km_walk_batch_w2.sql", lambda: km_sql.walk_batch("violations_l2", 2)),
+        ("km_candidate_supports_2_3.sql", lambda: km_sql.candidate_supports([2, 3])),
+    ],
+)
+def test_builders_match_golden_sql(name, build):
+    assert render(build()) + "\n" == (GOLDEN / name).read_text(encoding="utf-8")
