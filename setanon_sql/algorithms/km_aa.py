@@ -30,7 +30,9 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         store.run("km_generalized")
         table = f"violations_l{level}"
         _count_level(store, params, level, table)
-        stats = km_cut.walk(store, cut, supports, table, level, params.k, skip_generalized=False)
+        stats = km_cut.walk(
+            store, cut, supports, table, level, params.k, progress, skip_generalized=False
+        )
         found += stats.walked
         fixed += stats.fixed
     progress("release", m, m)

@@ -24,6 +24,7 @@ from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
 from ..queries import render
 from ..store import Store, quote
+from . import Progress
 from . import km_sql as sql
 
 Itemset = tuple[int, ...]
@@ -244,6 +245,7 @@ def walk(
     table: str,
     width: int,
     k: int,
+    progress: Progress,
     *,
     skip_generalized: bool,
 ) -> WalkStats:
@@ -262,6 +264,7 @@ def walk(
     batch = "CREATE OR REPLACE TABLE walk_batch AS " + render(sql.walk_batch(table, width))
     lo, size, written = 1, FIRST_BATCH, -1
     while lo <= total:
+        progress(f"walk {table}", lo - 1, total)
         if written != cut.merges:
             write_cover(store, cut)
             written = cut.merges

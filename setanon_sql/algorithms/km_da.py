@@ -23,7 +23,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     km_cut.count_expanded_violations(store, params, "da")
     progress("fix violations", 1, 2)
     stats = km_cut.walk(
-        store, cut, supports, "violations_expanded", m, params.k, skip_generalized=True
+        store, cut, supports, "violations_expanded", m, params.k, progress, skip_generalized=True
     )
     progress("release", 2, 2)
     info = km_cut.finish(store, cut, params, [])
