@@ -46,3 +46,40 @@ SELECT DISTINCT t.tid, c.node
 FROM tx AS t
 JOIN cut AS c ON c.item = t.item
 ORDER BY t.tid, c.node;
+
+-- name: km_single_supports
+-- The supports known so far, starting with every single node's; the walk adds those it counts.
+CREATE OR REPLACE TABLE itemset_supports AS
+SELECT [node] AS itemset, count(*) AS support
+FROM expanded
+GROUP BY node
+ORDER BY node;
+
+-- name: km_add_supports
+-- Supports just counted for images and candidate generalizations, added to those known.
+INSERT INTO itemset_supports
+SELECT itemset, support FROM counted_supports;
+
+-- name: km_new_images
+-- Images of the walk batch that moved under the cut and whose support is not known yet.
+SELECT DISTINCT b.image
+FROM walk_batch AS b
+ANTI JOIN itemset_supports AS s ON s.itemset = b.image
+WHERE b.moved;
+
+-- name: km_open_violations
+-- Violations of the walk batch still to look at: their image has not moved (it is the itemset
+-- itself, support under k) or, unless the walk passes over generalized itemsets, its support
+-- is still under k.
+SELECT b.pos, b.itemset, b.image
+FROM walk_batch AS b
+LEFT JOIN itemset_supports AS s ON s.itemset = b.image
+WHERE NOT b.moved OR (NOT $skip_generalized AND s.support < $k)
+ORDER BY b.pos;
+
+-- name: km_expanded_lengths
+-- How many expanded transactions have each length (items plus all their ancestors, root aside).
+SELECT n, count(*) AS transactions
+FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
+GROUP BY n
+ORDER BY n;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, product
+from pathlib import Path
 
 import pytest
 from conftest import make_store, original_of, release_of
@@ -14,7 +15,7 @@ from reference import Tree, generalizes, information_loss, is_km_anonymous
 from strategies import databases
 
 from setanon_sql import InfeasibleError, Params, TooLargeError, anonymize
-from setanon_sql.algorithms import km_sql
+from setanon_sql.algorithms import km_cut, km_sql
 from setanon_sql.queries import render
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
@@ -92,7 +93,7 @@ def test_oa_equals_brute_force(db, k, m):
 
 
 # -- AA and DA: always k^m-anonymous, never cheaper than the optimum ----------------------------
-@SETTINGS
+@settings(SETTINGS, max_examples=15)
 @given(db=databases(max_leaves=8, max_tx=12), k=st.integers(1, 4), m=st.integers(1, 3))
 def test_aa_and_da_are_km_anonymous_generalizations(db, k, m):
     txs, edges = db
@@ -159,6 +160,16 @@ def test_oa_refuses_more_cuts_than_max_cuts(fig2):
     assert run(fig2, "oa", 2, 2, max_cuts=5).info["cuts"] == 5
 
 
+@pytest.mark.parametrize("algorithm", ["da", "oa"])
+def test_da_and_oa_refuse_too_many_expanded_itemsets(fig2, algorithm):
+    # expanded lengths (root aside) 5, 4, 5, 5: 5 + 4 + 5 + 5 singles and 10 + 6 + 10 + 10 pairs
+    with pytest.raises(
+        TooLargeError, match=r"hold 55 itemsets of 1..2 nodes, more than max_itemsets = 54"
+    ):
+        run(fig2, algorithm, 2, 2, options={"max_itemsets": 54})
+    assert run(fig2, algorithm, 2, 2, options={"max_itemsets": 55}).loss["ncp"] > 0
+
+
 # -- what a run leaves behind --------------------------------------------------------------------
 def test_aa_keeps_per_level_tables(fig2):
     kept = run(fig2, "aa", 2, 2, keep_intermediate=True)
@@ -171,14 +182,16 @@ def test_aa_keeps_per_level_tables(fig2):
     )
     for name in ("cut", "release", "violations_l1", "violations_l2"):
         assert name in tables[kept.run] and name in tables[plain.run]
-    assert {"support_l1", "support_l2", "expanded"} <= set(tables[kept.run])
-    assert not {"support_l1", "support_l2", "expanded"} & set(tables[plain.run])
+    scratch = {"support_l1", "support_l2", "expanded", "itemset_supports"}
+    assert scratch <= set(tables[kept.run])
+    assert not scratch & set(tables[plain.run])
     with fig2.in_run(kept.run):
         found = fig2.query(
-            "SELECT list(n.label ORDER BY n.id), v.support FROM violations_l2 v, unnest(v.itemset) "
-            "u(x) JOIN node n ON n.id = u.x GROUP BY v.itemset, v.support ORDER BY 1"
+            "SELECT v.pos, n1.label, n2.label, v.support FROM violations_l2 v "
+            "JOIN node n1 ON n1.id = v.item_1 JOIN node n2 ON n2.id = v.item_2 ORDER BY v.pos"
         )
-    assert found == [(["a1", "a2"], 1), (["a1", "b1"], 1)]
+    # in walk order: nodes with more leaves first, leaves (one each) by id: a1 < a2 < b1
+    assert found == [(1, "a1", "a2", 1), (2, "a1", "b1", 1)]
 
 
 # -- the generated SQL against plain Python ------------------------------------------------------
@@ -194,10 +207,12 @@ def test_expanded_violations_match_python(db, k, m):
     tree = Tree(edges)
     try:
         store.run("km_expanded")
+        store.run("km_node_rank")
+        km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
         label = dict(store.query("SELECT id, label FROM node"))
         got = {
-            frozenset(label[x] for x in itemset): support
-            for itemset, support in store.query(render(km_sql.expanded_violations(m)), {"k": k})
+            frozenset(label[x] for x in itemset if x is not None): support
+            for *itemset, support in store.query("SELECT * EXCLUDE (pos) FROM violations_expanded")
         }
         counts: Counter[frozenset[str]] = Counter()
         for items in txs:
@@ -210,3 +225,22 @@ def test_expanded_violations_match_python(db, k, m):
         assert got == want
     finally:
         store.close()
+
+
+# -- golden SQL of the builders (review a diff here as a change to what analysts read) ----------
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [
+        (
+            "km_in_walk_order_expanded_m2.sql",
+            lambda: km_sql.in_walk_order({s: km_sql.expanded_supports(s) for s in (1, 2)}),
+        ),
+        ("km_walk_batch_w2.sql", lambda: km_sql.walk_batch("violations_l2", 2)),
+        ("km_candidate_supports_2_3.sql", lambda: km_sql.candidate_supports([2, 3])),
+    ],
+)
+def test_builders_match_golden_sql(name, build):
+    assert render(build()) + "\n" == (GOLDEN / name).read_text(encoding="utf-8")

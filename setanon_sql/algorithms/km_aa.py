@@ -1,14 +1,16 @@
 """AA, Apriori-based anonymization (Terrovitis et al. 2008): k^m-anonymity level by level.
 
 For i = 1..m: one statement counts the i-itemsets of the transactions generalized by the current
-cut that have support under k (`violations_l{i}`); Python walks them in the paper's order and
-fixes each one still violating with the cheapest generalization of its nodes, merged into the
-cut. Level i leaves every itemset of <= i items anonymous: a violating i-itemset of the final
-cut is the image of one counted at level i, whose image was made anonymous when it was walked,
-and coarsening never lowers a support.
+cut that have support under k (`violations_l{i}`); they are walked in the paper's order and each
+one still violating is fixed with the cheapest generalization of its nodes, merged into the cut.
+Level i leaves every itemset of <= i items anonymous: a violating i-itemset of the final cut is
+the image of one counted at level i, whose image was made anonymous when it was walked, and
+coarsening never lowers a support.
 """
 
 from __future__ import annotations
+
+from sqlglot import exp, select
 
 from ..params import Params
 from ..queries import render
@@ -20,9 +22,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     m = params.m or 1
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
-    supports = km_cut.Supports(store, tree)
-    store.run("km_expanded")
-    store.run("km_node_rank")
+    supports = km_cut.start(store, tree)
     found, fixed = 0, 0
     for level in range(1, m + 1):
         progress(f"level {level}", level - 1, m)
@@ -31,12 +31,12 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         table = f"violations_l{level}"
         _count_level(store, params, level, table)
         stats = km_cut.walk(
-            cut, supports, km_cut.batches(store, table), params.k, skip_generalized=False
+            store, cut, supports, table, level, params.k, progress, skip_generalized=False
         )
         found += stats.walked
         fixed += stats.fixed
     progress("release", m, m)
-    info = km_cut.finish(store, cut, params, ["expanded", "node_rank", "generalized"])
+    info = km_cut.finish(store, cut, params, ["generalized"])
     return {
         **info,
         "levels": m,
@@ -47,8 +47,9 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
 
 
 def _count_level(store: Store, params: Params, level: int, table: str) -> None:
-    """`violations_l{level}`: the level's itemsets under k; with keep_intermediate, every
-    itemset's support is kept too as `support_l{level}`."""
+    """`violations_l{level}`: the level's itemsets under k in walk order; with keep_intermediate,
+    every itemset's support is kept too, as `support_l{level}`."""
+    counted = km_sql.generalized_supports(level)
     if params.keep_intermediate:
         support = f"support_l{level}"
         store.execute(
@@ -56,15 +57,14 @@ def _count_level(store: Store, params: Params, level: int, table: str) -> None:
             + render(km_sql.generalized_supports(level, below=None)),
             step=support,
         )
-        store.execute(
-            f"CREATE OR REPLACE TABLE {quote(table)} AS "
-            f"SELECT * FROM {quote(support)} WHERE support < $k",
-            {"k": params.k},
-            step=table,
+        counted = (
+            select("*")
+            .from_(exp.table_(support, quoted=True))
+            .where(exp.LT(this=exp.column("support"), expression=exp.Placeholder(this="k")))
         )
-        return
     store.execute(
-        f"CREATE OR REPLACE TABLE {quote(table)} AS " + render(km_sql.generalized_supports(level)),
+        f"CREATE OR REPLACE TABLE {quote(table)} AS "
+        + render(km_sql.in_walk_order({level: counted})),
         {"k": params.k},
         step=table,
     )

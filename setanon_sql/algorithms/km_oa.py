@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
-from ..queries import render
 from ..store import Store
-from . import Progress, km_cut, km_sql
+from . import Progress, km_cut
 
 CutNodes = frozenset[int]
 
@@ -32,28 +31,27 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
-    m = params.m or 1
     tree = km_cut.load_tree(store)
     total = count_cuts(tree, params.max_cuts)
     if total > params.max_cuts:
         raise TooLargeError(
-            f"oa: the hierarchy has more than max_cuts = {params.max_cuts} cuts; raise max_cuts "
+            f"oa: the hierarchy has more than max_cuts = {params.max_cuts} cuts; raise max_cuts (--max-cuts) "
             "or use aa or da"
         )
     store.run("km_expanded")
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_expanded AS " + render(km_sql.expanded_violations(m)),
-        {"k": params.k},
-        step="violations_expanded",
-    )
+    store.run("km_node_rank")
+    km_cut.count_expanded_violations(store, params, "oa")
     violating = [
-        tuple(v) for (v,) in store.query("SELECT itemset FROM violations_expanded", step="read")
+        tuple(x for x in row if x is not None)
+        for row in store.query(
+            "SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos", step="read"
+        )
     ]
     search = Lattice(tree, violating)
     best, stats = search.optimum(progress)
     cut = km_cut.Cut(tree)
     cut.merge(tuple(sorted(best)))
-    info = km_cut.finish(store, cut, params, ["expanded"])
+    info = km_cut.finish(store, cut, params, [])
     return {**info, "cuts": total, **stats}
 
 

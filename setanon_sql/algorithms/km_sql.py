@@ -1,6 +1,8 @@
 """sqlglot builders for the k^m cut algorithms' variable-shape SQL (itemsets of any size).
 
-Itemsets travel as `itemset INTEGER[]` lists of node ids so that one table holds every size.
+Violation tables hold one itemset per row as columns `item_1 .. item_w` of node ids in increasing
+order (NULL past the itemset's size), its `support`, and its position `pos` in the paper's walk
+order. Supports found so far are kept as `itemset_supports(itemset INTEGER[], support)`.
 Each builder returns an expression and never executes it.
 """
 
@@ -11,21 +13,13 @@ from sqlglot import exp, select
 from ..queries import col, itemset_supports
 
 
-def _as_itemsets(inner: exp.Select, size: int) -> exp.Select:
-    """`inner`'s item_1..item_size columns folded into one list column `itemset`."""
-    items = exp.Array(
-        expressions=[exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)]
-    )
-    return select(items.as_("itemset", quoted=True), exp.column("support", quoted=True)).from_(
-        inner.subquery(f"supports_{size}", copy=False)
-    )
+def _items(table: str, width: int) -> list[exp.Column]:
+    return [col(table, f"item_{j}") for j in range(1, width + 1)]
 
 
-def _union(parts: list[exp.Select]) -> exp.Expression:
-    out: exp.Expression = parts[0]
-    for part in parts[1:]:
-        out = exp.union(out, part, distinct=False)
-    return out
+def _node_list(nodes: list[exp.Expression]) -> exp.Expression:
+    """The non-NULL nodes as a sorted list without duplicates."""
+    return exp.func("list_sort", exp.func("list_distinct", exp.Array(expressions=nodes)))
 
 
 def not_descendant(earlier: str, later: str) -> exp.Expression:
@@ -35,17 +29,85 @@ def not_descendant(earlier: str, later: str) -> exp.Expression:
 
 def generalized_supports(size: int, *, below: str | None = "$k") -> exp.Select:
     """Support of every `size`-itemset of the generalized transactions (under `below` if set)."""
-    return _as_itemsets(itemset_supports("generalized", size, below=below), size)
+    return itemset_supports("generalized", size, below=below)
 
 
-def expanded_violations(m: int) -> exp.Expression:
-    """Every itemset of 1..m nodes of the expanded transactions, no node with its own ancestor,
-    with support under $k: the itemsets DA must fix and OA must keep out of its cut."""
-    return _union(
-        [
-            _as_itemsets(itemset_supports("expanded", s, pair_condition=not_descendant), s)
-            for s in range(1, m + 1)
-        ]
+def expanded_supports(size: int) -> exp.Select:
+    """Support under $k of every `size`-itemset of the expanded transactions with no node
+    together with its own ancestor."""
+    return itemset_supports("expanded", size, pair_condition=not_descendant)
+
+
+def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
+    """Itemsets of several sizes (size -> query of item_1.., support) in one table, numbered in
+    the paper's count-tree order: nodes by `node_rank`, itemsets compared as sorted rank lists,
+    so a prefix comes before its extensions."""
+    width = max(parts)
+    keyed = []
+    for size, inner in sorted(parts.items()):
+        q = select(
+            *[
+                (col("s", f"item_{j}") if j <= size else exp.cast(exp.null(), "INTEGER")).as_(
+                    f"item_{j}", quoted=True
+                )
+                for j in range(1, width + 1)
+            ],
+            col("s", "support"),
+            exp.func(
+                "list_sort",
+                exp.Array(expressions=[col(f"r{j}", "rank") for j in range(1, size + 1)]),
+            ).as_("walk_key", quoted=True),
+        ).from_(inner.subquery("s", copy=False))
+        for j in range(1, size + 1):
+            q = q.join(
+                exp.table_("node_rank", quoted=True).as_(f"r{j}", quoted=True),
+                on=exp.EQ(this=col(f"r{j}", "id"), expression=col("s", f"item_{j}")),
+            )
+        keyed.append(q)
+    union: exp.Expression = keyed[0]
+    for q in keyed[1:]:
+        union = exp.union(union, q, distinct=False)
+    pos = exp.Window(
+        this=exp.func("row_number"),
+        order=exp.Order(expressions=[exp.Ordered(this=exp.column("walk_key", quoted=True))]),
+    )
+    return (
+        select(
+            pos.as_("pos", quoted=True),
+            *[exp.column(f"item_{j}", quoted=True) for j in range(1, width + 1)],
+            exp.column("support", quoted=True),
+        )
+        .from_(union.subquery("keyed", copy=False))
+        .order_by(exp.column("pos", quoted=True))
+    )
+
+
+def walk_batch(table: str, width: int) -> exp.Select:
+    """The violations at positions $lo..$hi of `table` with their image under the current cut
+    (`cover(node, cover)` lists the nodes generalized away) and whether the image moved."""
+    covers = [col(f"c{j}", "cover") for j in range(1, width + 1)]
+    q = select(
+        col("v", "pos"),
+        _node_list(_items("v", width)).as_("itemset", quoted=True),
+        _node_list(
+            [exp.func("coalesce", c, i) for c, i in zip(covers, _items("v", width), strict=True)]
+        ).as_("image", quoted=True),
+        exp.or_(*[exp.Not(this=exp.Is(this=c, expression=exp.null())) for c in covers]).as_(
+            "moved", quoted=True
+        ),
+    ).from_(exp.table_(table, quoted=True).as_("v", quoted=True))
+    for j in range(1, width + 1):
+        q = q.join(
+            exp.table_("cover", quoted=True).as_(f"c{j}", quoted=True),
+            on=exp.EQ(this=col(f"c{j}", "node"), expression=col("v", f"item_{j}")),
+            join_type="left",
+        )
+    return q.where(
+        exp.Between(
+            this=col("v", "pos"),
+            low=exp.Placeholder(this="lo"),
+            high=exp.Placeholder(this="hi"),
+        )
     )
 
 
@@ -58,9 +120,7 @@ def candidate_supports(sizes: list[int]) -> exp.Expression:
     parts = []
     for size in sizes:
         q = select(
-            exp.Array(expressions=[col("c", f"item_{j}") for j in range(1, size + 1)]).as_(
-                "itemset", quoted=True
-            ),
+            _node_list(_items("c", size)).as_("itemset", quoted=True),
             exp.Count(this=exp.Star()).as_("support", quoted=True),
         ).from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
         for j in range(1, size + 1):
@@ -69,34 +129,10 @@ def candidate_supports(sizes: list[int]) -> exp.Expression:
                 on = exp.and_(exp.EQ(this=col(f"e{j}", "tid"), expression=col("e1", "tid")), on)
             q = q.join(exp.table_("expanded", quoted=True).as_(f"e{j}", quoted=True), on=on)
         q = q.where(exp.EQ(this=col("c", "size"), expression=exp.Literal.number(size))).group_by(
-            *[col("c", f"item_{j}") for j in range(1, size + 1)]
+            *_items("c", size)
         )
         parts.append(q)
-    return _union(parts)
-
-
-def in_paper_order(table: str) -> exp.Select:
-    """The itemsets of `table` in the paper's count-tree order: each itemset's nodes by
-    `node_rank`, itemsets compared as rank lists (a prefix before its extensions)."""
-    ranks = (
-        select(exp.func("list", col("r", "rank")))
-        .from_(
-            exp.Unnest(
-                expressions=[col("v", "itemset")],
-                alias=exp.TableAlias(
-                    this=exp.to_identifier("u", quoted=True),
-                    columns=[exp.to_identifier("x", quoted=True)],
-                ),
-            )
-        )
-        .join(
-            exp.table_("node_rank", quoted=True).as_("r", quoted=True),
-            on=exp.EQ(this=col("r", "id"), expression=col("u", "x")),
-        )
-    )
-    key = exp.func("list_sort", ranks.subquery())
-    return (
-        select(col("v", "itemset"), col("v", "support"))
-        .from_(exp.table_(table, quoted=True).as_("v", quoted=True))
-        .order_by(key)
-    )
+    out: exp.Expression = parts[0]
+    for q in parts[1:]:
+        out = exp.union(out, q, distinct=False)
+    return out
