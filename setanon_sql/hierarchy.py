@@ -26,6 +26,16 @@ def natural_key(label: str) -> tuple[int, int, str]:
     return (1, 0, s)
 
 
+def preorder_children(last: Sequence[int], node: int) -> list[int]:
+    """A node's children in a preorder numbering: each starts right after its elder sibling's
+    subtree ends."""
+    out, c = [], node + 1
+    while c <= last[node]:
+        out.append(c)
+        c = last[c] + 1
+    return out
+
+
 @dataclass(frozen=True)
 class Hierarchy:
     """A rooted tree with nodes numbered in preorder (children in natural label order)."""
@@ -49,11 +59,7 @@ class Hierarchy:
         return self.last[node] == node
 
     def children(self, node: int) -> list[int]:
-        out, c = [], node + 1
-        while c <= self.last[node]:
-            out.append(c)
-            c = self.last[c] + 1
-        return out
+        return preorder_children(self.last, node)
 
     def leaves(self) -> list[int]:
         return [i for i in range(self.size) if self.is_leaf(i)]

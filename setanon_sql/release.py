@@ -33,6 +33,33 @@ def release_query(store: Store, *, per_transaction: bool = False) -> str:
     return sql
 
 
+def output_format(path: Path, fmt: str | None = None) -> str:
+    """The file format asked for (or told by the suffix), checked, with the folder existing."""
+    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    if fmt not in OUTPUT_FORMATS:
+        raise ParamsError(
+            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
+        )
+    if not path.parent.exists():
+        raise ParamsError(f"output folder does not exist: {path.parent}")
+    return fmt
+
+
+def copy_to_file(store: Store, sql: str, path: Path, fmt: str, *, step: str) -> Path:
+    """COPY a query's result to a file beside `path` under a temporary name, then rename it,
+    so a failure never leaves a half-written output."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        opts = "FORMAT csv, HEADER true" if fmt == "csv" else "FORMAT parquet"
+        store.execute(f"COPY ({sql}) TO {literal(tmp)} ({opts})", step=step)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
 def write_release(
     store: Store,
     path: str | Path,
@@ -42,26 +69,11 @@ def write_release(
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
     path = Path(path)
-    fmt = (fmt or path.suffix.lstrip(".")).lower()
-    if fmt not in OUTPUT_FORMATS:
-        raise ParamsError(
-            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
-        )
-    if not path.parent.exists():
-        raise ParamsError(f"output folder does not exist: {path.parent}")
+    fmt = output_format(path, fmt)
     sql = release_query(store, per_transaction=per_transaction)
     if per_transaction and fmt == "csv":
         sql = f"SELECT tid, to_json(items) AS items FROM ({sql})"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        opts = "FORMAT csv, HEADER true" if fmt == "csv" else "FORMAT parquet"
-        store.execute(f"COPY ({sql}) TO {literal(tmp)} ({opts})", step="write_release")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return copy_to_file(store, sql, path, fmt, step="write_release")
 
 
 def write_table(

@@ -21,6 +21,7 @@ from math import comb
 import pyarrow as pa
 
 from ..errors import InfeasibleError, TooLargeError
+from ..hierarchy import preorder_children
 from ..params import Params
 from ..queries import render
 from ..store import Store, quote
@@ -60,11 +61,7 @@ class Tree:
         return self.last[node] == node
 
     def children(self, node: int) -> list[int]:
-        out, c = [], node + 1
-        while c <= self.last[node]:
-            out.append(c)
-            c = self.last[c] + 1
-        return out
+        return preorder_children(self.last, node)
 
     def antichain(self, nodes: Iterable[int]) -> Itemset:
         """The nodes with those under another one dropped, in id order (preorder puts an

@@ -7,8 +7,6 @@ offending rows land in `violations_table_validity`, `violations_table_k`, `viola
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,10 +17,9 @@ from sqlglot import exp, select
 
 from ..errors import ParamsError
 from ..queries import render
-from ..store import Store, literal
+from ..release import copy_to_file, output_format
+from ..store import Store
 from .data import long_qi
-
-OUTPUT_FORMATS = ("csv", "parquet")
 
 
 def _c(name: str, table: str | None = None) -> exp.Column:
@@ -235,22 +232,7 @@ def write_table_release(
 ) -> Path:
     """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically."""
     path = Path(path)
-    fmt = (fmt or path.suffix.lstrip(".")).lower()
-    if fmt not in OUTPUT_FORMATS:
-        raise ParamsError(
-            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
-        )
-    if not path.parent.exists():
-        raise ParamsError(f"output folder does not exist: {path.parent}")
+    fmt = output_format(path, fmt)
     table = exp.table_("table_release", db=run, quoted=True)
     sql = render(select(*[_c(c) for c in columns]).from_(table).order_by(_c("rid")))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        opts = "FORMAT csv, HEADER true" if fmt == "csv" else "FORMAT parquet"
-        store.execute(f"COPY ({sql}) TO {literal(tmp)} ({opts})", step="write_table_release")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return copy_to_file(store, sql, path, fmt, step="write_table_release")
