@@ -137,19 +137,13 @@ def main() -> None:
 
 
 def _table(rows: list[dict]) -> None:
-    cols = [
-        "dataset",
-        "hierarchy",
-        "algorithm",
-        "k",
-        "m",
-        "run_s",
-        "peak_rss_mb",
-        "ncp_pct",
-        "lm_pct",
-        "suppressed",
-        "error",
-    ]
+    cols = ["dataset", "hierarchy", "algorithm", "k", "m", "run_s", "peak_rss_mb", "ncp_pct",
+            "lm_pct", "suppressed", "info_ggd", "error"]  # fmt: skip
+    print_table(rows, cols)
+
+
+def print_table(rows: list[dict], cols: list[str]) -> None:
+    """The rows as a markdown table, with only the columns some row has."""
     cols = [c for c in cols if any(c in r for r in rows)]
     print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
     for r in rows:

@@ -21,6 +21,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+from run import print_table  # noqa: E402 - the sibling runner's table printer
+
 DATA = ROOT.parent / "shared" / "data"
 ADULT_TAX = ROOT / "examples" / "adult"
 ADULT = [
@@ -138,10 +141,7 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     cols = ["dataset", "rows", "qi", "k", "l", "seconds", "cpu_s", "load_avg", "peak_rss_mb", "lm", "clusters",
             "closed", "member_rows", "error"]  # fmt: skip
-    cols = [c for c in cols if any(c in r for r in rows)]
-    print("\n| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
-    for r in rows:
-        print("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
+    print_table(rows, cols)
 
 
 if __name__ == "__main__":
