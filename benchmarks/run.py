@@ -137,7 +137,7 @@ def main() -> None:
 
 
 def _table(rows: list[dict]) -> None:
-    cols = ["dataset", "hierarchy", "algorithm", "k", "m", "run_s", "peak_rss_mb", "ncp_pct",
+    cols = ["dataset", "hierarchy", "algorithm", "k", "m", "run_s", "info_search_s", "peak_rss_mb", "ncp_pct",
             "lm_pct", "suppressed", "info_ggd", "error"]  # fmt: skip
     print_table(rows, cols)
 

@@ -123,6 +123,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     try:
         with store.run_schema(name, replace=params.replace) as run:
             info = algo.runner()(store, params, progress) or {}
+            info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
             progress("verify", 0, None)
             report = verify(
                 store,
