@@ -391,10 +391,8 @@ def sql_cmd(
             with Store(db) as store:
                 entries = api.run_sql_log(store, run, step)
             for seq, name, sql, params in entries:
-                out.print(
-                    f"-- {seq}: {name}" + (f"  params: {params}" if params else ""), highlight=False
-                )
-                out.print(sql.rstrip().rstrip(";") + ";\n", highlight=False, markup=False)
+                typer.echo(f"-- {seq}: {name}" + (f"  params: {params}" if params else ""))
+                typer.echo(sql.rstrip().rstrip(";") + ";\n")  # never wrapped: it must paste
             return
         statements = sqlfiles.statements()
         if step is None:
@@ -406,7 +404,7 @@ def sql_cmd(
         if step not in statements:
             raise typer.BadParameter(f"no statement {step!r}; `setanon sql` lists them")
         st = statements[step]
-        out.print(f"-- {st.name} ({st.file}): {st.doc}\n{st.sql};", highlight=False, markup=False)
+        typer.echo(f"-- {st.name} ({st.file}): {st.doc}\n{st.sql};")
     except SetAnonError as e:
         _fail(e)
 

@@ -146,6 +146,10 @@ class Store:
             ).fetchall()[0][0]
         )
 
+    def current_schema(self) -> str:
+        """The schema unqualified names resolve to first: the run's, inside a run context."""
+        return str(self.scalar("SELECT current_setting('search_path')")).split(",")[0]
+
     def schemas(self) -> list[str]:
         rows = self.con.execute(
             "SELECT DISTINCT schema_name FROM information_schema.schemata "

@@ -84,7 +84,7 @@ def verify(
     if k < 1:
         raise ParamsError("k must be >= 1")
     store.require_hierarchy()
-    schema = store.run_ctx.schema if store.run_ctx else store.schema
+    schema = store.current_schema()
     store.execute(
         "CREATE OR REPLACE TABLE violations_validity AS "
         + _union(

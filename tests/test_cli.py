@@ -93,3 +93,32 @@ def test_unknown_algorithm():
         "anonymize", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-a", "nope", "--k", 2
     )
     assert r.exit_code == ExitCode.PARAMS and "unknown algorithm 'nope'" in r.stderr
+
+
+def test_a_stored_run_can_be_listed_replayed_and_measured(tmp_path):
+    db = tmp_path / "w.duckdb"
+    r = invoke(
+        "anonymize",
+        EX / "fig2.csv",
+        "-H",
+        EX / "fig2_hierarchy.csv",
+        "-a",
+        "aa",
+        "--k",
+        2,
+        "--m",
+        2,
+        "--db",
+        db,
+        "--json",
+        "-q",
+    )
+    assert r.exit_code == 0, r.output
+    runs = json.loads(invoke("runs", "--db", db, "--json").stdout)
+    assert [x["run"] for x in runs] == ["aa_k2_m2"] and "cut" in runs[0]["tables"]
+    r = invoke("sql", "--db", db, "--run", "aa_k2_m2")
+    assert r.exit_code == 0 and "CREATE OR REPLACE TABLE violations_validity AS" in r.stdout
+    r = invoke("metrics", "--db", db, "--run", "aa_k2_m2", "--json")
+    assert json.loads(r.stdout)["ncp"] == pytest.approx(2.5 / 11)
+    r = invoke("verify", "--db", db, "--run", "aa_k2_m2", "--k", 2, "--m", 2)
+    assert r.exit_code == ExitCode.OK, r.output
