@@ -594,5 +594,16 @@ def anonymize_table_command(
     )
 
 
-def main() -> None:  # pragma: no cover - console entry
-    app()
+def main() -> None:
+    """Console entry: an unexpected DuckDB error is a bug, but still one clear line and a code."""
+    import duckdb
+
+    try:
+        app(prog_name="setanon")
+    except duckdb.Error as e:
+        err.print(
+            f"[bold red]internal error[/] (please report): {str(e).splitlines()[0]}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        sys.exit(int(ExitCode.INTERNAL))

@@ -122,3 +122,18 @@ def test_a_stored_run_can_be_listed_replayed_and_measured(tmp_path):
     assert json.loads(r.stdout)["ncp"] == pytest.approx(2.5 / 11)
     r = invoke("verify", "--db", db, "--run", "aa_k2_m2", "--k", 2, "--m", 2)
     assert r.exit_code == ExitCode.OK, r.output
+
+
+def test_console_entry_turns_a_database_error_into_one_line(monkeypatch, capsys):
+    import duckdb
+
+    from setanon_sql import cli
+
+    def broken(**_: object) -> None:
+        raise duckdb.IOException("IO Error: disk full\nmore detail")
+
+    monkeypatch.setattr(cli, "app", broken)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    assert exit_info.value.code == ExitCode.INTERNAL
+    assert "internal error (please report): IO Error: disk full" in capsys.readouterr().err
