@@ -82,8 +82,8 @@ FROM (
 ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 
 -- name: partition_bucket
--- Distribute every frontier transaction under the node its partition would expand (largest
--- gain, then smallest node id), or, with $all_nodes, under each of its candidate nodes: the
+-- Distribute every frontier transaction under the node of largest gain (then smallest id) of
+-- its partition, or, with $all_nodes, under each of its candidate nodes: the
 -- children of that node covering its items (its bucket: a bit mask of their sibling ranks,
 -- plus a list of those of rank >= 64, NULL when none), and its own gain from the expansion
 -- (the order in which it is given to the leftover).
@@ -106,16 +106,19 @@ GROUP BY c.tid, c.pid, c.node;
 -- name: partition_outcome
 -- What expanding each distributed node would do to its partition: a leftover of 1..k-1 needs
 -- the transactions that large buckets can spare (keeping them >= k); when they cannot spare
--- enough, or no bucket has k, the split would be rolled back. The partition expands its
--- node of largest gain that is not rolled back, else its node of largest gain (gain_rank 1);
--- nodes ranked above the chosen one fail (with "split" leftovers they are not tried again).
+-- enough, or no bucket has k, the split would be rolled back. Its realized gain is the gain
+-- of the transactions in buckets of >= k, the ones that do get the node's children. Nodes
+-- are ranked by gain, or with $realized by realized gain, then gain, then id; the partition
+-- expands its best-ranked node that is not rolled back, else its first (gain_rank 1); nodes
+-- ranked above the chosen one fail (with "split" leftovers they are not tried again).
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
-    SELECT pid, expanded, count(*) AS size
+    SELECT pid, expanded, count(*) AS size, sum(tx_gain) AS bucket_gain
     FROM partition_bucket
     GROUP BY pid, expanded, mask, wide
 ), per_node AS (
     SELECT pid, expanded,
+           coalesce(sum(bucket_gain) FILTER (WHERE size >= $k), 0) AS realized_units,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
            coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
            count(*) FILTER (WHERE size >= $k) AS large_buckets
@@ -126,8 +129,10 @@ WITH bucket AS (
            CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
            p.large_buckets = 0
                OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
-           row_number() OVER (PARTITION BY p.pid ORDER BY g.gain_units DESC, p.expanded)
-               AS gain_rank
+           p.realized_units,
+           row_number() OVER (PARTITION BY p.pid ORDER BY
+               CASE WHEN $realized THEN p.realized_units END DESC NULLS LAST,
+               g.gain_units DESC, p.expanded) AS gain_rank
     FROM per_node AS p
     JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.expanded
 )

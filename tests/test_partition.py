@@ -18,9 +18,17 @@ from setanon_sql.errors import InfeasibleError, ParamsError
 ALGORITHMS = [("partition", "final"), ("partition", "split"), ("lgr", "split")]
 
 
-def run(store, algorithm: str, k: int, leftover: str = "final", gain: str = "drop", **kw):
-    params = Params(algorithm=algorithm, k=k, options={"leftover": leftover, "gain": gain}, **kw)
-    return anonymize(store, params)
+def run(
+    store,
+    algorithm: str,
+    k: int,
+    leftover: str = "final",
+    gain: str = "drop",
+    pick="realized",
+    **kw,
+):
+    options = {"leftover": leftover, "gain": gain, "pick": pick}
+    return anonymize(store, Params(algorithm=algorithm, k=k, options=options, **kw))
 
 
 @pytest.mark.parametrize(("leftover", "gain"), [("final", "drop"), ("split", "ncp")])
@@ -39,8 +47,9 @@ def test_table2_local_recoding(table2, leftover, gain):
     assert result.loss["ncp"] == pytest.approx(3.5 / 17)
 
 
-def test_table2_information_gain_of_partition_a_b(table2):
-    result = run(table2, "partition", 2, keep_intermediate=True)
+@pytest.mark.parametrize("gain", ["ncp", "drop"])
+def test_table2_information_gain_of_partition_a_b(table2, gain):
+    result = run(table2, "partition", 2, gain=gain, keep_intermediate=True)
     with table2.in_run(result.run):
         rows = table2.query(
             "WITH cut AS (SELECT pid, list(n.label ORDER BY n.label) AS labels "
@@ -86,13 +95,33 @@ def test_split_leftover_tries_the_other_nodes():
     # Tid 0 (least gain) is given to {a1}'s leftover; {A, B} (tids 2, 3) fails on B (gain 6,
     # buckets {b1, b2} and {b2} of one each). "final" stops there; "split" expands A instead.
     store = make_store([["a1", "b1"], ["a1"], ["a1", "b1", "b2"], ["a1", "b2"]], AB_TREE)
-    final, split = run(store, "partition", 2, "final"), run(store, "partition", 2, "split")
+    final = run(store, "partition", 2, "final", pick="nominal")
+    split = run(store, "partition", 2, "split", pick="nominal")
     ends = {"0": ["ALL"], "1": ["ALL"]}
     assert release_of(store, final.run) == ends | {"2": ["A", "B"], "3": ["A", "B"]}
     assert release_of(store, split.run) == ends | {"2": ["B", "a1"], "3": ["B", "a1"]}
     assert (final.loss["ncp"], split.loss["ncp"]) == (
         pytest.approx(5.5 / 8),
         pytest.approx(4.5 / 8),
+    )
+
+
+def test_realized_pick_ranks_nodes_by_the_gain_their_split_keeps():
+    # In partition {A, B}, A has the larger gain (12 items x 3 leaves = 36 vs 10 x 2 = 20) but
+    # only tids 0, 1 share a bucket under it: it realizes 18, B (one bucket of all five) 20.
+    # "nominal" expands A and leaves tids 2-4 at {A, B}; "realized" expands B first, then A,
+    # and tids 2-4 keep b1, b2.
+    tree = [("A", "ALL"), ("B", "ALL"), ("a1", "A"), ("a2", "A"), ("a3", "A")]
+    tree += [("b1", "B"), ("b2", "B")]
+    a = [["a1", "a2", "a3"], ["a1", "a2", "a3"], ["a1", "a2"], ["a2", "a3"], ["a1", "a3"]]
+    store = make_store([items + ["b1", "b2"] for items in a], tree)
+    nominal = run(store, "partition", 2, "final", pick="nominal")
+    realized = run(store, "partition", 2, "final")
+    assert release_of(store, nominal.run)["2"] == ["A", "B"]
+    assert release_of(store, realized.run)["2"] == ["A", "b1", "b2"]
+    assert (nominal.loss["ncp"], realized.loss["ncp"]) == (
+        pytest.approx(6 / 22),
+        pytest.approx(3.6 / 22),
     )
 
 
@@ -133,6 +162,8 @@ def test_unknown_options(table2):
         run(table2, "partition", 2, "keep")
     with pytest.raises(ParamsError, match="option gain must be one of"):
         run(table2, "lgr", 2, gain="entropy")
+    with pytest.raises(ParamsError, match="option pick must be one of"):
+        run(table2, "partition", 2, pick="best")
 
 
 def checked(store, result, edges, k) -> tuple[dict, dict]:
@@ -149,17 +180,22 @@ def checked(store, result, edges, k) -> tuple[dict, dict]:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(db=databases(), k=st.integers(1, 4), gain=st.sampled_from(["drop", "ncp"]))
-def test_outputs_are_k_anonymous_generalizations(db, k, gain):
+@given(
+    db=databases(),
+    k=st.integers(1, 4),
+    gain=st.sampled_from(["drop", "ncp"]),
+    pick=st.sampled_from(["realized", "nominal"]),
+)
+def test_outputs_are_k_anonymous_generalizations(db, k, gain, pick):
     txs, edges = db
     store = make_store(txs, edges)
     ncp = {}
     for algorithm, leftover in ALGORITHMS:
         if len(txs) < k:
             with pytest.raises(InfeasibleError):
-                run(store, algorithm, k, leftover, gain)
+                run(store, algorithm, k, leftover, gain, pick)
             continue
-        result = run(store, algorithm, k, leftover, gain)
+        result = run(store, algorithm, k, leftover, gain, pick)
         checked(store, result, edges, k)
         ncp[algorithm, leftover] = result.loss["ncp"]
     if ncp:

@@ -34,7 +34,7 @@ _INTERMEDIATE = (
 
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     """Partition top-down, reallocate the waiting transactions, release."""
-    figures = top_down(store, params, progress, leftover=leftover_mode(params, default="split"))
+    figures = top_down(store, params, progress, leftover=leftover_mode(params))
     figures.update(reallocate(store, params, progress, first_pid=figures["partitions_made"] + 1))
     figures.update(release(store))
     drop_intermediate(store, params, _INTERMEDIATE)
