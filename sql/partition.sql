@@ -2,11 +2,12 @@
 -- recursion per round and every partition of the frontier in the same statement.
 --
 -- Every partition that is still being split holds transactions with one and the same
--- generalized itemset, its cut (`partition_cut`). `partition_cover` holds, for every item
--- instance of those transactions that sits under an expandable (non-leaf) cut node, that node
--- and its step towards the item (`partition_expand_step`: the child covering the item and the
--- drop in NCP, in leaf units, of replacing the node by it). Gains are integers (leaf counts),
--- so sums and ties are exact.
+-- generalized itemset, its cut (`partition_cut`). `partition_bucket` holds, for every such
+-- transaction and every expandable (non-leaf) node of its cut, the bucket the transaction
+-- would go to if that node were expanded: the children covering its items under it. A level
+-- only changes the buckets of the nodes it expands, so the table is carried from level to
+-- level and only the children just opened get their buckets computed, from the item steps
+-- of `partition_expand_step`. Gains are integers (leaf counts), so sums and ties are exact.
 
 -- name: partition_size
 -- The transactions of the data, and the NCP scale: leaves x item instances.
@@ -44,10 +45,10 @@ SELECT s.*, n.step AS next_step
 FROM numbered AS s
 LEFT JOIN numbered AS n ON n.item = s.item AND n.node = s.child;
 
--- name: partition_start_of
--- Every transaction starts in partition 0, whose cut is the root.
-CREATE OR REPLACE TABLE partition_of AS
-SELECT tid, 0 AS pid FROM tids;
+-- name: partition_start_moves
+-- Every transaction starts in partition 0, whose cut is the root; each level logs the moves
+-- of the transactions that go to a new partition (ids grow level by level).
+CREATE OR REPLACE TABLE partition_moves (level INTEGER, tid BIGINT, pid BIGINT);
 
 -- name: partition_start_cut
 -- The cut of partition 0: the root alone.
@@ -58,50 +59,44 @@ SELECT 0 AS pid, id AS node FROM node WHERE parent IS NULL;
 -- No node is blocked yet.
 CREATE OR REPLACE TABLE partition_blocked (pid BIGINT, node INTEGER);
 
--- name: partition_start_cover
--- Every item instance, under the root, with the root's step towards it.
-CREATE OR REPLACE TABLE partition_cover AS
-SELECT t.tid, 0 AS pid, s.node, s.step
-FROM tx AS t
-JOIN node AS r ON r.parent IS NULL
-JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id;
+-- name: partition_start_bucket
+-- The buckets of every transaction under the root: the root's children covering its items
+-- (a bit mask of their sibling ranks, plus a list of those of rank >= 64, NULL when none),
+-- and its gain from the expansion (the order in which it is given to a leftover).
+CREATE OR REPLACE TABLE partition_bucket AS
+WITH opened AS (
+    SELECT t.tid, s.node AS expanded, s.rank, s.child, s.gain_units
+    FROM tx AS t
+    JOIN node AS r ON r.parent IS NULL
+    JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
+), wide AS (
+    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
+    FROM opened
+    WHERE rank >= 64
+    GROUP BY tid, expanded
+)
+SELECT b.tid, 0::BIGINT AS pid, b.expanded, b.mask, w.wide, b.tx_gain
+FROM (
+    SELECT tid, expanded, bit_or(CASE WHEN rank < 64 THEN 1::UBIGINT << rank END) AS mask,
+           sum(gain_units) AS tx_gain
+    FROM opened
+    GROUP BY tid, expanded
+) AS b
+LEFT JOIN wide AS w USING (tid, expanded);
 
 -- name: partition_gain
--- Information gain of every (partition, expandable cut node) pair of the frontier: the total
--- NCP drop over the partition's item instances under the node, in leaf units and as a share
--- of the whole database's NCP scale ($scale = leaves x item instances). Nodes whose split
--- failed in that partition (partition_blocked) are not candidates there.
+-- Information gain of every (partition, candidate node) pair of the frontier: the total over
+-- the partition's item instances under the node, in leaf units and as a share of the whole
+-- database's NCP scale ($scale = leaves x item instances). Nodes whose split failed in that
+-- partition (partition_blocked) are not candidates there.
 CREATE OR REPLACE TABLE partition_gain AS
 SELECT g.*
 FROM (
-    SELECT c.pid, c.node, sum(e.gain_units) AS gain_units, sum(e.gain_units) / $scale AS gain
-    FROM partition_cover AS c
-    JOIN partition_expand_step AS e ON e.step = c.step
-    GROUP BY c.pid, c.node
+    SELECT pid, expanded AS node, sum(tx_gain) AS gain_units, sum(tx_gain) / $scale AS gain
+    FROM partition_bucket
+    GROUP BY pid, expanded
 ) AS g
 ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
-
--- name: partition_bucket
--- Distribute every frontier transaction under the node of largest gain (then smallest id) of
--- its partition, or, with $all_nodes, under each of its candidate nodes: the
--- children of that node covering its items (its bucket: a bit mask of their sibling ranks,
--- plus a list of those of rank >= 64, NULL when none), and its own gain from the expansion
--- (the order in which it is given to the leftover).
-CREATE OR REPLACE TABLE partition_bucket AS
-WITH chosen AS (
-    SELECT pid, node
-    FROM partition_gain
-    QUALIFY $all_nodes
-         OR row_number() OVER (PARTITION BY pid ORDER BY gain_units DESC, node) = 1
-)
-SELECT c.tid, c.pid, c.node AS expanded,
-       bit_or(1::UBIGINT << e.rank) FILTER (WHERE e.rank < 64) AS mask,
-       list_sort(list_distinct(list(e.child) FILTER (WHERE e.rank >= 64))) AS wide,
-       sum(e.gain_units) AS tx_gain
-FROM partition_cover AS c
-JOIN chosen AS h ON h.pid = c.pid AND h.node = c.node
-JOIN partition_expand_step AS e ON e.step = c.step
-GROUP BY c.tid, c.pid, c.node;
 
 -- name: partition_outcome
 -- What expanding each distributed node would do to its partition: a leftover of 1..k-1 needs
@@ -109,8 +104,9 @@ GROUP BY c.tid, c.pid, c.node;
 -- enough, or no bucket has k, the split would be rolled back. Its realized gain is the gain
 -- of the transactions in buckets of >= k, the ones that do get the node's children. Nodes
 -- are ranked by gain, or with $realized by realized gain, then gain, then id; the partition
--- expands its best-ranked node that is not rolled back, else its first (gain_rank 1); nodes
--- ranked above the chosen one fail (with "split" leftovers they are not tried again).
+-- expands its best-ranked node that is not rolled back, else its first (gain_rank 1); with
+-- $first_only (the paper's own rule) always its first. Nodes ranked above the chosen one
+-- fail (with "split" leftovers they are not tried again).
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
     SELECT pid, expanded, count(*) AS size, sum(tx_gain) AS bucket_gain
@@ -137,7 +133,9 @@ WITH bucket AS (
     JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.expanded
 )
 SELECT *,
-       row_number() OVER (PARTITION BY pid ORDER BY rolled_back, gain_rank) = 1 AS chosen
+       row_number() OVER (
+           PARTITION BY pid ORDER BY CASE WHEN NOT $first_only THEN rolled_back END, gain_rank
+       ) = 1 AS chosen
 FROM decided;
 
 -- name: partition_balance
@@ -229,34 +227,62 @@ SELECT DISTINCT pid, expanded
 FROM partition_split
 WHERE fate <> 'split';
 
--- name: partition_next_cover
--- The item instances of the next frontier: transactions of new partitions with their expanded
--- node replaced by its child (dropped once that child is a leaf), and, when $keep_leftover,
--- transactions left in their partition while it still has a node to try.
-CREATE OR REPLACE TABLE partition_cover AS
+-- name: partition_next_bucket
+-- The buckets of the next frontier. Transactions of new partitions keep the buckets of their
+-- other cut nodes, and get buckets for the children they now hold under the expanded node
+-- (those that are not leaves): the grandchildren covering their items there. When
+-- $keep_leftover, transactions left in their partition keep their buckets while it still has
+-- a node to try.
+CREATE OR REPLACE TABLE partition_bucket AS
 WITH open_leftover AS (
     SELECT DISTINCT g.pid
     FROM partition_gain AS g
     ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
     WHERE $keep_leftover
+), opened AS (
+    SELECT s.tid, e.child AS expanded, n.rank, n.child, n.gain_units
+    FROM partition_split AS s
+    JOIN tx AS t ON t.tid = s.tid
+    JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
+    JOIN partition_expand_step AS n ON n.step = e.next_step
+    WHERE s.fate = 'split'
+), wide AS (
+    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
+    FROM opened
+    WHERE rank >= 64
+    GROUP BY tid, expanded
 )
-SELECT c.tid,
-       CASE WHEN s.fate = 'split' THEN s.new_pid ELSE c.pid END AS pid,
-       CASE WHEN c.node = s.expanded THEN e.child ELSE c.node END AS node,
-       CASE WHEN c.node = s.expanded THEN e.next_step ELSE c.step END AS step
-FROM partition_cover AS c
-JOIN partition_split AS s ON s.tid = c.tid
-LEFT JOIN partition_expand_step AS e
-       ON s.fate = 'split' AND c.node = s.expanded AND e.step = c.step
-WHERE (s.fate = 'split' AND (c.node <> s.expanded OR e.next_step IS NOT NULL))
-   OR (s.fate <> 'split' AND c.pid IN (SELECT pid FROM open_leftover));
+SELECT b.tid, CASE WHEN s.fate = 'split' THEN s.new_pid ELSE b.pid END AS pid,
+       b.expanded, b.mask, b.wide, b.tx_gain
+FROM partition_bucket AS b
+JOIN partition_split AS s ON s.tid = b.tid
+WHERE (s.fate = 'split' AND b.expanded <> s.expanded)
+   OR (s.fate <> 'split' AND b.pid IN (SELECT pid FROM open_leftover))
+UNION ALL
+SELECT b.tid, s.new_pid, b.expanded, b.mask, w.wide, b.tx_gain
+FROM (
+    SELECT tid, expanded, bit_or(CASE WHEN rank < 64 THEN 1::UBIGINT << rank END) AS mask,
+           sum(gain_units) AS tx_gain
+    FROM opened
+    GROUP BY tid, expanded
+) AS b
+JOIN partition_split AS s ON s.tid = b.tid
+LEFT JOIN wide AS w ON w.tid = b.tid AND w.expanded = b.expanded;
 
 -- name: partition_move
--- Move the transactions of new partitions to them.
-UPDATE partition_of
-SET pid = s.new_pid
-FROM partition_split AS s
-WHERE s.tid = partition_of.tid AND s.fate = 'split';
+-- Log the moves of the transactions of new partitions.
+INSERT INTO partition_moves
+SELECT $level, tid, new_pid
+FROM partition_split
+WHERE fate = 'split';
+
+-- name: partition_of
+-- Every transaction's partition: the last it moved to (ids grow level by level), else 0.
+CREATE OR REPLACE TABLE partition_of AS
+SELECT t.tid, coalesce(max(m.pid), 0) AS pid
+FROM tids AS t
+LEFT JOIN partition_moves AS m USING (tid)
+GROUP BY t.tid;
 
 -- name: partition_final
 -- Every equivalence class of the result: its partition, size and number of cut nodes.

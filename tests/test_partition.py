@@ -149,7 +149,7 @@ def test_intermediate_tables_are_kept_only_on_request(table2):
             )
         }
         assert {"release", "partition_of", "partition_cut", "partition_final"} <= tables
-        assert ("partition_cover" in tables) == kept
+        assert ("partition_bucket" in tables) == kept
 
 
 def test_data_smaller_than_k_is_infeasible(table2):

@@ -47,13 +47,14 @@ PICK = ("realized", "nominal")
 _INTERMEDIATE = (
     "partition_child_rank",
     "partition_expand_step",
-    "partition_cover",
     "partition_bucket",
     "partition_outcome",
     "partition_balance",
     "partition_split",
     "partition_frontier",
     "partition_blocked",
+    "partition_gain",
+    "partition_moves",
 )
 
 
@@ -101,9 +102,9 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         )
     store.run("partition_child_rank")
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
-    for name in ("start_of", "start_cut", "start_blocked"):
+    for name in ("start_moves", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
-    active = row_count(store.run("partition_start_cover"))
+    active = row_count(store.run("partition_start_bucket"))
     level = made = 0
     while active:
         level += 1
@@ -111,18 +112,21 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         store.run("partition_gain", {"scale": float(size["scale"])})
         if params.keep_intermediate:
             _log(store, "partition_gain_log", "partition_gain", level)
-        store.run("partition_bucket", {"all_nodes": keep_leftover or realized})
-        store.run("partition_outcome", {"k": params.k, "realized": realized})
+        first_only = not (keep_leftover or realized)
+        store.run(
+            "partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only}
+        )
         store.run("partition_balance", {"k": params.k, "next": made + 1})
         store.run("partition_split", {"k": params.k})
         new = row_count(store.run("partition_frontier"))
         if new:
             store.run("partition_add_cuts")
-            store.run("partition_move")
+            store.run("partition_move", {"level": level})
             made += new
         if keep_leftover:
             store.run("partition_block")
-        active = row_count(store.run("partition_next_cover", {"keep_leftover": keep_leftover}))
+        active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
+    store.run("partition_of")
     return {"levels": level, "partitions_made": made}
 
 
