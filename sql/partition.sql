@@ -15,22 +15,26 @@ SELECT (SELECT count(*) FROM tids) AS transactions,
        (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx) AS scale;
 
 -- name: partition_child_rank
--- Every non-root node with its rank among its siblings (0, 1, ...): a bucket's children under
--- the expanded node are a bit mask of these ranks (ranks >= 64 go to a list instead).
+-- Every non-root node with its rank among its siblings (0, 1, ...) and that rank's bit: a
+-- bucket's children under the expanded node are a bit mask of these (ranks >= 64 have no bit
+-- and go to a list instead).
 CREATE OR REPLACE TABLE partition_child_rank AS
-SELECT id, parent, (row_number() OVER (PARTITION BY parent ORDER BY id) - 1)::INTEGER AS rank
-FROM node
-WHERE parent IS NOT NULL;
+SELECT *, CASE WHEN rank < 64 THEN 1::UBIGINT << rank END AS bit
+FROM (
+    SELECT id, parent, (row_number() OVER (PARTITION BY parent ORDER BY id) - 1)::INTEGER AS rank
+    FROM node
+    WHERE parent IS NOT NULL
+);
 
 -- name: partition_expand_step
 -- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
--- towards the item, that child's sibling rank, the gain in leaves of replacing the node by the
+-- towards the item, that child's sibling rank and bit, the gain in leaves of replacing the node by the
 -- child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
 -- the node minus NCP of the child, 0 for a leaf child), or with $drop false the node's NCP
 -- (how the public Python implementation of Partition weighs a node).
 CREATE OR REPLACE TABLE partition_expand_step AS
 WITH path AS (
-    SELECT i.item, p.id AS node, c.id AS child, r.rank,
+    SELECT i.item, p.id AS node, c.id AS child, r.rank, r.bit,
            p.leaf_count - CASE WHEN $drop AND NOT c.is_leaf THEN c.leaf_count ELSE 0 END
                AS gain_units
     FROM (SELECT DISTINCT item FROM tx) AS i
@@ -65,7 +69,7 @@ CREATE OR REPLACE TABLE partition_blocked (pid BIGINT, node INTEGER);
 -- and its gain from the expansion (the order in which it is given to a leftover).
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH opened AS (
-    SELECT t.tid, s.node AS expanded, s.rank, s.child, s.gain_units
+    SELECT t.tid, s.node AS expanded, s.rank, s.bit, s.child, s.gain_units
     FROM tx AS t
     JOIN node AS r ON r.parent IS NULL
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
@@ -77,8 +81,7 @@ WITH opened AS (
 )
 SELECT b.tid, 0::BIGINT AS pid, b.expanded, b.mask, w.wide, b.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(CASE WHEN rank < 64 THEN 1::UBIGINT << rank END) AS mask,
-           sum(gain_units) AS tx_gain
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
     FROM opened
     GROUP BY tid, expanded
 ) AS b
@@ -99,63 +102,62 @@ FROM (
 ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 
 -- name: partition_outcome
--- What expanding each distributed node would do to its partition: a leftover of 1..k-1 needs
--- the transactions that large buckets can spare (keeping them >= k); when they cannot spare
--- enough, or no bucket has k, the split would be rolled back. Its realized gain is the gain
--- of the transactions in buckets of >= k, the ones that do get the node's children. Nodes
--- are ranked by gain, or with $realized by realized gain, then gain, then id; the partition
--- expands its best-ranked node that is not rolled back, else its first (gain_rank 1); with
--- $first_only (the paper's own rule) always its first. Nodes ranked above the chosen one
--- fail (with "split" leftovers they are not tried again).
+-- What expanding each candidate node would do to its partition, one row per bucket it would
+-- make (size, gain) with the node's verdict: a leftover of 1..k-1 needs the transactions
+-- that large buckets can spare (keeping them >= k); when they cannot spare enough, or no
+-- bucket has k, the split would be rolled back. The node's realized gain is the gain of the
+-- transactions in buckets of >= k, the ones that do get its children. Nodes are ranked by
+-- gain, or with $realized by realized gain, then gain, then id; the partition expands its
+-- best-ranked node that is not rolled back, else its first (gain_rank 1); with $first_only
+-- (the paper's own rule) always its first. Nodes ranked above the chosen one fail (with
+-- "split" leftovers they are not tried again).
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
-    SELECT pid, expanded, count(*) AS size, sum(tx_gain) AS bucket_gain
+    SELECT pid, expanded AS node, mask, wide, count(*) AS size, sum(tx_gain) AS bucket_gain
     FROM partition_bucket
     GROUP BY pid, expanded, mask, wide
 ), per_node AS (
-    SELECT pid, expanded,
+    SELECT pid, node,
            coalesce(sum(bucket_gain) FILTER (WHERE size >= $k), 0) AS realized_units,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
            coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
            count(*) FILTER (WHERE size >= $k) AS large_buckets
     FROM bucket
-    GROUP BY pid, expanded
+    GROUP BY pid, node
 ), decided AS (
-    SELECT p.pid, p.expanded AS node,
+    SELECT p.pid, p.node,
            CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
            p.large_buckets = 0
                OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
            p.realized_units,
            row_number() OVER (PARTITION BY p.pid ORDER BY
                CASE WHEN $realized THEN p.realized_units END DESC NULLS LAST,
-               g.gain_units DESC, p.expanded) AS gain_rank
+               g.gain_units DESC, p.node) AS gain_rank
     FROM per_node AS p
-    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.expanded
+    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.node
+), ranked AS (
+    SELECT *,
+           row_number() OVER (
+               PARTITION BY pid ORDER BY CASE WHEN NOT $first_only THEN rolled_back END, gain_rank
+           ) = 1 AS chosen
+    FROM decided
 )
-SELECT *,
-       row_number() OVER (
-           PARTITION BY pid ORDER BY CASE WHEN NOT $first_only THEN rolled_back END, gain_rank
-       ) = 1 AS chosen
-FROM decided;
+SELECT r.*, b.mask, b.wide, b.size, b.bucket_gain
+FROM ranked AS r
+JOIN bucket AS b ON b.pid = r.pid AND b.node = r.node;
 
 -- name: partition_balance
 -- The buckets of every partition's chosen node: those with >= $k transactions become new
 -- partitions (ids from $next on, by partition and children) unless the split is rolled back;
 -- smaller ones go to the leftover.
 CREATE OR REPLACE TABLE partition_balance AS
-WITH bucket AS (
-    SELECT b.pid, b.expanded, b.mask, b.wide, count(*) AS size
-    FROM partition_bucket AS b
-    SEMI JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded AND o.chosen
-    GROUP BY b.pid, b.expanded, b.mask, b.wide
-)
-SELECT b.pid, b.expanded, b.mask, b.wide, b.size, o.need, o.rolled_back,
-       CASE WHEN b.size >= $k AND NOT o.rolled_back
+SELECT pid, node AS expanded, mask, wide, size, need, rolled_back,
+       CASE WHEN size >= $k AND NOT rolled_back
             THEN $next - 1 + row_number() OVER (
-                ORDER BY b.size < $k OR o.rolled_back, b.pid, b.mask, b.wide)
+                ORDER BY size < $k OR rolled_back, pid, mask, wide)
        END AS new_pid
-FROM bucket AS b
-JOIN partition_outcome AS o ON o.pid = b.pid AND o.node = b.expanded;
+FROM partition_outcome
+WHERE chosen;
 
 -- name: partition_split
 -- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
@@ -218,9 +220,13 @@ FROM partition_frontier;
 -- With the leftover going on splitting: the nodes that failed, and the chosen node where
 -- transactions stay, are not tried again in that partition (its new partitions may try them).
 INSERT INTO partition_blocked
+WITH verdict AS (
+    SELECT DISTINCT pid, node, rolled_back, gain_rank, chosen
+    FROM partition_outcome
+)
 SELECT o.pid, o.node
-FROM partition_outcome AS o
-JOIN partition_outcome AS c ON c.pid = o.pid AND c.chosen
+FROM verdict AS o
+JOIN verdict AS c ON c.pid = o.pid AND c.chosen
 WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
 UNION
 SELECT DISTINCT pid, expanded
@@ -240,7 +246,7 @@ WITH open_leftover AS (
     ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
     WHERE $keep_leftover
 ), opened AS (
-    SELECT s.tid, e.child AS expanded, n.rank, n.child, n.gain_units
+    SELECT s.tid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
     FROM partition_split AS s
     JOIN tx AS t ON t.tid = s.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
@@ -261,8 +267,7 @@ WHERE (s.fate = 'split' AND b.expanded <> s.expanded)
 UNION ALL
 SELECT b.tid, s.new_pid, b.expanded, b.mask, w.wide, b.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(CASE WHEN rank < 64 THEN 1::UBIGINT << rank END) AS mask,
-           sum(gain_units) AS tx_gain
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
     FROM opened
     GROUP BY tid, expanded
 ) AS b
