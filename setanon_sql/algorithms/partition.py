@@ -2,10 +2,11 @@
 local generalization.
 
 All transactions start generalized to the root. Each round expands, in every partition of the
-frontier at once, the cut node of largest information gain, distributes the partition's
-transactions into buckets by the children their items fall under, and balances the buckets
-(small ones go to a leftover partition that keeps the parent's cut). The SQL is in
-`sql/partition.sql`; this module only drives the rounds and reads their counts.
+frontier at once, the cut node of largest information gain (by default the gain its split
+realizes, see `pick`), distributes the partition's transactions into buckets by the children
+their items fall under, and balances the buckets (small ones go to a leftover partition that
+keeps the parent's cut). The SQL is in `sql/partition.sql`; this module only drives the rounds
+and reads their counts.
 
 A leftover of 1..k-1 transactions takes, from large buckets that keep k, their transactions of
 least gain; when they cannot spare enough, or no bucket has k, the split is rolled back.
@@ -15,15 +16,15 @@ Options:
         keep the parent's cut and go on splitting on their other nodes ("recurse until no node
         can be expanded"); the node that failed is not tried again in that partition, as in the
         public Python implementation of Partition. "final" stops them where they are. "split"
-        only refines what "final" releases, so its NCP is never higher (WV2, k=10: 6.33 % vs
-        6.54 %).
+        only refines what "final" releases, so its NCP is never higher (WV2, k=10: 6.298 % vs
+        6.403 %).
     gain: "ncp" (default) or "drop". The gain of expanding a node in a partition sums, over the
         partition's items under the node, either the node's own NCP (how the public Python
         implementation weighs it: the loss the expansion makes recoverable further down) or
         the drop in NCP of replacing the node by its child (the issue's one-step reading).
         They agree when the children are leaves (He & Naughton's Table 2: 3/17 vs 2/17).
-        "ncp" loses less on WV2 at every k benchmarked (k=10: 6.298 % vs 6.320 %) and the same
-        on balanced hierarchies, where both rank nodes alike.
+        "ncp" loses no more on WV2 at any k benchmarked (k=10: 6.298 % vs 6.320 %) and the same
+        on WV1's balanced hierarchies, where the two are proportional but at ragged edges.
     pick: "realized" (default) or "nominal". "nominal" expands the node of largest gain over
         the whole partition (the paper's Max_Global_Info_Gain); "realized" counts only the
         transactions that land in buckets of k or more, the ones the split does refine, so a
