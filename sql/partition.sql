@@ -28,8 +28,8 @@ FROM (
 
 -- name: partition_expand_step
 -- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
--- towards the item, that child's sibling rank and bit, the gain in leaves of replacing the node by the
--- child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
+-- towards the item, that child's sibling rank and bit, the gain in leaves of replacing the
+-- node by the child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
 -- the node minus NCP of the child, 0 for a leaf child), or with $drop false the node's NCP
 -- (how the public Python implementation of Partition weighs a node).
 CREATE OR REPLACE TABLE partition_expand_step AS
