@@ -29,9 +29,9 @@ FROM (
 -- name: partition_expand_step
 -- Every step down from an ancestor towards an item of the data: the ancestor (node), its child
 -- towards the item, that child's sibling rank and bit, the gain in leaves of replacing the
--- node by the child, and the next step below the child (NULL at a leaf). The gain is the NCP drop (NCP of
--- the node minus NCP of the child, 0 for a leaf child), or with $drop false the node's NCP
--- (how the public Python implementation of Partition weighs a node).
+-- node by the child, and the next step below the child (NULL at a leaf). The gain is the
+-- NCP drop (NCP of the node minus NCP of the child, 0 for a leaf child), or with $drop false
+-- the node's NCP (how the public Python implementation of Partition weighs a node).
 CREATE OR REPLACE TABLE partition_expand_step AS
 WITH path AS (
     SELECT i.item, p.id AS node, c.id AS child, r.rank, r.bit,
@@ -292,7 +292,8 @@ GROUP BY t.tid;
 -- name: partition_final
 -- Every equivalence class of the result: its partition, size and number of cut nodes.
 CREATE OR REPLACE TABLE partition_final AS
-SELECT o.pid, count(*) AS size, (SELECT count(*) FROM partition_cut AS c WHERE c.pid = o.pid) AS cut_size
+SELECT o.pid, count(*) AS size,
+       (SELECT count(*) FROM partition_cut AS c WHERE c.pid = o.pid) AS cut_size
 FROM partition_of AS o
 GROUP BY o.pid
 ORDER BY o.pid;
