@@ -42,6 +42,75 @@ WITH level_cost AS (
 SELECT DISTINCT tid, itemset, cost_units
 FROM rolled;
 
+-- name: lgr_fit_start
+-- Classes of the release whose cut generalizes a waiting transaction are found by walking the
+-- partition tree down from the root, whose cut fits every transaction: a transaction that
+-- fits a partition fits its child made by expanding node X exactly when its own items fall
+-- under the same children of X. `lgr_fit` gathers the (transaction, partition) pairs that
+-- fit, `lgr_fit_frontier` holds the ones found last.
+CREATE OR REPLACE TABLE lgr_fit_frontier AS
+SELECT tid, 0::BIGINT AS pid
+FROM lgr_cost;
+
+-- name: lgr_fit_step
+-- The tree children that the pairs of the frontier fit: for every node their partition was
+-- split on, the children the transaction's items fall under, matched against the children
+-- of the partitions that split made.
+CREATE OR REPLACE TABLE lgr_fit_frontier AS
+WITH probe AS (
+    SELECT DISTINCT f.tid, f.pid, c.expanded
+    FROM lgr_fit_frontier AS f
+    JOIN partition_tree AS c ON c.parent = f.pid
+), step AS (
+    SELECT p.tid, p.pid, p.expanded, e.bit, e.rank, e.child
+    FROM probe AS p
+    JOIN tx AS t ON t.tid = p.tid
+    JOIN partition_expand_step AS e ON e.item = t.item AND e.node = p.expanded
+), wide AS (
+    SELECT tid, pid, expanded, list_sort(list_distinct(list(child))) AS wide
+    FROM step
+    WHERE rank >= 64
+    GROUP BY tid, pid, expanded
+), bucket AS (
+    SELECT tid, pid, expanded, bit_or(bit) AS mask
+    FROM step
+    GROUP BY tid, pid, expanded
+)
+SELECT b.tid, c.pid
+FROM bucket AS b
+LEFT JOIN wide AS w ON w.tid = b.tid AND w.pid = b.pid AND w.expanded = b.expanded
+JOIN partition_tree AS c
+  ON c.parent = b.pid AND c.expanded = b.expanded
+ AND c.mask IS NOT DISTINCT FROM b.mask AND c.wide IS NOT DISTINCT FROM w.wide;
+
+-- name: lgr_fit_gather
+-- Keep the pairs just found.
+INSERT INTO lgr_fit
+SELECT tid, pid FROM lgr_fit_frontier;
+
+-- name: lgr_fit_none
+-- No pair found yet.
+CREATE OR REPLACE TABLE lgr_fit (tid BIGINT, pid BIGINT);
+
+-- name: lgr_fit_candidate
+-- Every class of the release (other than its own) that a waiting transaction fits at a lower
+-- cost than its own: a candidate to move into, its itemset the class's cut.
+INSERT INTO lgr_candidate
+WITH cost AS (
+    SELECT f.tid, f.pid, sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+    FROM lgr_fit AS f
+    JOIN lgr_class AS l ON l.pid = f.pid
+    JOIN tx AS t ON t.tid = f.tid
+    JOIN closure AS a ON a.node = t.item
+    JOIN partition_cut AS c ON c.pid = f.pid AND c.node = a.ancestor
+    JOIN node AS n ON n.id = c.node
+    GROUP BY f.tid, f.pid
+)
+SELECT c.tid, l.itemset, c.cost_units
+FROM cost AS c
+JOIN lgr_cost AS w ON w.tid = c.tid AND c.pid <> w.pid AND c.cost_units < w.cost_units
+JOIN lgr_class AS l ON l.pid = c.pid;
+
 -- name: lgr_cost
 -- The waiting transactions: those with a generalized item in the release, with their class
 -- and their cost in it, in leaf units.

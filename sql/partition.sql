@@ -54,6 +54,13 @@ LEFT JOIN numbered AS n ON n.item = s.item AND n.node = s.child;
 -- of the transactions that go to a new partition (ids grow level by level).
 CREATE OR REPLACE TABLE partition_moves (level INTEGER, tid BIGINT, pid BIGINT);
 
+-- name: partition_start_tree
+-- The partition tree: every partition made, its parent, the node it expanded and the children
+-- its transactions hold under that node (mask and wide list as in partition_bucket).
+CREATE OR REPLACE TABLE partition_tree (
+    level INTEGER, pid BIGINT, parent BIGINT, expanded INTEGER, mask UBIGINT, wide INTEGER[]
+);
+
 -- name: partition_start_cut
 -- The cut of partition 0: the root alone.
 CREATE OR REPLACE TABLE partition_cut AS
@@ -199,6 +206,12 @@ SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, count(*) AS size
 FROM partition_split
 WHERE fate = 'split'
 GROUP BY new_pid, pid, expanded, mask, wide;
+
+-- name: partition_grow_tree
+-- Add the partitions made at this level to the tree.
+INSERT INTO partition_tree
+SELECT $level, pid, parent, expanded, mask, wide
+FROM partition_frontier;
 
 -- name: partition_add_cuts
 -- The cut of every new partition: its parent's cut without the expanded node, plus the

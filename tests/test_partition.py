@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 from conftest import AB_TREE, make_store, original_of, release_of
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from reference import Tree, generalizes, information_loss, is_k_anonymous
 from strategies import databases
@@ -216,4 +216,30 @@ def test_k_anonymous_input_comes_back_unchanged(db, k):
         original, release = checked(store, result, edges, k)
         assert result.loss["ncp"] == 0
         assert {t: set(items) for t, items in release.items()} == original
+    store.close()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(db=databases(max_tx=16), k=st.integers(2, 3))
+def test_lgr_finds_every_partition_whose_cut_fits_a_waiting_transaction(db, k):
+    # LGR walks the partition tree to find the classes a waiting transaction could move into;
+    # the pairs it finds must be exactly those a brute force over every partition's cut finds.
+    txs, edges = db
+    assume(len(txs) >= k)
+    store = make_store(txs, edges)
+    tree, original = Tree(edges), original_of(store)
+    partition = release_of(store, run(store, "partition", k, "split", "ncp").run)
+    lgr = run(store, "lgr", k, "split", "ncp", keep_intermediate=True)
+    with store.in_run(lgr.run):
+        found = set(store.query("SELECT t.label, f.pid FROM lgr_fit f JOIN tids t USING (tid)"))
+        cuts = store.query(
+            "SELECT c.pid, list(n.label) FROM partition_cut c JOIN node n ON n.id = c.node "
+            "WHERE c.pid <= $made GROUP BY c.pid",
+            {"made": lgr.info["partitions_made"]},
+        )
+    waiting = {t for t, items in partition.items() if set(items) != original[t]}
+    expected = {
+        (t, pid) for t in waiting for pid, cut in cuts if generalizes(original[t], cut, tree)
+    }
+    assert found == expected
     store.close()

@@ -4,14 +4,16 @@ reallocation of the transactions that wait in generalized classes.
 Top-down, transactions that end below k do not end the recursion: by default the leftover and
 rolled-back partitions go on splitting on their other nodes (option leftover="split"; "final"
 gives Partition's own top-down). Bottom-up, every transaction of the release with a
-generalized item waits (WFQ). In rounds, each is rolled up the hierarchy level by level from
-its own items. It moves into a class of the release (FinalQ) with the same generalized
-itemset, or forms a new class with at least k - 1 other waiting transactions. It moves only
-when that lowers its NCP and the class it leaves keeps k transactions (or is emptied into
-existing classes). Every move lowers NCP and keeps every class at k or more, so the release is
-k-anonymous and its NCP is at most Partition's with the same leftover option (and so at most
-Partition's default). Kim's own worked example ends with classes below k; this version never
-does. The SQL is in `sql/lgr.sql`.
+generalized item waits (WFQ). Its candidate itemsets are its own items rolled up the hierarchy
+level by level, and the cuts of the classes of the release (FinalQ) that generalize it, found
+by walking the partition tree (a transaction in one branch may fit a class that a leftover
+made in another, where a different node was expanded). In rounds, each moves into a class
+with its cheapest candidate itemset, or forms a new class with at least k - 1 other waiting
+transactions that share one. It moves only when that lowers its NCP and the class it leaves
+keeps k transactions (or is emptied into existing classes). Every move lowers NCP and keeps
+every class at k or more, so the release is k-anonymous and its NCP is at most Partition's with
+the same options. Kim's own worked example ends with classes below k; this version never does.
+The SQL is in `sql/lgr.sql`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .partition import drop_intermediate, leftover_mode, release, row_count, top
 
 _INTERMEDIATE = (
     "lgr_ancestor_at",
+    "lgr_fit",
+    "lgr_fit_frontier",
     "lgr_candidate",
     "lgr_cost",
     "lgr_class",
@@ -50,7 +54,7 @@ def reallocate(
     """
     store.run("lgr_ancestor_at")
     waiting = row_count(store.run("lgr_cost"))
-    candidates = row_count(store.run("lgr_candidate"))
+    candidates = row_count(store.run("lgr_candidate")) + fit_candidates(store)
     rounds = moved = made = 0
     while candidates:
         rounds += 1
@@ -66,3 +70,16 @@ def reallocate(
         moved += moves
         made += new
     return {"waiting": waiting, "lgr_rounds": rounds, "moved": moved, "new_classes": made}
+
+
+def fit_candidates(store: Store) -> int:
+    """Add the classes whose cut generalizes a waiting transaction at a lower cost to its
+    candidates: one statement per level of the partition tree, for all transactions at once.
+    """
+    store.run("lgr_fit_none")
+    found = row_count(store.run("lgr_fit_start"))
+    while found:
+        store.run("lgr_fit_gather")
+        found = row_count(store.run("lgr_fit_step"))
+    store.run("lgr_class")
+    return row_count(store.run("lgr_fit_candidate"))

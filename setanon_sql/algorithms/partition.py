@@ -56,6 +56,7 @@ _INTERMEDIATE = (
     "partition_blocked",
     "partition_gain",
     "partition_moves",
+    "partition_tree",
 )
 
 
@@ -103,7 +104,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         )
     store.run("partition_child_rank")
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
-    for name in ("start_moves", "start_cut", "start_blocked"):
+    for name in ("start_moves", "start_tree", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_bucket"))
     level = made = 0
@@ -121,6 +122,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         store.run("partition_split", {"k": params.k})
         new = row_count(store.run("partition_frontier"))
         if new:
+            store.run("partition_grow_tree", {"level": level})
             store.run("partition_add_cuts")
             store.run("partition_move", {"level": level})
             made += new
