@@ -96,19 +96,26 @@ CREATE OR REPLACE TABLE lgr_fit (tid BIGINT, pid BIGINT);
 -- Every class of the release (other than its own) that a waiting transaction fits at a lower
 -- cost than its own: a candidate to move into, its itemset the class's cut.
 INSERT INTO lgr_candidate
-WITH cost AS (
-    SELECT f.tid, f.pid, sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+WITH pair AS MATERIALIZED (
+    SELECT f.tid, f.pid
     FROM lgr_fit AS f
-    JOIN lgr_class AS l ON l.pid = f.pid
-    JOIN tx AS t ON t.tid = f.tid
+    SEMI JOIN lgr_class AS l ON l.pid = f.pid
+    ANTI JOIN lgr_cost AS w ON w.tid = f.tid AND w.pid = f.pid
+), reach AS MATERIALIZED (
+    SELECT p.tid, p.pid, a.ancestor AS node
+    FROM pair AS p
+    JOIN tx AS t ON t.tid = p.tid
     JOIN closure AS a ON a.node = t.item
-    JOIN partition_cut AS c ON c.pid = f.pid AND c.node = a.ancestor
+), cost AS (
+    SELECT r.tid, r.pid, sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+    FROM reach AS r
+    JOIN partition_cut AS c ON c.pid = r.pid AND c.node = r.node
     JOIN node AS n ON n.id = c.node
-    GROUP BY f.tid, f.pid
+    GROUP BY r.tid, r.pid
 )
 SELECT c.tid, l.itemset, c.cost_units
 FROM cost AS c
-JOIN lgr_cost AS w ON w.tid = c.tid AND c.pid <> w.pid AND c.cost_units < w.cost_units
+JOIN lgr_cost AS w ON w.tid = c.tid AND c.cost_units < w.cost_units
 JOIN lgr_class AS l ON l.pid = c.pid;
 
 -- name: lgr_cost
