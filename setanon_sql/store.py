@@ -223,6 +223,18 @@ class Store:
         finally:
             self._search(self.run_ctx.schema if self.run_ctx else None)
 
+    @contextmanager
+    def unordered(self) -> Iterator[None]:
+        """Let DuckDB write tables in any row order (faster, and parallel), for steps whose SQL
+        orders everything it depends on explicitly; the setting comes back afterwards."""
+        before = self.con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()
+        self.con.execute("SET preserve_insertion_order = false").fetchall()
+        try:
+            yield
+        finally:
+            flag = "true" if before and before[0] else "false"
+            self.con.execute(f"SET preserve_insertion_order = {flag}").fetchall()
+
     def _save_log(self, run: Run) -> None:
         rows = pa.table(
             {

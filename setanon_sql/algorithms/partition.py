@@ -95,8 +95,6 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     serves every partition of a level and the number of statements grows with the depth of
     the recursion, not with the number of partitions.
     """
-    keep_leftover = leftover == "split"
-    realized = pick_mode(params) == "realized"
     size = store.run("partition_size").one()
     if size["transactions"] < params.k:
         raise InfeasibleError(
@@ -108,29 +106,38 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_bucket"))
     level = made = 0
-    while active:
-        level += 1
-        progress("partition level", level, None)
-        store.run("partition_gain", {"scale": float(size["scale"])})
-        if params.keep_intermediate:
-            _log(store, "partition_gain_log", "partition_gain", level)
-        first_only = not (keep_leftover or realized)
-        store.run(
-            "partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only}
-        )
-        store.run("partition_balance", {"k": params.k, "next": made + 1})
-        store.run("partition_split", {"k": params.k})
-        new = row_count(store.run("partition_frontier"))
-        if new:
-            store.run("partition_grow_tree", {"level": level})
-            store.run("partition_add_cuts")
-            store.run("partition_move", {"level": level})
+    with store.unordered():  # every window and tie in partition.sql has an explicit order
+        while active:
+            level += 1
+            progress("partition level", level, None)
+            new, active = _level(store, params, level, made + 1, float(size["scale"]), leftover)
             made += new
-        if keep_leftover:
-            store.run("partition_block")
-        active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
     store.run("partition_of")
     return {"levels": level, "partitions_made": made}
+
+
+def _level(
+    store: Store, params: Params, level: int, next_pid: int, scale: float, leftover: str
+) -> tuple[int, int]:
+    """One round over the whole frontier: the partitions it makes, the buckets left to try."""
+    keep_leftover = leftover == "split"
+    realized = pick_mode(params) == "realized"
+    store.run("partition_gain", {"scale": scale})
+    if params.keep_intermediate:
+        _log(store, "partition_gain_log", "partition_gain", level)
+    first_only = not (keep_leftover or realized)
+    store.run("partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only})
+    store.run("partition_balance", {"k": params.k, "next": next_pid})
+    store.run("partition_split", {"k": params.k})
+    new = row_count(store.run("partition_frontier"))
+    if new:
+        store.run("partition_grow_tree", {"level": level})
+        store.run("partition_add_cuts")
+        store.run("partition_move", {"level": level})
+    if keep_leftover:
+        store.run("partition_block")
+    active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
+    return new, active
 
 
 def release(store: Store) -> dict[str, Any]:
