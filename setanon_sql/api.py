@@ -110,8 +110,6 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     """
     algo = algorithms.get(params.algorithm)
     store.require_hierarchy()
-    if algo.needs_m and params.m is None:
-        raise ParamsError(f"{algo.name} needs m (the adversary's number of known items)")
     n = store.scalar("SELECT count(*) FROM tids")
     if params.k > n:
         raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
@@ -155,7 +153,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
 
 
 def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, Any]) -> None:
-    rows = {"algorithm": algorithm, "k": params.k, "m": params.m, "l": params.l, **info}
+    rows = {"algorithm": algorithm, "k": params.k, "m": params.m, **params.options, **info}
     store.execute(
         "CREATE OR REPLACE TABLE run_info AS SELECT unnest($keys) AS key, unnest($values) AS value",
         {"keys": list(rows), "values": [None if v is None else str(v) for v in rows.values()]},

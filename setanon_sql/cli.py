@@ -151,16 +151,12 @@ def anonymize_cmd(
     keep: Annotated[
         bool, typer.Option("--keep-intermediate", help="Keep every per-level table.")
     ] = False,
-    max_cuts: Annotated[
-        int, typer.Option("--max-cuts", help="OA: refuse above this many cuts.")
-    ] = 100_000,
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Algorithm option key=value.")
     ] = None,
     sql_log: Annotated[
         Path | None, typer.Option("--sql-log", help="Write every SQL statement run to this file.")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
@@ -172,8 +168,6 @@ def anonymize_cmd(
             algorithm=algorithm,
             k=k,
             m=m,
-            seed=seed,
-            max_cuts=max_cuts,
             keep_intermediate=keep,
             run_name=run,
             replace=replace,

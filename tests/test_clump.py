@@ -193,15 +193,22 @@ def test_clump_releases_verify_and_match_the_reference(db, k, reach):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"reach": 0}, "clump option reach must be a whole number >= 1, got 0"),
-        ({"batch": "5"}, "clump option batch must be a whole number >= 1, got '5'"),
-        ({"keep": True}, "clump option keep must be a whole number >= 1, got True"),
-        ({"window": 3}, "unknown option(s) for clump: window; known: reach, batch, keep"),
+        ({"reach": 0}, "option reach of clump must be >= 1, got 0"),
+        ({"batch": "five"}, "option batch of clump must be a whole number, got 'five'"),
+        ({"keep": True}, "option keep of clump must be a whole number, got True"),
+        ({"batch": 2.5}, "option batch of clump must be a whole number, got 2.5"),
+        ({"window": 3}, "unknown option(s) for clump: window; valid keys: reach, batch, keep"),
     ],
 )
 def test_bad_options(options, message):
-    store = make_store([["Orange"], ["Apple"]], FOOD_TREE)
     with pytest.raises(ParamsError) as err:
-        anonymize(store, Params(algorithm="clump", k=2, options=options))
+        Params(algorithm="clump", k=2, options=options)
     assert str(err.value) == message
-    store.close()
+
+
+def test_options_from_text_are_typed():
+    assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
+        "reach": 8,
+        "batch": 4,
+        "keep": 8,
+    }

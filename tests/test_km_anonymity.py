@@ -156,8 +156,8 @@ def test_uneven_depths(algorithm):
 def test_oa_refuses_more_cuts_than_max_cuts(fig2):
     # the tree of Fig. 2 has 5 cuts: {ALL}, {A,B}, {A,b1,b2}, {a1,a2,B}, {a1,a2,b1,b2}
     with pytest.raises(TooLargeError, match=r"more than max_cuts = 4 cuts"):
-        run(fig2, "oa", 2, 2, max_cuts=4)
-    assert run(fig2, "oa", 2, 2, max_cuts=5).info["cuts"] == 5
+        run(fig2, "oa", 2, 2, options={"max_cuts": 4})
+    assert run(fig2, "oa", 2, 2, options={"max_cuts": 5}).info["cuts"] == 5
 
 
 @pytest.mark.parametrize("algorithm", ["da", "oa"])

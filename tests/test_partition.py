@@ -158,12 +158,16 @@ def test_data_smaller_than_k_is_infeasible(table2):
 
 
 def test_unknown_options(table2):
-    with pytest.raises(ParamsError, match="option leftover must be one of"):
+    with pytest.raises(ParamsError, match="option leftover of partition must be one of split"):
         run(table2, "partition", 2, "keep")
-    with pytest.raises(ParamsError, match="option gain must be one of"):
+    with pytest.raises(ParamsError, match="option gain of lgr must be one of ncp, drop"):
         run(table2, "lgr", 2, gain="entropy")
-    with pytest.raises(ParamsError, match="option pick must be one of"):
+    with pytest.raises(ParamsError, match="option pick of partition must be one of"):
         run(table2, "partition", 2, pick="best")
+    with pytest.raises(ParamsError, match="unknown option.*nonsense; valid keys: leftover, gain"):
+        Params(algorithm="partition", k=2, options={"nonsense": 1})
+    with pytest.raises(ParamsError, match="partition gives transactional k-anonymity and takes no m"):
+        Params(algorithm="partition", k=2, m=2)
 
 
 def checked(store, result, edges, k) -> tuple[dict, dict]:

@@ -39,11 +39,9 @@ Tables kept: `cluster_of(tid, cluster)`, `lcg(cluster, node, copies)`, `ggd` (pe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .. import lcg
-from ..errors import ParamsError
 from ..params import Params
 from ..store import Store, quote
 from . import Progress
@@ -55,40 +53,9 @@ INTERMEDIATE = (
 UNLIMITED = 2**31 - 1
 
 
-@dataclass(frozen=True)
-class Options:
-    """Clump's search knobs, validated."""
-
-    reach: int
-    batch: int
-    keep: int
-
-    @classmethod
-    def of(cls, params: Params) -> Options:
-        known = ("reach", "batch", "keep")
-        unknown = sorted(set(params.options) - set(known))
-        if unknown:
-            raise ParamsError(
-                f"unknown option(s) for clump: {', '.join(unknown)}; known: {', '.join(known)}"
-            )
-        k = params.k
-        return cls(
-            reach=whole(params.options, "reach", 15),
-            batch=whole(params.options, "batch", k),
-            keep=whole(params.options, "keep", 2 * k),
-        )
-
-
-def whole(options: dict[str, Any], name: str, default: int) -> int:
-    value = options.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ParamsError(f"clump option {name} must be a whole number >= 1, got {value!r}")
-    return value
-
-
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     """Cluster the transactions greedily by GGD and release each cluster's LCG."""
-    opts, k = Options.of(params), params.k
+    opts, k = params.options, params.k
     store.run("clump_tx_count")
     store.run("clump_order", {"k": k})
     n = int(store.scalar("SELECT count(*) FROM clump_order"))
@@ -96,20 +63,20 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     store.run("clump_seeds", {"k": k, "clusters": n // k})
     store.run("clump_free")
     store.run("clump_start_counts")
-    store.run("clump_start_clusters", {"reach": opts.reach})
+    store.run("clump_start_clusters", {"reach": opts["reach"]})
     store.run("clump_no_candidates")
     rounds = dissolved = 0
     while cluster_sizes(store, k)[0]:
         rounds += 1
         store.run("clump_pool_growth", {"k": k})
-        store.run("clump_candidate_costs", {"scale": scale, "keep": opts.keep})
+        store.run("clump_candidate_costs", {"scale": scale, "keep": opts["keep"]})
         dissolved += dissolve_stuck(store, k)
         store.run("clump_round_start")
-        while store.run("clump_choice_growth", {"k": k, "batch": opts.batch}).rows[0][0]:
+        while store.run("clump_choice_growth", {"k": k, "batch": opts["batch"]}).rows[0][0]:
             pass
         add_round(store, k=k, blocks=n // k + 1)
         progress("clump: grow clusters", n - rows(store, "clump_free"), n)
-    reach = opts.reach
+    reach = opts["reach"]
     while rows(store, "clump_free"):
         rounds += 1
         store.run("clump_pool_remainder", {"reach": reach})
@@ -125,8 +92,8 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         "clusters": rows(store, "ggd"),
         "dissolved": dissolved,
         "rounds": rounds,
-        "reach": opts.reach,
-        "batch": opts.batch,
+        "reach": opts["reach"],
+        "batch": opts["batch"],
         "ggd": round(total, 4),
         "suppressed_share": round(
             float(store.scalar("SELECT sum(suppressed) / sum(items) FROM ggd")), 6

@@ -37,7 +37,6 @@ FIRST_BATCH = 1024
 LAST_BATCH = 131072
 # Expanded itemsets DA and OA may count by default. WV2 m=2 holds 24M (DA: 490 MB peak RSS);
 # WV1 (fan-out 5) m=3 holds 86M (DA: 170 s, 1.4 GB); WV2 m=3 holds 561M.
-MAX_ITEMSETS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -315,7 +314,7 @@ def count_expanded_violations(store: Store, params: Params, name: str) -> None:
     length^m: refuse above options["max_itemsets"] rather than exhaust memory.
     """
     m, k = params.m or 1, params.k
-    limit = int(params.options.get("max_itemsets", MAX_ITEMSETS))
+    limit = params.options["max_itemsets"]
     held = sum(
         count * sum(comb(n, s) for s in range(1, m + 1))
         for n, count in store.run("km_expanded_lengths").rows

@@ -32,11 +32,12 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
     tree = km_cut.load_tree(store)
-    total = count_cuts(tree, params.max_cuts)
-    if total > params.max_cuts:
+    limit = params.options["max_cuts"]
+    total = count_cuts(tree, limit)
+    if total > limit:
         raise TooLargeError(
-            f"oa: the hierarchy has more than max_cuts = {params.max_cuts} cuts; raise max_cuts (--max-cuts) "
-            "or use aa or da"
+            f"oa: the hierarchy has more than max_cuts = {limit} cuts; raise it "
+            "(--option max_cuts=N) or use aa or da"
         )
     store.run("km_expanded")
     store.run("km_node_rank")

@@ -37,14 +37,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InfeasibleError, ParamsError
+from ..errors import InfeasibleError
 from ..params import Params
 from ..store import Result, Store, quote
 from . import Progress
 
-LEFTOVER = ("split", "final")
-GAIN = ("ncp", "drop")
-PICK = ("realized", "nominal")
 _INTERMEDIATE = (
     "partition_child_rank",
     "partition_expand_step",
@@ -69,23 +66,15 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
 
 
 def leftover_mode(params: Params) -> str:
-    return _choice(params, "leftover", LEFTOVER)
+    return params.options["leftover"]
 
 
 def gain_mode(params: Params) -> str:
-    return _choice(params, "gain", GAIN)
+    return params.options["gain"]
 
 
 def pick_mode(params: Params) -> str:
-    return _choice(params, "pick", PICK)
-
-
-def _choice(params: Params, option: str, allowed: tuple[str, ...]) -> str:
-    """The option's value, the first allowed one by default."""
-    value = params.options.get(option, allowed[0])
-    if value not in allowed:
-        raise ParamsError(f"option {option} must be one of {allowed}, got {value!r}")
-    return value
+    return params.options["pick"]
 
 
 def top_down(store: Store, params: Params, progress: Progress, *, leftover: str) -> dict[str, Any]:
