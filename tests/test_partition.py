@@ -166,7 +166,9 @@ def test_unknown_options(table2):
         run(table2, "partition", 2, pick="best")
     with pytest.raises(ParamsError, match="unknown option.*nonsense; valid keys: leftover, gain"):
         Params(algorithm="partition", k=2, options={"nonsense": 1})
-    with pytest.raises(ParamsError, match="partition gives transactional k-anonymity and takes no m"):
+    with pytest.raises(
+        ParamsError, match="partition gives transactional k-anonymity and takes no m"
+    ):
         Params(algorithm="partition", k=2, m=2)
 
 
