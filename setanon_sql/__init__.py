@@ -1,37 +1,37 @@
 """setanon-sql: anonymize set-valued data with SQL in DuckDB.
 
 Public API: Store, Params, HierarchySpec, open_store, anonymize, verify_release, the errors.
+They are imported on first use, so the command line starts without loading DuckDB.
 """
 
-from .api import HierarchySpec, Result, anonymize, open_store, verify_release
-from .errors import (
-    ExitCode,
-    HierarchyError,
-    InfeasibleError,
-    InputError,
-    ParamsError,
-    SetAnonError,
-    TooLargeError,
-    VerificationError,
-)
-from .params import Params
-from .store import Store
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "ExitCode",
-    "HierarchyError",
-    "HierarchySpec",
-    "InfeasibleError",
-    "InputError",
-    "Params",
-    "ParamsError",
-    "Result",
-    "SetAnonError",
-    "Store",
-    "TooLargeError",
-    "VerificationError",
-    "anonymize",
-    "open_store",
-    "verify_release",
-]
+_WHERE = {
+    "HierarchySpec": "api",
+    "Result": "api",
+    "anonymize": "api",
+    "open_store": "api",
+    "verify_release": "api",
+    "ExitCode": "errors",
+    "HierarchyError": "errors",
+    "InfeasibleError": "errors",
+    "InputError": "errors",
+    "ParamsError": "errors",
+    "SetAnonError": "errors",
+    "TooLargeError": "errors",
+    "VerificationError": "errors",
+    "Params": "params",
+    "Store": "store",
+}
+
+__all__ = sorted(_WHERE)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'setanon_sql' has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value

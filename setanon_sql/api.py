@@ -1,4 +1,4 @@
-"""The library's entry points: prepare a store, anonymize, verify, measure."""
+"""The library's entry points: open a database with a dataset, anonymize, verify, measure."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, hierarchy, load, metrics
+from . import algorithms, hierarchy, metrics
+from . import load as load_mod
 from .algorithms import Progress, quiet
-from .errors import InfeasibleError, ParamsError, VerificationError
+from .errors import InfeasibleError, InputError, ParamsError, VerificationError
 from .params import Params
 from .store import Store
 from .verify import VerifyReport, verify
@@ -18,7 +19,8 @@ from .verify import VerifyReport, verify
 
 @dataclass(frozen=True)
 class HierarchySpec:
-    """Where the hierarchy comes from: a file, a fan-out over the items, or code prefixes."""
+    """Where the hierarchy comes from: a file, edges, a fan-out over the items, or code
+    prefixes."""
 
     path: str | Path | None = None
     format: str | None = None
@@ -26,10 +28,13 @@ class HierarchySpec:
     fanout: int | None = None
     code_prefix: bool = False
 
-    def build(self, items: list[str]) -> hierarchy.Hierarchy:
+    def check(self) -> None:
         chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
         if chosen != 3:
             raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
+
+    def build(self, items: list[str]) -> hierarchy.Hierarchy:
+        self.check()
         if self.edges is not None:
             return hierarchy.from_edges(self.edges)
         if self.path is not None:
@@ -37,6 +42,14 @@ class HierarchySpec:
         if self.fanout is not None:
             return hierarchy.build_fanout(items, self.fanout)
         return hierarchy.build_code_prefix(items)
+
+    def describe(self) -> str:
+        """How the tree was made, for the registry."""
+        if self.path is not None:
+            return str(Path(self.path).resolve())
+        if self.fanout is not None:
+            return f"fanout {self.fanout}"
+        return "code-prefix" if self.code_prefix else "edges"
 
 
 def open_store(
@@ -48,33 +61,106 @@ def open_store(
     table: str | None = None,
     tid_col: str = "tid",
     item_col: str = "item",
+    dataset: int | None = None,
+    read_only: bool = False,
+    memory_limit: str | None = None,
+    temp_dir: str | Path | None = None,
+    threads: int | None = None,
 ) -> tuple[Store, list[str]]:
-    """A store with the data loaded (or the one already in `db`) and the hierarchy set.
+    """A store using the dataset of `source` (loaded, or found loaded) or, with no source, the
+    dataset stored in `db` (`dataset` chooses among several), with the hierarchy set.
 
     Returns the store and any warnings (collapsed duplicates, near-duplicate labels).
     """
-    store = Store(db)
+    if source is not None and dataset is not None:
+        raise ParamsError("give an INPUT or --dataset, not both")
+    if read_only and source is not None:
+        raise ParamsError("a read-only database cannot load an INPUT")
+    spec = None
+    if isinstance(source, (str, Path)):
+        spec = load_mod.source_spec(
+            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+        )
+    if hierarchy_spec is not None:
+        hierarchy_spec.check()
+    if source is None and db is not None and not Path(db).exists():
+        raise InputError(f"no DuckDB database at {db} (give an INPUT to load, or check --db)")
+    created = db is not None and not Path(db).exists()
+    store = Store(
+        db, read_only=read_only, memory_limit=memory_limit, temp_dir=temp_dir, threads=threads
+    )
     notes: list[str] = []
     try:
-        if isinstance(source, (dict, list)):
-            load.load_transactions(store, source)
-        elif source is not None:
-            summary = load.load(
-                store, source, format=format, table=table, tid_col=tid_col, item_col=item_col
-            )
-            if summary.duplicates_collapsed:
+        if source is not None:
+            loaded = store.load(spec if spec is not None else source)
+            if loaded.duplicates_collapsed:
                 notes.append(
-                    f"{summary.duplicates_collapsed} duplicate (tid, item) row(s) collapsed"
+                    f"{loaded.duplicates_collapsed} duplicate (tid, item) row(s) collapsed"
                 )
-        store.require_data()
+        else:
+            if db is not None:
+                store.registry.require()
+            store.use_dataset_id(dataset)
         if hierarchy_spec is not None:
             h = hierarchy_spec.build(store.item_labels())
             notes.extend(h.warnings)
-            store.use_hierarchy(h)
+            store.use_hierarchy(h, hierarchy_spec.describe())
+        else:
+            store.use_stored_hierarchy()
     except BaseException:
         store.close()
+        if created:  # a database this call made and could not fill is not left behind
+            for leftover in (Path(db), Path(f"{db}.wal")):
+                leftover.unlink(missing_ok=True)
         raise
     return store, notes
+
+
+@dataclass(frozen=True)
+class LoadSummary:
+    """A loaded dataset: where it lives, whether it was there already, and its size."""
+
+    dataset: int
+    schema: str
+    format: str
+    reused: bool
+    duplicates_collapsed: int
+    transactions: int
+    items: int
+    occurrences: int
+    longest: int
+    mean_length: float
+
+
+def load(
+    store: Store,
+    source: str | Path | dict | list,
+    *,
+    format: str | None = None,
+    table: str | None = None,
+    tid_col: str = "tid",
+    item_col: str = "item",
+) -> LoadSummary:
+    """Load a source into the store as a dataset (or find it loaded) and use it."""
+    what = source
+    if isinstance(source, (str, Path)):
+        what = load_mod.source_spec(
+            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+        )
+    loaded = store.load(what)
+    stats = store.stats()
+    return LoadSummary(
+        dataset=loaded.dataset.id,
+        schema=loaded.dataset.schema,
+        format=loaded.dataset.format,
+        reused=loaded.reused,
+        duplicates_collapsed=loaded.duplicates_collapsed,
+        transactions=int(stats["transactions"]),
+        items=int(stats["items"]),
+        occurrences=int(stats["occurrences"]),
+        longest=int(stats["longest"] or 0),
+        mean_length=float(stats["mean_length"] or 0.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -89,6 +175,7 @@ class Result:
     info: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     peak_python_mb: float = 0.0
+    multiset: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -96,6 +183,8 @@ class Result:
             "algorithm": self.algorithm,
             "k": self.params.k,
             "m": self.params.m,
+            "options": self.params.options,
+            "release": "multiset" if self.multiset else "set",
             "seconds": round(self.seconds, 3),
             "loss": self.loss,
             "verified": self.report.as_dict(),
@@ -106,7 +195,8 @@ class Result:
 def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Result:
     """Run one algorithm into a new run schema, verify its release, measure its loss.
 
-    A release that fails the verifier raises VerificationError: it is never returned.
+    A release that fails the verifier raises VerificationError: it is never returned, and its
+    run is removed.
     """
     algo = algorithms.get(params.algorithm)
     store.require_hierarchy()
@@ -116,10 +206,13 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     name = params.run_name or store.new_run_name(
         f"{algo.name}_k{params.k}" + (f"_m{params.m}" if params.m else "")
     )
+    record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
     tracemalloc.start()
     try:
-        with store.run_schema(name, replace=params.replace) as run:
+        with store.run_schema(
+            name, algorithm=algo.name, params=record, replace=params.replace
+        ) as run:
             info = algo.runner()(store, params, progress) or {}
             info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
             progress("verify", 0, None)
@@ -137,6 +230,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
                 )
             loss = metrics.information_loss(store, multiset=algo.multiset)
             _record_run(store, algo.name, params, info)
+            run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -149,6 +243,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
         info=info,
         seconds=time.perf_counter() - started,
         peak_python_mb=peak / 2**20,
+        multiset=algo.multiset,
     )
 
 
@@ -161,36 +256,90 @@ def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, An
     )
 
 
+@dataclass(frozen=True)
+class StoredRun:
+    """How a stored run was made: what its release must satisfy, and how it is measured."""
+
+    name: str
+    algorithm: str
+    k: int
+    m: int | None
+    model: str
+    multiset: bool
+    allows_suppression: bool
+
+
+def stored_run(store: Store, run: str) -> StoredRun:
+    """A run of the registry with its algorithm's model (for verify and metrics of a run)."""
+    row = store.registry.run(run)
+    if row["kind"] != "transactions":
+        raise ParamsError(f"run {run!r} is a {row['kind']} run; this command takes transactions")
+    import json
+
+    params = json.loads(row["params"]) if row["params"] else {}
+    algo = algorithms.get(row["algorithm"])
+    return StoredRun(
+        run,
+        algo.name,
+        int(params["k"]),
+        params.get("m"),
+        algo.model,
+        algo.multiset,
+        algo.allows_suppression,
+    )
+
+
 def verify_release(
     store: Store,
     *,
-    k: int,
-    model: str = "k",
+    k: int | None = None,
+    model: str | None = None,
     m: int | None = None,
     release: str | Path | None = None,
     run: str | None = None,
-    allow_suppression: bool = False,
-    multiset: bool = False,
+    allow_suppression: bool | None = None,
+    multiset: bool | None = None,
 ) -> VerifyReport:
-    """Verify a release file, a stored run, or (with neither) the data itself as released."""
+    """Verify a release file, a stored run, or (with neither) the data itself as released.
+
+    A stored run is checked against its own dataset and hierarchy, by default with its own k,
+    m, model and kind of release; the check's tables go to scratch, never into the run.
+    """
     from . import release as rel
 
-    store.require_hierarchy()
+    if release is not None and run is not None:
+        raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        with store.in_run(run):
+        made = stored_run(store, run)
+        with store.in_run(run, scratch=True):
             return verify(
-                store, k=k, model=model, m=m, allow_suppression=allow_suppression, multiset=multiset
+                store,
+                k=made.k if k is None else k,
+                model=model or made.model,
+                m=made.m if m is None else m,
+                allow_suppression=made.allows_suppression
+                if allow_suppression is None
+                else allow_suppression,
+                multiset=made.multiset if multiset is None else multiset,
             )
-    name = store.new_run_name("verify")
-    with store.run_schema(name):
+    if k is None:
+        raise ParamsError("give k (--k) to verify a release file or the data")
+    store.require_hierarchy()
+    with store.scratch():
         if release is not None:
             rel.read_release(store, release)
         else:
             store.execute(
-                "CREATE TABLE release AS SELECT tid, item AS node FROM tx", step="identity"
+                "CREATE OR REPLACE TABLE release AS SELECT tid, item AS node FROM tx",
+                step="identity",
             )
         return verify(
-            store, k=k, model=model, m=m, allow_suppression=allow_suppression, multiset=multiset
+            store,
+            k=k,
+            model=model or ("km" if m else "k"),
+            m=m,
+            allow_suppression=bool(allow_suppression),
+            multiset=bool(multiset),
         )
 
 
@@ -199,51 +348,33 @@ def release_metrics(
     *,
     release: str | Path | None = None,
     run: str | None = None,
-    multiset: bool = False,
+    multiset: bool | None = None,
 ) -> dict[str, Any]:
-    """Information loss of a release file or of a stored run."""
+    """Information loss of a release file or of a stored run (measured as a set or multiset
+    release as its algorithm made it), with the kind of release stated."""
     from . import release as rel
 
-    store.require_hierarchy()
     if (release is None) == (run is None):
-        raise ParamsError("give either a release file or a stored run")
+        raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        with store.in_run(run):
-            return metrics.information_loss(store, multiset=multiset)
-    with store.run_schema(store.new_run_name("metrics")):
-        rel.read_release(store, release)
-        return metrics.information_loss(store, multiset=multiset)
-
-
-def run_sql_log(store: Store, run: str, step: str | None = None) -> list[tuple]:
-    """The SQL a stored run executed, in order: (seq, step, sql, params)."""
-    if run not in store.schemas() or not store.has_table("sql_log", run):
-        raise ParamsError(f"no run {run!r} with an SQL log in this database")
-    with store.in_run(run):
-        return store.query(
-            "SELECT seq, step, sql, params FROM sql_log WHERE $step IS NULL OR step = $step "
-            "ORDER BY seq",
-            {"step": step},
-        )
+        made = stored_run(store, run)
+        multiset = made.multiset if multiset is None else multiset
+        with store.in_run(run, scratch=True):
+            loss = metrics.information_loss(store, multiset=multiset)
+    else:
+        store.require_hierarchy()
+        with store.scratch():
+            rel.read_release(store, release)
+            loss = metrics.information_loss(store, multiset=bool(multiset))
+    return {"release": "multiset" if multiset else "set", **loss}
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:
-    """Every run schema of the database with its tables and recorded parameters."""
-    out = []
-    for schema in store.schemas():
-        if schema in (store.schema, "main") or not store.has_table("release", schema):
-            continue
-        tables = [
-            r[0]
-            for r in store.query(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = $s "
-                "ORDER BY table_name",
-                {"s": schema},
-            )
-        ]
-        info = {}
-        if "run_info" in tables:
-            with store.in_run(schema):
-                info = dict(store.query("SELECT key, value FROM run_info"))
-        out.append({"run": schema, "tables": tables, "info": info})
-    return out
+    """Every run of the registry, transactional and table alike, with its dataset, parameters,
+    status, time and results."""
+    return store.registry.runs()
+
+
+def list_datasets(store: Store) -> list[dict[str, Any]]:
+    """Every dataset of the registry with its hierarchies and runs counted."""
+    return store.registry.datasets()

@@ -1,124 +1,371 @@
-"""The `setanon` command line: parse, build Params, make one library call, print."""
+"""The `setanon` command line: parse, check, make one library call, print.
 
-from __future__ import annotations
+Heavy modules (DuckDB, pyarrow, sqlglot, rich) are imported inside the commands, so `--help`
+and a mistyped option answer at once. The input, hierarchy and database options that several
+commands share are declared once, as option groups (`SourceOpts`, `HierOpts`, `DbOpts`).
+"""
 
+import dataclasses
+import functools
+import inspect
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.tree import Tree
 
-from . import api, hierarchy, load, sqlfiles
-from .errors import ExitCode, SetAnonError
-from .params import Params
-from .progress import cli_progress
-from .relational import anonymize_table, export
-from .store import Store
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 violations found (verify); 2 usage error; 3 bad input (files, "
+    "columns, hierarchy, database); 4 internal error; 130 interrupted (143 on SIGTERM)."
+)
 
 app = typer.Typer(
     help="Anonymize set-valued data (baskets, click streams, code sets) with SQL in DuckDB.",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    add_completion=False,
 )
-hierarchy_app = typer.Typer(help="Build, check and show item hierarchies.", no_args_is_help=True)
+hierarchy_app = typer.Typer(
+    help="Build, check and show item hierarchies.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 app.add_typer(hierarchy_app, name="hierarchy")
-out = Console()
-err = Console(stderr=True)
-
-Input = Annotated[
-    Path | None,
-    typer.Argument(help="Transactions: SPMF/lines .txt, long tid,item .csv, .parquet or .duckdb."),
-]
-Db = Annotated[
-    Path | None, typer.Option("--db", help="DuckDB file to use or create (default: in memory).")
-]
-Fmt = Annotated[str | None, typer.Option("--format", help="spmf, lines, csv, parquet or duckdb.")]
-TableOpt = Annotated[str | None, typer.Option("--table", help="Table of a DuckDB input file.")]
-TidCol = Annotated[str, typer.Option("--tid-col", help="Transaction id column.")]
-ItemCol = Annotated[str, typer.Option("--item-col", help="Item column (or a LIST column).")]
-Hier = Annotated[
-    Path | None, typer.Option("--hierarchy", "-H", help="child,parent CSV or leaf;...;root file.")
-]
-HierFmt = Annotated[str | None, typer.Option("--hierarchy-format", help="csv or paths.")]
-Fanout = Annotated[
-    int | None, typer.Option("--fanout", help="Build a balanced hierarchy of this fan-out.")
-]
-Prefix = Annotated[
-    bool, typer.Option("--code-prefix", help="Build a hierarchy by dropping trailing code digits.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
-K = Annotated[int, typer.Option("--k", "-k", help="Anonymity parameter k.")]
-M = Annotated[int | None, typer.Option("--m", "-m", help="Adversary knowledge m (k^m-anonymity).")]
+_state = {"debug": False}
 
 
-def _fail(e: SetAnonError) -> None:
-    err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
-    raise typer.Exit(int(e.exit_code))
+@app.callback()
+def _root(
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Print the traceback of an error.")
+    ] = False,
+) -> None:
+    """Anonymize set-valued data (baskets, click streams, code sets) with SQL in DuckDB."""
+    _state["debug"] = debug
 
 
-def _spec(
-    path: Path | None, fmt: str | None, fanout: int | None, prefix: bool
-) -> api.HierarchySpec | None:
-    if path is None and fanout is None and not prefix:
-        return None
-    return api.HierarchySpec(path=path, format=fmt, fanout=fanout, code_prefix=prefix)
+# -- option groups ---------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class SourceOpts:
+    """Where the transactions come from: a file, or a dataset stored in --db."""
 
-
-def _open(source, db, fmt, table, tid_col, item_col, spec) -> Any:
-    store, notes = api.open_store(
-        source,
-        hierarchy_spec=spec,
-        db=db,
-        format=fmt,
-        table=table,
-        tid_col=tid_col,
-        item_col=item_col,
+    source: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Transactions: SPMF/lines .txt, long tid,item .csv, .parquet or .duckdb "
+            "(omit to use a dataset stored in --db)."
+        ),
+    ] = None
+    format: Annotated[
+        str | None, typer.Option("--format", help="spmf, lines, csv, parquet or duckdb.")
+    ] = None
+    table: Annotated[str | None, typer.Option("--table", help="Table of a DuckDB input.")] = None
+    tid_col: Annotated[str, typer.Option("--tid-col", help="Transaction id column.")] = "tid"
+    item_col: Annotated[str, typer.Option("--item-col", help="Item column (or a LIST column).")] = (
+        "item"
     )
+    dataset: Annotated[
+        int | None,
+        typer.Option("--dataset", help="Id of a dataset stored in --db (see `setanon datasets`)."),
+    ] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class HierOpts:
+    """Where the item hierarchy comes from."""
+
+    hierarchy: Annotated[
+        Path | None,
+        typer.Option("--hierarchy", "-H", help="child,parent CSV or leaf;...;root file."),
+    ] = None
+    hierarchy_format: Annotated[
+        str | None, typer.Option("--hierarchy-format", help="csv or paths.")
+    ] = None
+    fanout: Annotated[
+        int | None,
+        typer.Option("--fanout", help="Build a balanced hierarchy of this fan-out.", min=2),
+    ] = None
+    code_prefix: Annotated[
+        bool,
+        typer.Option("--code-prefix", help="Build a hierarchy by dropping trailing code digits."),
+    ] = False
+
+    def spec(self) -> Any:
+        from .api import HierarchySpec
+
+        if self.hierarchy is None and self.fanout is None and not self.code_prefix:
+            return None
+        return HierarchySpec(
+            path=self.hierarchy,
+            format=self.hierarchy_format,
+            fanout=self.fanout,
+            code_prefix=self.code_prefix,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class DbOpts:
+    """The DuckDB database and how much of the machine it may use."""
+
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="DuckDB file to use (created if missing; default: in memory)."),
+    ] = None
+    memory_limit: Annotated[
+        str | None,
+        typer.Option("--memory-limit", help="DuckDB memory limit, e.g. 4GB (spills beyond)."),
+    ] = None
+    temp_dir: Annotated[
+        Path | None, typer.Option("--temp-dir", help="Folder for DuckDB's spill files.")
+    ] = None
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="DuckDB worker threads.", min=1)
+    ] = None
+
+    def settings(self) -> dict[str, Any]:
+        return {
+            "memory_limit": self.memory_limit,
+            "temp_dir": self.temp_dir,
+            "threads": self.threads,
+        }
+
+
+def with_groups(**groups: type) -> Any:
+    """Give a command the options of these groups: each keyword names the parameter that
+    receives the group's dataclass; its fields become the command's own options."""
+
+    def decorate(fn: Any) -> Any:
+        sig = inspect.signature(fn)
+        hints = typing.get_type_hints(fn, include_extras=True)
+        added: list[inspect.Parameter] = []
+        for cls in groups.values():
+            cls_hints = typing.get_type_hints(cls, include_extras=True)
+            for f in dataclasses.fields(cls):
+                added.append(
+                    inspect.Parameter(
+                        f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                        annotation=cls_hints[f.name],
+                    )
+                )  # fmt: skip
+                hints[f.name] = cls_hints[f.name]
+        own = [
+            p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+            for name, p in sig.parameters.items()
+            if name not in groups
+        ]
+
+        @functools.wraps(fn)
+        def command(**kwargs: Any) -> Any:
+            for name, cls in groups.items():
+                kwargs[name] = cls(**{f.name: kwargs.pop(f.name) for f in dataclasses.fields(cls)})
+            return fn(**kwargs)
+
+        params = added + own
+        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: hints[p.name] for p in params if p.name in hints}
+        return command
+
+    return decorate
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display or table.")]
+K = Annotated[int, typer.Option("--k", "-k", help="Anonymity parameter k.", min=1)]
+M = Annotated[
+    int | None, typer.Option("--m", "-m", help="Adversary knowledge m (k^m-anonymity).", min=1)
+]
+RunOpt = Annotated[str | None, typer.Option("--run", help="A run stored in --db.")]
+ReleaseOpt = Annotated[
+    Path | None,
+    typer.Option("--release", "-r", help="Release file (long tid,item or per transaction)."),
+]
+
+
+# -- shared steps -----------------------------------------------------------------------------------
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _warn(notes: list[str]) -> None:
     for note in notes:
-        err.print(f"[yellow]warning:[/] {note}", highlight=False)
+        _console(stderr=True).print(f"[yellow]warning:[/] {note}")
+
+
+def _usage(message: str) -> Any:
+    from .errors import ParamsError
+
+    return ParamsError(message)
+
+
+def _inputs(src: SourceOpts, hier: HierOpts, dbo: DbOpts) -> list[Path | None]:
+    """Every file a command reads, so that no output may name one of them."""
+    return [src.source, hier.hierarchy, dbo.db]
+
+
+def _open(src: SourceOpts, hier: HierOpts, dbo: DbOpts, *, read_only: bool = False) -> Any:
+    """A store holding the command's dataset (and hierarchy), warnings printed."""
+    from . import api
+
+    if src.source is None and dbo.db is None:
+        raise _usage("give an INPUT file, or --db holding a loaded dataset")
+    store, notes = api.open_store(
+        src.source,
+        hierarchy_spec=hier.spec(),
+        db=dbo.db,
+        format=src.format,
+        table=src.table,
+        tid_col=src.tid_col,
+        item_col=src.item_col,
+        dataset=src.dataset,
+        read_only=read_only,
+        **dbo.settings(),
+    )
+    _warn(notes)
     return store
 
 
-def _emit(data: dict[str, Any], as_json: bool, title: str) -> None:
+def _inspect(dbo: DbOpts) -> Any:
+    """A database opened read-only for inspection: it must exist and be the tool's."""
+    from .store import Store
+
+    if dbo.db is None:
+        raise _usage("--db is required")
+    store = Store(dbo.db, read_only=True, **dbo.settings())
+    try:
+        store.registry.require()
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _run_only(src: SourceOpts, hier: HierOpts, what: str) -> None:
+    """A stored run is judged with its own dataset and hierarchy: refuse others."""
+    if src.source is not None or src.dataset is not None or hier.spec() is not None:
+        raise _usage(
+            f"--run {what} uses the run's own dataset and hierarchy; give no INPUT, --dataset "
+            "or hierarchy with it"
+        )
+
+
+def _emit(data: dict[str, Any], as_json: bool, title: str, *, quiet: bool = False) -> None:
     if as_json:
-        out.print_json(json.dumps(data, default=str))
+        typer.echo(json.dumps(data, default=str))
         return
+    if quiet:
+        return
+    from rich.table import Table
+
     t = Table(title=title, show_header=False)
     for key, value in data.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{a}={b}" for a, b in value.items())
         t.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
-    out.print(t)
+    _console().print(t)
 
 
+def _rows(rows: list[dict[str, Any]], as_json: bool, title: str, columns: list[str]) -> None:
+    if as_json:
+        typer.echo(json.dumps(rows, default=str))
+        return
+    from rich.table import Table
+
+    t = Table(*columns, title=title)
+    for r in rows:
+        t.add_row(*[_cell(r.get(c)) for c in columns])
+    _console().print(t)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, default=str)
+    return str(value)
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise _usage(f"--option wants key=value, got {pair!r}")
+        if key.strip() in opts:
+            raise _usage(f"--option {key.strip()} given twice")
+        opts[key.strip()] = value
+    return opts
+
+
+# -- commands ----------------------------------------------------------------------------------------
 @app.command("load")
+@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts)
 def load_cmd(
-    source: Annotated[Path, typer.Argument(help="Transactions file (see `anonymize --help`).")],
-    db: Annotated[
-        Path, typer.Option("--db", help="DuckDB file to load into (created if missing).")
-    ],
-    fmt: Fmt = None,
-    table: TableOpt = None,
-    tid_col: TidCol = "tid",
-    item_col: ItemCol = "item",
-    as_json: JsonOpt = False,
+    src: SourceOpts, hier: HierOpts, dbo: DbOpts, as_json: JsonOpt = False, quiet: QuietOpt = False
 ) -> None:
-    """Load transactions into a DuckDB file (schema `setanon`) for later runs."""
+    """Load transactions (and a hierarchy) into a DuckDB file as a dataset for later runs.
+
+    Loading the same source again reuses its dataset; a changed source becomes a new one."""
+    if dbo.db is None or src.source is None:
+        raise _usage("load needs an INPUT file and --db")
+    store = _open(src, hier, dbo)
     try:
-        with Store(db) as store:
-            summary = load.load(
-                store, source, format=fmt, table=table, tid_col=tid_col, item_col=item_col
-            )
-    except SetAnonError as e:
-        _fail(e)
-    _emit(vars(summary), as_json, f"loaded into {db}")
+        data = {
+            "dataset": store.dataset.id,
+            "schema": store.dataset.schema,
+            "source": store.dataset.source,
+            **store.stats(),
+            "hierarchy": store.hierarchy.id if store.hierarchy else None,
+        }
+    finally:
+        store.close()
+    _emit(data, as_json, f"dataset in {dbo.db}", quiet=quiet)
+
+
+@app.command("datasets")
+@with_groups(dbo=DbOpts)
+def datasets_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
+    """List the datasets stored in a DuckDB file, with their hierarchies and runs."""
+    from . import api
+
+    store = _inspect(dbo)
+    try:
+        rows = api.list_datasets(store)
+    finally:
+        store.close()
+    cols = ["dataset_id", "kind", "schema_name", "source", "format", "rows", "hierarchies", "runs"]
+    _rows(rows, as_json, f"datasets in {dbo.db}", cols)
+
+
+@app.command("runs")
+@with_groups(dbo=DbOpts)
+def runs_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
+    """List the runs stored in a DuckDB file: transactional and table runs, their dataset,
+    parameters, status and time."""
+    from . import api
+
+    store = _inspect(dbo)
+    try:
+        rows = api.list_runs(store)
+    finally:
+        store.close()
+    cols = ["name", "kind", "algorithm", "dataset_id", "params", "status", "started", "seconds"]
+    _rows(rows, as_json, f"runs in {dbo.db}", cols)
 
 
 @app.command("anonymize")
+@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts)
 def anonymize_cmd(
-    source: Input = None,
+    src: SourceOpts,
+    hier: HierOpts,
+    dbo: DbOpts,
     algorithm: Annotated[
         str, typer.Option("--algorithm", "-a", help="Algorithm name (see `setanon algorithms`).")
     ] = "aa",
@@ -135,107 +382,102 @@ def anonymize_cmd(
         str | None,
         typer.Option("--output-table", help="Also write the release as this table of --db."),
     ] = None,
-    hier: Hier = None,
-    hier_fmt: HierFmt = None,
-    fanout: Fanout = None,
-    prefix: Prefix = False,
-    db: Db = None,
-    fmt: Fmt = None,
-    table: TableOpt = None,
-    tid_col: TidCol = "tid",
-    item_col: ItemCol = "item",
-    run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="Name of the run's schema (default run_...).")
+    ] = None,
     replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a run or table of the same name.")
+        bool,
+        typer.Option("--replace", help="Replace a run or output table the tool made before."),
     ] = False,
     keep: Annotated[
         bool, typer.Option("--keep-intermediate", help="Keep every per-level table.")
     ] = False,
     option: Annotated[
-        list[str] | None, typer.Option("--option", help="Algorithm option key=value.")
+        list[str] | None,
+        typer.Option("--option", help="Algorithm option key=value (see `setanon algorithms A`)."),
     ] = None,
     sql_log: Annotated[
-        Path | None, typer.Option("--sql-log", help="Write every SQL statement run to this file.")
+        Path | None,
+        typer.Option("--sql-log", help="Write the run's replayable SQL script to this file."),
     ] = None,
     as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Anonymize transactions; the release is verified before it is written."""
-    from . import release
+    from . import api, release
+    from .params import Params
+    from .progress import cli_progress
 
+    params = Params(
+        algorithm=algorithm,
+        k=k,
+        m=m,
+        keep_intermediate=keep,
+        run_name=run,
+        replace=replace,
+        options=_options(option or []),
+    )
+    inputs = _inputs(src, hier, dbo)
+    if output is not None:
+        release.check_output(output, inputs)
+    if sql_log is not None:
+        release.check_output(sql_log, inputs, fmt="sql", formats=("sql",))
+    if output_table is not None and dbo.db is None:
+        raise _usage("--output-table needs --db (a table of an in-memory database is lost)")
+    store = _open(src, hier, dbo)
     try:
-        params = Params(
-            algorithm=algorithm,
-            k=k,
-            m=m,
-            keep_intermediate=keep,
-            run_name=run,
-            replace=replace,
-            options=_options(option or []),
+        target = (
+            release.output_table_target(store, output_table, replace=replace)
+            if output_table
+            else None
         )
-        store = _open(
-            source, db, fmt, table, tid_col, item_col, _spec(hier, hier_fmt, fanout, prefix)
-        )
-        try:
-            with cli_progress(not quiet and not as_json and sys.stderr.isatty()) as progress:
-                result = api.anonymize(store, params, progress=progress)
-            with store.in_run(result.run):
-                if output is not None:
-                    release.write_release(store, output, per_transaction=per_transaction)
-                if output_table is not None:
-                    release.write_table(
-                        store, output_table, per_transaction=per_transaction, replace=replace
-                    )
-        finally:
-            if sql_log is not None:
-                store.write_sql_log(sql_log)
-            store.close()
-    except SetAnonError as e:
-        _fail(e)
+        show = not quiet and not as_json and sys.stderr.isatty()
+        with cli_progress(show) as progress:
+            result = api.anonymize(store, params, progress=progress)
+        with store.in_run(result.run) as row:
+            if output is not None:
+                release.write_release(store, output, per_transaction=per_transaction)
+            if target is not None:
+                release.write_table(store, target, row["run_id"], per_transaction=per_transaction)
+        if sql_log is not None:
+            release.write_text_atomic(sql_log, store.replay_script(result.run))
+    finally:
+        store.close()
     summary = {
         "run": result.run,
         "algorithm": result.algorithm,
         "k": k,
         "m": m,
+        "release": "multiset" if result.multiset else "set",
         "seconds": round(result.seconds, 3),
         "ncp": result.loss["ncp"],
         "lm": result.loss["lm"],
         "suppressed": result.loss["suppressed"],
         "verified": result.report.ok,
         "output": str(output) if output else None,
+        "output_table": output_table,
         **result.info,
     }
-    _emit(summary, as_json, "release (verified)")
-
-
-def _options(pairs: list[str]) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"--option wants key=value, got {pair!r}")
-        try:
-            opts[key] = json.loads(value)
-        except json.JSONDecodeError:
-            opts[key] = value
-    return opts
+    _emit(summary, as_json, "release (verified)", quiet=quiet)
 
 
 @app.command("verify")
+@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts)
 def verify_cmd(
-    source: Input = None,
-    k: K = 10,
+    src: SourceOpts,
+    hier: HierOpts,
+    dbo: DbOpts,
+    k: Annotated[
+        int | None,
+        typer.Option("--k", "-k", help="Anonymity parameter k (default: the run's).", min=1),
+    ] = None,
     m: M = None,
     model: Annotated[
         str | None,
         typer.Option("--model", help="k (transactional) or km; default km when --m is given."),
     ] = None,
-    release_file: Annotated[
-        Path | None, typer.Option("--release", "-r", help="Release file (long tid,item labels).")
-    ] = None,
-    run: Annotated[
-        str | None, typer.Option("--run", help="Verify the release of a run stored in --db.")
-    ] = None,
+    release_file: ReleaseOpt = None,
+    run: RunOpt = None,
     allow_suppression: Annotated[
         bool, typer.Option("--allow-suppression", help="Items may be missing from the release.")
     ] = False,
@@ -243,50 +485,41 @@ def verify_cmd(
         bool, typer.Option("--multiset", help="The release may repeat a node in a transaction.")
     ] = False,
     show: Annotated[int, typer.Option("--show", help="How many offending rows to print.")] = 10,
-    hier: Hier = None,
-    hier_fmt: HierFmt = None,
-    fanout: Fanout = None,
-    prefix: Prefix = False,
-    db: Db = None,
-    fmt: Fmt = None,
-    table: TableOpt = None,
-    tid_col: TidCol = "tid",
-    item_col: ItemCol = "item",
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Check a release (or, with no --release/--run, the data itself) for k- or k^m-anonymity.
-
-    Exit code 1 when anything is violated; the offending rows are printed.
-    """
+    """Check a release file, a stored run, or (with neither) the data itself for k- or
+    k^m-anonymity. Exit code 1 when anything is violated; the offending rows are printed."""
+    from . import api
     from .verify import violations
 
-    model = model or ("km" if m else "k")
+    if model is not None and model not in ("k", "km"):
+        raise _usage(f"--model must be k or km, got {model!r}")
+    if run is not None:
+        _run_only(src, hier, "verify")
+        store = _inspect(dbo)
+    else:
+        store = _open(src, hier, dbo)
     try:
-        store = _open(
-            source, db, fmt, table, tid_col, item_col, _spec(hier, hier_fmt, fanout, prefix)
+        report = api.verify_release(
+            store,
+            k=k,
+            model=model,
+            m=m,
+            release=release_file,
+            run=run,
+            allow_suppression=allow_suppression or None,
+            multiset=multiset or None,
         )
-        try:
-            report = api.verify_release(
-                store,
-                k=k,
-                model=model,
-                m=m,
-                release=release_file,
-                run=run,
-                allow_suppression=allow_suppression,
-                multiset=multiset,
-            )
-            with store.in_run(report.schema):
-                names = ["violations_validity", "violations_k" if model == "k" else "violations_km"]
-                shown = {n: violations(store, n, show) for n in names}
-        finally:
-            store.close()
-    except SetAnonError as e:
-        _fail(e)
+        names = ["violations_validity", "violations_k" if report.model == "k" else "violations_km"]
+        with store.in_run(run, scratch=True) if run else store.scratch():
+            shown = {n: violations(store, n, show) for n in names}
+    finally:
+        store.close()
     data = report.as_dict()
     if as_json:
-        out.print_json(json.dumps(data | {"examples": shown}, default=str))
-    else:
+        typer.echo(json.dumps(data | {"examples": shown}, default=str))
+    elif not quiet:
         _emit(
             {key: v for key, v in data.items() if key != "schema"},
             False,
@@ -294,161 +527,134 @@ def verify_cmd(
         )
         for name, rows in shown.items():
             if rows:
-                t = Table(title=f"{name} (first {len(rows)})")
-                for c in rows[0]:
-                    t.add_column(c)
-                for r in rows:
-                    t.add_row(
-                        *[
-                            ", ".join(map(str, v)) if isinstance(v, list) else str(v)
-                            for v in r.values()
-                        ]
-                    )
-                out.print(t)
-    raise typer.Exit(int(ExitCode.OK if report.ok else ExitCode.VIOLATED))
+                _rows(rows, False, f"{name} (first {len(rows)})", list(rows[0]))
+    raise typer.Exit(0 if report.ok else 1)
 
 
 @app.command("metrics")
+@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts)
 def metrics_cmd(
-    source: Input = None,
-    release_file: Annotated[
-        Path | None, typer.Option("--release", "-r", help="Release file (long tid,item labels).")
-    ] = None,
-    run: Annotated[str | None, typer.Option("--run", help="A run stored in --db.")] = None,
+    src: SourceOpts,
+    hier: HierOpts,
+    dbo: DbOpts,
+    release_file: ReleaseOpt = None,
+    run: RunOpt = None,
     multiset: Annotated[
         bool, typer.Option("--multiset", help="Each released copy stands for one item.")
     ] = False,
-    hier: Hier = None,
-    hier_fmt: HierFmt = None,
-    fanout: Fanout = None,
-    prefix: Prefix = False,
-    db: Db = None,
-    fmt: Fmt = None,
-    table: TableOpt = None,
-    tid_col: TidCol = "tid",
-    item_col: ItemCol = "item",
     as_json: JsonOpt = False,
 ) -> None:
-    """Information loss of a release: NCP, LM and suppressed item instances."""
+    """Information loss of a release file or a stored run: NCP, LM and suppressed items."""
+    from . import api
+
+    if run is not None:
+        _run_only(src, hier, "metrics")
+        store = _inspect(dbo)
+    else:
+        store = _open(src, hier, dbo)
     try:
-        store = _open(
-            source, db, fmt, table, tid_col, item_col, _spec(hier, hier_fmt, fanout, prefix)
-        )
-        try:
-            loss = api.release_metrics(store, release=release_file, run=run, multiset=multiset)
-        finally:
-            store.close()
-    except SetAnonError as e:
-        _fail(e)
+        loss = api.release_metrics(store, release=release_file, run=run, multiset=multiset or None)
+    finally:
+        store.close()
     _emit(loss, as_json, "information loss")
 
 
 @app.command("algorithms")
-def algorithms_cmd(as_json: JsonOpt = False) -> None:
-    """List the algorithms and the privacy model each one guarantees."""
-    from .algorithms import ALGORITHMS
+def algorithms_cmd(
+    name: Annotated[str | None, typer.Argument(help="Show this algorithm's options.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the algorithms and the privacy model each one guarantees, or one's options."""
+    from .algorithms import ALGORITHMS, get
 
+    chosen = [get(name)] if name else list(ALGORITHMS.values())
     rows = [
         {
             "name": a.name,
             "model": "k^m" if a.model == "km" else "k",
             "needs_m": a.needs_m,
             "summary": a.summary,
+            "options": [o.describe() for o in a.options],
         }
-        for a in ALGORITHMS.values()
+        for a in chosen
     ]
     if as_json:
-        out.print_json(json.dumps(rows))
+        typer.echo(json.dumps(rows))
         return
-    t = Table("name", "model", "needs m", "summary")
-    for r in rows:
-        t.add_row(r["name"], r["model"], str(r["needs_m"]), r["summary"])
-    out.print(t)
+    if name is None:
+        _rows(rows, False, "algorithms", ["name", "model", "needs_m", "summary"])
+        return
+    row = rows[0]
+    typer.echo(f"{row['name']}: {row['summary']} (model {row['model']})")
+    typer.echo("options (--option key=value):" if row["options"] else "no options")
+    for line in row["options"]:
+        typer.echo(f"  {line}")
 
 
 @app.command("sql")
+@with_groups(dbo=DbOpts)
 def sql_cmd(
-    step: Annotated[
-        str | None, typer.Argument(help="A statement name from sql/, or a step of --run.")
-    ] = None,
-    db: Db = None,
+    dbo: DbOpts,
+    name: Annotated[str | None, typer.Argument(help="A statement name from sql/.")] = None,
     run: Annotated[
-        str | None, typer.Option("--run", help="Print the SQL a stored run executed.")
+        str | None,
+        typer.Option("--run", help="Print the replayable SQL script of a run stored in --db."),
     ] = None,
 ) -> None:
-    """Print SQL: a named statement of sql/, the list of them, or the steps a run executed."""
-    try:
-        if run is not None:
-            if db is None:
-                raise typer.BadParameter("--run needs --db")
+    """Print SQL: the named statements of sql/, one of them, or the script of a stored run.
 
-            with Store(db) as store:
-                entries = api.run_sql_log(store, run, step)
-            for seq, name, sql, params in entries:
-                typer.echo(f"-- {seq}: {name}" + (f"  params: {params}" if params else ""))
-                typer.echo(sql.rstrip().rstrip(";") + ";\n")  # never wrapped: it must paste
-            return
-        statements = sqlfiles.statements()
-        if step is None:
-            t = Table("name", "file", "what it holds")
-            for st in statements.values():
-                t.add_row(st.name, st.file, st.doc)
-            out.print(t)
-            return
-        if step not in statements:
-            raise typer.BadParameter(f"no statement {step!r}; `setanon sql` lists them")
-        st = statements[step]
-        typer.echo(f"-- {st.name} ({st.file}): {st.doc}\n{st.sql};")
-    except SetAnonError as e:
-        _fail(e)
+    A run's script, executed on a fresh DuckDB with the same input files where they were,
+    rebuilds the run's dataset, hierarchy and tables."""
+    from . import sqlfiles
 
-
-@app.command("runs")
-def runs_cmd(
-    db: Annotated[Path, typer.Option("--db", help="DuckDB file.")], as_json: JsonOpt = False
-) -> None:
-    """List the runs stored in a DuckDB file, with their parameters."""
-
-    try:
-        with Store(db) as store:
-            runs = api.list_runs(store)
-    except SetAnonError as e:
-        _fail(e)
-    if as_json:
-        out.print_json(json.dumps(runs, default=str))
+    if run is not None:
+        if name is not None:
+            raise _usage("give a statement NAME or --run, not both")
+        store = _inspect(dbo)
+        try:
+            typer.echo(store.replay_script(run), nl=False)
+        finally:
+            store.close()
         return
-    t = Table("run", "tables", "parameters")
-    for r in runs:
-        t.add_row(
-            r["run"], ", ".join(r["tables"]), ", ".join(f"{a}={b}" for a, b in r["info"].items())
-        )
-    out.print(t)
+    statements = sqlfiles.statements()
+    if name is None:
+        rows = [{"name": s.name, "file": s.file, "doc": s.doc} for s in statements.values()]
+        _rows(rows, False, "named statements", ["name", "file", "doc"])
+        return
+    if name not in statements:
+        raise _usage(f"no statement {name!r}; `setanon sql` lists them")
+    st = statements[name]
+    typer.echo(f"-- {st.name} ({st.file}): {st.doc}\n{st.sql};")
 
 
 @hierarchy_app.command("build")
+@with_groups(src=SourceOpts)
 def hierarchy_build(
-    source: Annotated[Path, typer.Argument(help="Transactions whose items the hierarchy covers.")],
+    src: SourceOpts,
     output: Annotated[Path, typer.Option("--output", "-o", help="child,parent CSV to write.")],
-    fanout: Fanout = None,
-    prefix: Prefix = False,
-    fmt: Fmt = None,
-    table: TableOpt = None,
-    tid_col: TidCol = "tid",
-    item_col: ItemCol = "item",
+    fanout: Annotated[
+        int | None, typer.Option("--fanout", help="Balanced fan-out over the items.", min=2)
+    ] = None,
+    code_prefix: Annotated[
+        bool, typer.Option("--code-prefix", help="Drop trailing code digits level by level.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Build a balanced fan-out or a code-prefix hierarchy over the data's items."""
+    from . import api, hierarchy, release
+
+    if src.source is None:
+        raise _usage("hierarchy build needs the transactions file")
+    if (fanout is None) == (not code_prefix):
+        raise _usage("give exactly one of --fanout F or --code-prefix")
+    release.check_output(output, [src.source], fmt="csv", formats=("csv",))
+    store = _open(src, HierOpts(), DbOpts())
     try:
-        if (fanout is None) == (not prefix):
-            raise typer.BadParameter("give exactly one of --fanout F or --code-prefix")
-        store = _open(source, None, fmt, table, tid_col, item_col, None)
-        try:
-            h = api.HierarchySpec(fanout=fanout, code_prefix=prefix).build(store.item_labels())
-        finally:
-            store.close()
-        hierarchy.write_csv(h, output)
-    except SetAnonError as e:
-        _fail(e)
-    _emit(hierarchy.describe(h), False, f"hierarchy written to {output}")
+        h = api.HierarchySpec(fanout=fanout, code_prefix=code_prefix).build(store.item_labels())
+    finally:
+        store.close()
+    hierarchy.write_csv(h, output)
+    _emit(hierarchy.describe(h) | {"output": str(output)}, as_json, "hierarchy written")
 
 
 @hierarchy_app.command("check")
@@ -457,21 +663,20 @@ def hierarchy_check(
     data: Annotated[
         Path | None, typer.Option("--data", help="Also check it covers these transactions.")
     ] = None,
-    hier_fmt: HierFmt = None,
-    fmt: Fmt = None,
+    hierarchy_format: Annotated[
+        str | None, typer.Option("--hierarchy-format", help="csv or paths.")
+    ] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="Format of --data.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate a hierarchy (one root, no cycles, one parent each) and that it covers the data."""
-    try:
-        h = hierarchy.read(path, hier_fmt)
-        if data is not None:
-            _open(
-                data, None, fmt, None, "tid", "item", api.HierarchySpec(path=path, format=hier_fmt)
-            ).close()
-    except SetAnonError as e:
-        _fail(e)
-    for w in h.warnings:
-        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    from . import hierarchy
+
+    h = hierarchy.read(path, hierarchy_format)
+    if data is not None:
+        hier = HierOpts(hierarchy=path, hierarchy_format=hierarchy_format)
+        _open(SourceOpts(source=data, format=fmt), hier, DbOpts()).close()
+    _warn(h.warnings)
     _emit(hierarchy.describe(h) | {"covers data": bool(data)}, as_json, f"{path}: valid")
 
 
@@ -479,19 +684,23 @@ def hierarchy_check(
 def hierarchy_show(
     path: Annotated[Path, typer.Argument(help="Hierarchy file.")],
     depth: Annotated[int, typer.Option("--depth", help="Levels to print below the root.")] = 2,
-    hier_fmt: HierFmt = None,
+    hierarchy_format: Annotated[
+        str | None, typer.Option("--hierarchy-format", help="csv or paths.")
+    ] = None,
 ) -> None:
     """Print the top levels of a hierarchy as a tree, with leaf counts."""
-    try:
-        h = hierarchy.read(path, hier_fmt)
-    except SetAnonError as e:
-        _fail(e)
-    trees = {0: Tree(f"{h.labels[0]} [dim]({h.leaf_count[0]} leaves)[/]")}
+    from rich.markup import escape
+    from rich.tree import Tree
+
+    from . import hierarchy
+
+    h = hierarchy.read(path, hierarchy_format)
+    trees = {0: Tree(f"{escape(h.labels[0])} [dim]({h.leaf_count[0]} leaves)[/]")}
     for i in range(1, h.size):
         if h.depth[i] <= depth:
             note = "" if h.is_leaf(i) else f" [dim]({h.leaf_count[i]} leaves)[/]"
-            trees[i] = trees[h.parent[i]].add(f"{h.labels[i]}{note}")
-    out.print(trees[0])
+            trees[i] = trees[h.parent[i]].add(f"{escape(h.labels[i])}{note}")
+    _console().print(trees[0])
 
 
 def _taxonomies(pairs: list[str]) -> dict[str, str]:
@@ -499,13 +708,15 @@ def _taxonomies(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         column, sep, spec = pair.partition("=")
         if not sep or not column or not spec:
-            raise typer.BadParameter(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
+            raise _usage(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
         out[column] = spec
     return out
 
 
 @app.command("anonymize-table")
-def anonymize_table_command(
+@with_groups(dbo=DbOpts)
+def anonymize_table_cmd(
+    dbo: DbOpts,
     source: Annotated[
         Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
     ],
@@ -519,7 +730,7 @@ def anonymize_table_command(
             "fanout:F, widths:W1,W2,... or edges:E1,E2,...;E1,... for numeric columns.",
         ),
     ],
-    k: Annotated[int, typer.Option("--k", "-k", help="Anonymity parameter k.")] = 10,
+    k: K = 10,
     sensitive: Annotated[
         str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
     ] = None,
@@ -542,62 +753,109 @@ def anonymize_table_command(
     missing: Annotated[
         str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
     ] = None,
-    db: Annotated[Path | None, typer.Option("--db", help="DuckDB file to keep the run in.")] = None,
     run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
     replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a run of the same name.")
+        bool, typer.Option("--replace", help="Replace a run the tool made before.")
     ] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Machine-readable output on stdout.")
-    ] = False,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
     generalized records (Kenig & Tassa); the release is verified before it is written."""
+    from . import release
+    from .relational import anonymize_table, export
+    from .store import Store
+
+    if output is not None:
+        taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
+        release.check_output(output, [source, dbo.db, *taxonomy_files])
+    store = Store(dbo.db, **dbo.settings())
     try:
-        store = Store(db)
-        try:
-            result = anonymize_table(
-                store,
-                source,
-                qi=qi,
-                taxonomies=_taxonomies(taxonomy),
-                k=k,
-                sensitive=sensitive,
-                l=l,
-                w=w,
-                columns=[c.strip() for c in columns.split(",")] if columns else None,
-                table=table,
-                drop_missing=missing,
-                run_name=run,
-                replace=replace,
-            )
-            if output is not None:
-                export(store, result, output)
-        finally:
-            store.close()
-    except SetAnonError as e:
-        _fail(e)
+        result = anonymize_table(
+            store,
+            source,
+            qi=qi,
+            taxonomies=_taxonomies(taxonomy),
+            k=k,
+            sensitive=sensitive,
+            l=l,
+            w=w,
+            columns=[c.strip() for c in columns.split(",")] if columns else None,
+            table=table,
+            drop_missing=missing,
+            run_name=run,
+            replace=replace,
+        )
+        if output is not None:
+            export(store, result, output)
+    finally:
+        store.close()
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:
         typer.echo(json.dumps(summary, default=str))
         return
-    typer.echo(
-        f"release (verified): {summary['rows']} rows, {summary['clusters']} clusters, "
-        f"LM {summary['lm']:.4f}, {summary['seconds']} s, run {summary['run']}"
-        + (f", written to {output}" if output else "")
-    )
+    if not quiet:
+        typer.echo(
+            f"release (verified): {summary['rows']} rows, {summary['clusters']} clusters, "
+            f"LM {summary['lm']:.4f}, {summary['seconds']} s, run {summary['run']}"
+            + (f", written to {output}" if output else "")
+        )
+
+
+# -- the entry point ---------------------------------------------------------------------------------
+def _say(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def _interrupted() -> int:
+    from .errors import ExitCode
+    from .interrupts import was_terminated
+
+    if was_terminated():
+        _say("terminated")
+        return int(ExitCode.TERMINATED)
+    _say("interrupted")
+    return int(ExitCode.INTERRUPTED)
+
+
+def run_cli(args: list[str] | None = None) -> int:
+    """Run the command line and return its exit code: one line per error, a traceback only
+    with --debug, a documented code for every outcome."""
+    from .errors import ExitCode, SetAnonError
+
+    debug = "--debug" in (sys.argv[1:] if args is None else args)
+    try:
+        code = int(app(prog_name="setanon", args=args, standalone_mode=False) or 0)
+        # typer turns Ctrl-C (and our SIGTERM) into exit code 130 after every cleanup ran
+        return _interrupted() if code == int(ExitCode.INTERRUPTED) else code
+    except typer.Abort:
+        return _interrupted()
+    except typer.exceptions.TyperException as e:  # click's usage errors
+        show = getattr(e, "show", None)
+        show() if show else _say(str(e))
+        return int(ExitCode.USAGE)
+    except SetAnonError as e:
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        _say(str(e))
+        return int(e.exit_code)
+    except KeyboardInterrupt:
+        return _interrupted()
+    except Exception as e:  # noqa: BLE001 - a bug still gets one line and a code
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        _say(f"internal error ({type(e).__name__}): {first} (run with --debug for the traceback)")
+        return int(ExitCode.INTERNAL)
 
 
 def main() -> None:
-    """Console entry: an unexpected DuckDB error is a bug, but still one clear line and a code."""
-    import duckdb
+    """Console entry: route SIGTERM first (before any DuckDB connection), then run."""
+    from .interrupts import guard
 
-    try:
-        app(prog_name="setanon")
-    except duckdb.Error as e:
-        err.print(
-            f"[bold red]internal error[/] (please report): {str(e).splitlines()[0]}",
-            highlight=False,
-            soft_wrap=True,
-        )
-        sys.exit(int(ExitCode.INTERNAL))
+    guard()
+    sys.exit(run_cli())

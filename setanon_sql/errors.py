@@ -6,17 +6,15 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """Process exit codes: one per kind of failure, so scripts can tell them apart."""
+    """Process exit codes: one per kind of outcome, so scripts can tell them apart."""
 
     OK = 0
     VIOLATED = 1  # a verification found offending rows
-    USAGE = 2  # typer/click's own code for bad options
-    INPUT = 3
-    HIERARCHY = 4
-    INFEASIBLE = 5
-    PARAMS = 6
-    TOO_LARGE = 7
-    INTERNAL = 8  # an algorithm's own output failed the verifier
+    USAGE = 2  # a bad option or parameter (click's own code for a bad command line)
+    INPUT = 3  # bad input: a file, column, hierarchy or database, or k beyond the data
+    INTERNAL = 4  # a bug: an unexpected error, or a release that failed the verifier
+    INTERRUPTED = 130  # Ctrl-C (SIGINT)
+    TERMINATED = 143  # SIGTERM
 
 
 class SetAnonError(Exception):
@@ -34,28 +32,30 @@ class InputError(SetAnonError):
 class HierarchyError(InputError):
     """The item hierarchy is not a proper tree over the data's items."""
 
-    exit_code = ExitCode.HIERARCHY
-
 
 class ParamsError(SetAnonError):
-    """A parameter is out of range or does not fit the data (e.g. k > |D|)."""
+    """A parameter or option is unknown, ill-typed or out of range."""
 
-    exit_code = ExitCode.PARAMS
+    exit_code = ExitCode.USAGE
 
 
 class InfeasibleError(SetAnonError):
-    """No release satisfies the privacy model for these parameters."""
+    """No release satisfies the privacy model for these parameters on this data (k > |D|)."""
 
-    exit_code = ExitCode.INFEASIBLE
+    exit_code = ExitCode.INPUT
 
 
 class TooLargeError(SetAnonError):
-    """The search space is above the configured limit (e.g. OA's number of cuts)."""
+    """The data's search space is above the configured limit (e.g. OA's number of cuts)."""
 
-    exit_code = ExitCode.TOO_LARGE
+    exit_code = ExitCode.INPUT
 
 
 class VerificationError(SetAnonError):
     """An algorithm produced a release that the verifier rejects: a bug, never shipped."""
 
     exit_code = ExitCode.INTERNAL
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: handled like Ctrl-C (every cleanup runs), with its own exit code."""

@@ -83,9 +83,8 @@ def from_edges(edges: Iterable[tuple[str, str]], *, source: str = "hierarchy") -
     parent_of: dict[str, str] = {}
     nodes: dict[str, None] = {}
     conflicts: list[str] = []
-    for child, parent in edges:
-        child, parent = child.strip(), parent.strip()
-        if not child or not parent:
+    for child, parent in edges:  # labels are kept exactly as given, spaces included
+        if not child.strip() or not parent.strip():
             raise HierarchyError(f"{source}: empty node label in edge ({child!r}, {parent!r})")
         if child == parent:
             raise HierarchyError(f"{source}: cycle: node {child!r} is its own parent")
@@ -176,21 +175,23 @@ def _near_duplicates(labels: Sequence[str]) -> list[str]:
 
 
 def read_csv(path: str | Path) -> Hierarchy:
-    """Read `child,parent` rows (a header row naming child and parent is skipped)."""
+    """Read `child,parent` rows (a header row naming child and parent is skipped). Labels are
+    kept exactly; errors name the file's own line numbers."""
     path = Path(path)
     try:
         with path.open(newline="", encoding="utf-8") as f:
-            rows = [r for r in csv.reader(f) if r and any(x.strip() for x in r)]
-    except (OSError, UnicodeDecodeError) as e:
+            reader = csv.reader(f)
+            rows = [(reader.line_num, r) for r in reader if r and any(x.strip() for x in r)]
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
-    if rows and [x.strip().lower() for x in rows[0][:2]] == ["child", "parent"]:
+    if rows and [x.strip().lower() for x in rows[0][1][:2]] == ["child", "parent"]:
         rows = rows[1:]
-    bad = [i + 1 for i, r in enumerate(rows) if len(r) != 2]
+    bad = [line for line, r in rows if len(r) != 2]
     if bad:
         raise HierarchyError(
             f"{path}: expected 2 columns child,parent; line(s) {bad[:5]} have a different count"
         )
-    return from_edges(((r[0], r[1]) for r in rows), source=str(path))
+    return from_edges(((r[0], r[1]) for _, r in rows), source=str(path))
 
 
 def read_paths(path: str | Path) -> Hierarchy:
@@ -201,16 +202,16 @@ def read_paths(path: str | Path) -> Hierarchy:
     except (OSError, UnicodeDecodeError) as e:
         raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
     edges: list[tuple[str, str]] = []
-    for line in lines:
-        parts = [p.strip() for p in line.split(";")]
-        if not any(parts):
+    for number, line in enumerate(lines, start=1):
+        parts = line.split(";")  # labels are kept exactly as given
+        if not any(p.strip() for p in parts):
             continue
-        if any(not p for p in parts):
-            raise HierarchyError(f"{path}: empty node in line {line!r}")
+        if any(not p.strip() for p in parts):
+            raise HierarchyError(f"{path}: empty node on line {number}: {line!r}")
         chain = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
         edges.extend(zip(chain, chain[1:], strict=False))
         if len(chain) == 1:
-            raise HierarchyError(f"{path}: line {line!r} names a leaf without any parent")
+            raise HierarchyError(f"{path}: line {number} names a leaf without any parent")
     return from_edges(edges, source=str(path))
 
 
@@ -242,6 +243,7 @@ def build_fanout(items: Iterable[str], fanout: int) -> Hierarchy:
         raise HierarchyError("cannot build a hierarchy over no items")
     level = [(lab, lab, lab) for lab in leaves]  # (label, low leaf, high leaf)
     edges: list[tuple[str, str]] = []
+    taken = set(leaves)
     while len(level) > fanout:
         nxt = []
         for i in range(0, len(level), fanout):
@@ -249,12 +251,25 @@ def build_fanout(items: Iterable[str], fanout: int) -> Hierarchy:
             if len(group) == 1:
                 nxt.append(group[0])
                 continue
-            node = (f"{group[0][1]},{group[-1][2]}", group[0][1], group[-1][2])
+            label = fresh_label(f"{group[0][1]},{group[-1][2]}", taken)
+            node = (label, group[0][1], group[-1][2])
             edges.extend((g[0], node[0]) for g in group)
             nxt.append(node)
         level = nxt
-    edges.extend((g[0], ROOT_LABEL) for g in level)
+    root = fresh_label(ROOT_LABEL, taken)
+    edges.extend((g[0], root) for g in level)
     return from_edges(edges, source=f"fan-out {fanout} hierarchy")
+
+
+def fresh_label(label: str, taken: set[str]) -> str:
+    """`label`, or `label (2)`, `label (3)`... when an item or an earlier node holds it: a
+    built node must never share its label with an item (the release would be ambiguous)."""
+    candidate, n = label, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{label} ({n})"
+    taken.add(candidate)
+    return candidate
 
 
 def build_code_prefix(items: Iterable[str]) -> Hierarchy:
@@ -262,9 +277,15 @@ def build_code_prefix(items: Iterable[str]) -> Hierarchy:
 
     Chains with a single child are collapsed, so every internal node generalizes >= 2 codes.
     """
-    codes = sorted({c.strip() for c in items}, key=natural_key)
+    codes = sorted(set(items), key=natural_key)
     if not codes:
         raise HierarchyError("cannot build a hierarchy over no items")
+    starred = [c for c in codes if "*" in c]
+    if starred:
+        raise HierarchyError(
+            f"the code-prefix builder names its nodes with '*'; items already hold it: "
+            f"{', '.join(repr(c) for c in starred[:5])}"
+        )
     parent_of: dict[str, str] = {}
     for code in codes:
         node = code

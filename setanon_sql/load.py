@@ -1,31 +1,45 @@
 """Reading transactions from SPMF/line files, long CSV, Parquet or a DuckDB table.
 
-Every reader fills the temp table `source_pairs(tid_label, label)`; `encode` then builds the
-dataset tables `tids` and `tx_raw`. Source files and tables are only ever read.
+Every reader fills the temp table `source_pairs(tid_label, label)`: the transaction id with the
+type and text the source gives it (CSV values are text, so `01` stays `01`) and the item label as
+text, exactly as written (no trimming). `dataset.py` turns it into a dataset. Source files and
+tables are only ever read.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from .errors import InputError
-from .store import Store, literal, quote
+from .executor import Executor, first_line, literal, qualified, quote, split_qualified
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
+_SOURCE_DB = "setanon_source"
 
 
 @dataclass(frozen=True)
-class LoadSummary:
-    source: str
+class SourceSpec:
+    """Where transactions come from and how to read them."""
+
+    path: Path
     format: str
-    transactions: int
-    items: int
-    occurrences: int
-    duplicates_collapsed: int
-    longest: int
+    table: str | None = None
+    tid_col: str = "tid"
+    item_col: str = "item"
+
+    def reader(self) -> str:
+        """How the source is read, as JSON: part of what makes two loads the same dataset."""
+        opts: dict[str, Any] = {"format": self.format}
+        if self.format in ("csv", "parquet", "duckdb"):
+            opts |= {"tid_col": self.tid_col, "item_col": self.item_col}
+        if self.format == "duckdb":
+            opts["table"] = self.table
+        return json.dumps(opts, sort_keys=True)
 
 
 def guess_format(path: Path) -> str:
@@ -40,155 +54,150 @@ def guess_format(path: Path) -> str:
         head = f.read(65536)
     if head.startswith(b"PAR1"):
         return "parquet"
-    if head.startswith(b"\x00") or b"DUCK" in head[:64]:
+    if head[8:12] == b"DUCK":
         return "duckdb"
     text = head.decode("utf-8", errors="replace")
     return "spmf" if " -1 " in text or text.rstrip().endswith("-2") else "lines"
 
 
-def load(
-    store: Store,
+def source_spec(
     source: str | Path,
     *,
     format: str | None = None,
     table: str | None = None,
     tid_col: str = "tid",
     item_col: str = "item",
-) -> LoadSummary:
-    """Load transactions into the store's dataset schema, replacing any dataset there."""
+) -> SourceSpec:
+    """Check the source exists and settle its format."""
     path = Path(source)
     if not path.exists():
         raise InputError(f"input not found: {path}")
+    if path.is_dir():
+        raise InputError(f"input {path} is a folder, not a file")
     fmt = (format or guess_format(path)).lower()
     if fmt not in FORMATS:
         raise InputError(f"unknown input format {fmt!r}; one of {', '.join(FORMATS)}")
+    if fmt == "duckdb" and not table:
+        raise InputError(f"{path} is a DuckDB file: name the table with --table")
+    if fmt != "duckdb" and table:
+        raise InputError(f"--table names a table of a DuckDB input; {path} is read as {fmt}")
+    return SourceSpec(path.resolve(), fmt, table, tid_col, item_col)
+
+
+def read(ex: Executor, spec: SourceSpec) -> None:
+    """Fill `source_pairs` from the source."""
+    path = spec.path
     try:
-        if fmt in ("spmf", "lines"):
-            _read_lines(store, path)
-        elif fmt == "csv":
-            _read_long(
-                store,
-                f"read_csv({literal(str(path))}, header = true, all_varchar = true)",
-                path,
-                tid_col,
-                item_col,
-            )
-        elif fmt == "parquet":
-            _read_long(store, f"read_parquet({literal(str(path))})", path, tid_col, item_col)
+        if spec.format in ("spmf", "lines"):
+            _read_lines(ex, path, spmf=spec.format == "spmf")
+        elif spec.format == "csv":
+            relation = f"read_csv({literal(str(path))}, header = true, all_varchar = true)"
+            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
+        elif spec.format == "parquet":
+            relation = f"read_parquet({literal(str(path))})"
+            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
         else:
-            if not table:
-                raise InputError(f"{path} is a DuckDB file: name the table with --table")
-            _read_duckdb(store, path, table, tid_col, item_col)
+            _read_duckdb(ex, spec)
     except duckdb.Error as e:
-        raise InputError(f"cannot read {path} as {fmt}: {str(e).splitlines()[0]}") from e
-    return _encode(store, str(path), fmt)
+        raise InputError(f"cannot read {path} as {spec.format}: {first_line(e)}") from e
 
 
-def _read_lines(store: Store, path: Path) -> None:
-    store.run("read_lines", {"path": str(path)})
-    store.run("line_tokens")
-    empty = [r[0] for r in store.run_all("empty_lines")]
+def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> None:
+    ex.run("read_lines", {"path": str(path)})
+    ex.run("line_tokens", {"spmf": spmf})
+    empty = [r[0] for r in ex.run("empty_lines").rows]
     if empty:
         raise InputError(f"{path}: empty transaction(s) on line(s) {empty}")
-    store.execute(
+    ex.execute(
         "CREATE OR REPLACE TEMP TABLE source_pairs AS "
-        "SELECT CAST(tid AS VARCHAR) AS tid_label, label FROM source_tokens",
+        "SELECT lineno AS tid_label, label FROM source_tokens",
         step="source_pairs",
     )
 
 
-def _columns(store: Store, relation: str) -> dict[str, str]:
-    rows = store.query(f"DESCRIBE SELECT * FROM {relation}", step="describe_source")
+def _columns(ex: Executor, relation: str) -> dict[str, str]:
+    rows = ex.query(f"DESCRIBE SELECT * FROM {relation}", step="describe_source")
     return {r[0]: r[1] for r in rows}
 
 
-def _read_long(store: Store, relation: str, path: Path, tid_col: str, item_col: str) -> None:
-    cols = _columns(store, relation)
+def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: str) -> None:
+    cols = _columns(ex, relation)
     for want in (tid_col, item_col):
         if want not in cols:
             raise InputError(
                 f"{path}: no column {want!r}; columns are {', '.join(map(repr, cols))} "
                 "(choose with --tid-col / --item-col)"
             )
-    item = quote(item_col)
+    tid, item = quote(tid_col), quote(item_col)
     if cols[item_col].endswith("[]"):
-        empty = store.query(
-            f"SELECT {quote(tid_col)} FROM {relation} WHERE len(coalesce({item}, [])) = 0 LIMIT 5"
+        empty = ex.query(
+            f"SELECT {tid} FROM {relation} WHERE len(coalesce({item}, [])) = 0 LIMIT 5",
+            step="empty_transactions",
         )
         if empty:
             raise InputError(f"{path}: empty transaction(s) with tid {[r[0] for r in empty]}")
-        select = f"SELECT CAST({quote(tid_col)} AS VARCHAR) AS tid_label, CAST(unnest({item}) AS VARCHAR) AS label FROM {relation}"
+        select = (
+            f"SELECT {tid} AS tid_label, CAST(unnest({item}) AS VARCHAR) AS label FROM {relation}"
+        )
     else:
-        select = f"SELECT CAST({quote(tid_col)} AS VARCHAR) AS tid_label, CAST({item} AS VARCHAR) AS label FROM {relation}"
-    store.execute(f"CREATE OR REPLACE TEMP TABLE source_pairs AS {select}", step="source_pairs")
+        select = f"SELECT {tid} AS tid_label, CAST({item} AS VARCHAR) AS label FROM {relation}"
+    ex.execute(f"CREATE OR REPLACE TEMP TABLE source_pairs AS {select}", step="source_pairs")
 
 
-def _read_duckdb(store: Store, path: Path, table: str, tid_col: str, item_col: str) -> None:
-    from sqlglot import exp
-
-    parts = exp.to_table(table)
-    same = store.path is not None and store.path.resolve() == path.resolve()
-    if same:
-        ref = exp.table_(parts.name, db=parts.db or None, quoted=True).sql("duckdb")
-        _read_long(store, ref, path, tid_col, item_col)
-        return
-    store.execute(
-        f"ATTACH {literal(str(path))} AS setanon_source (READ_ONLY)", step="attach_source"
-    )
+def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
+    """A table of a DuckDB file: the open database itself, or another file attached read-only.
+    The table name is parsed as identifiers; a catalog prefix must name that file."""
+    parts = split_qualified(spec.table or "")
+    same = ex.path is not None and ex.path.resolve() == spec.path
+    catalog = ex.catalog if same else _SOURCE_DB
+    if len(parts) == 3:
+        if parts[0] not in (spec.path.stem, catalog):
+            raise InputError(
+                f"--table {spec.table!r}: catalog {parts[0]!r} is not the file {spec.path.name}"
+            )
+        parts = parts[1:]
+    schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
+    if not same:
+        ex.execute(
+            f"ATTACH {literal(str(spec.path))} AS {quote(_SOURCE_DB)} (READ_ONLY)",
+            step="attach_source",
+        )
     try:
-        ref = exp.table_(parts.name, db=parts.db or "main", catalog="setanon_source", quoted=True)
-        try:
-            _read_long(store, ref.sql("duckdb"), path, tid_col, item_col)
-        except duckdb.CatalogException as e:
-            raise InputError(f"{path}: no table {table!r}") from e
+        found = ex.scalar(
+            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = $c "
+            "AND table_schema = $s AND table_name = $t",
+            {"c": catalog, "s": schema, "t": name},
+            step="find_source_table",
+        )
+        if not found:
+            raise InputError(f"{spec.path}: no table {spec.table!r}")
+        relation = qualified(catalog, schema, name)
+        _read_long(ex, relation, spec.path, spec.tid_col, spec.item_col)
     finally:
-        store.execute("DETACH setanon_source", step="detach_source")
+        if not same:
+            ex.execute(f"DETACH {quote(_SOURCE_DB)}", step="detach_source")
 
 
-def _encode(store: Store, source: str, fmt: str) -> LoadSummary:
-    missing_tid, missing_item, rows, dups, numeric = store.run("source_problems").rows[0]
-    if rows == 0:
-        raise InputError(f"{source}: no transactions")
-    if missing_tid:
-        raise InputError(f"{source}: {missing_tid} row(s) without a tid")
-    if missing_item:
-        raise InputError(f"{source}: {missing_item} row(s) with an empty item")
-    store.run("make_tids", {"numeric": bool(numeric)})
-    store.run("make_tx_raw")
-    for stale in ("tx", "node", "closure"):
-        store.execute(f"DROP TABLE IF EXISTS {quote(stale)}", step="drop_stale")
-    st = store.stats()
-    return LoadSummary(
-        source=source,
-        format=fmt,
-        transactions=st["transactions"],
-        items=st["items"],
-        occurrences=st["occurrences"],
-        duplicates_collapsed=int(dups),
-        longest=st["longest"],
-    )
-
-
-def load_transactions(
-    store: Store, transactions: dict[str, list[str]] | list[list[str]]
-) -> LoadSummary:
-    """Load transactions held in Python: a list (tid = position) or a dict tid -> items."""
+def read_python(ex: Executor, transactions: dict[Any, list[Any]] | list[list[Any]]) -> None:
+    """Fill `source_pairs` from transactions held in Python: a list (tid = position) or a dict
+    tid -> items. Integer tids stay integers; other tids and every item become text."""
     import pyarrow as pa
 
     items = transactions.items() if isinstance(transactions, dict) else enumerate(transactions)
-    tids: list[str] = []
+    tids: list[Any] = []
     labels: list[str] = []
     for tid, basket in items:
         if not basket:
             raise InputError(f"transaction {tid!r} is empty")
         for label in basket:
-            tids.append(str(tid))
+            tids.append(tid)
             labels.append(str(label))
-    store.put_arrow(
+    integral = all(isinstance(t, int) and not isinstance(t, bool) for t in tids)
+    tid_array = (
+        pa.array(tids, pa.int64()) if integral else pa.array([str(t) for t in tids], pa.string())
+    )
+    ex.put_arrow(
         "source_pairs",
-        pa.table(
-            {"tid_label": pa.array(tids, pa.string()), "label": pa.array(labels, pa.string())}
-        ),
+        pa.table({"tid_label": tid_array, "label": pa.array(labels, pa.string())}),
         temp=True,
     )
-    return _encode(store, "python", "python")

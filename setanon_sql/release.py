@@ -1,48 +1,87 @@
 """Reading and writing releases: long (tid, item) or per-transaction files, or a DuckDB table.
 
-Files are written next to their target under a temporary name and renamed into place, so a
-failure never leaves a half-written output.
+Ids and labels are written back exactly as the source gave them. Outputs are checked before any
+work (folder, format, not an input) and written under a temporary name beside their target, then
+renamed, so a failure or an interrupt never leaves a half-written output.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import duckdb
 
 from . import sqlfiles
 from .errors import InputError, ParamsError
-from .store import Store, literal, quote
+from .executor import first_line, literal, qualified, quote, split_qualified
+from .store import Store
 
 OUTPUT_FORMATS = ("csv", "parquet")
 
 
-def _numeric_tids(store: Store) -> bool:
-    return bool(store.scalar("SELECT bool_and(TRY_CAST(label AS BIGINT) IS NOT NULL) FROM tids"))
-
-
-def release_query(store: Store, *, per_transaction: bool = False) -> str:
-    """The SELECT that renders the current run's release with the original labels."""
-    sql = sqlfiles.statement(
+def release_query(*, per_transaction: bool = False) -> str:
+    """The SELECT that renders the current run's release with the original ids and labels."""
+    return sqlfiles.statement(
         "release_per_transaction" if per_transaction else "release_labelled"
     ).sql
-    if _numeric_tids(store):
-        sql = f"SELECT CAST(tid AS BIGINT) AS tid, * EXCLUDE (tid) FROM ({sql})"
-    return sql
 
 
-def output_format(path: Path, fmt: str | None = None) -> str:
-    """The file format asked for (or told by the suffix), checked, with the folder existing."""
+def same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def check_output(
+    path: str | Path,
+    inputs: Iterable[str | Path | None] = (),
+    fmt: str | None = None,
+    *,
+    formats: tuple[str, ...] = OUTPUT_FORMATS,
+) -> tuple[Path, str]:
+    """The output path and format, checked before any work: a known format, an existing
+    writable folder, not a folder itself, and not the same file as any input.
+
+    `fmt` names the format when the file's extension does not (an .sql log, say)."""
+    path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
-    if fmt not in OUTPUT_FORMATS:
+    if fmt not in formats:
         raise ParamsError(
-            f"output format must be one of {OUTPUT_FORMATS} (got {fmt!r} from {path})"
+            f"output format must be one of {', '.join(formats)} "
+            f"(got {fmt or 'no extension'!r} from {path})"
         )
-    if not path.parent.exists():
-        raise ParamsError(f"output folder does not exist: {path.parent}")
-    return fmt
+    folder = path.parent
+    if not folder.is_dir():
+        raise ParamsError(f"output folder does not exist: {folder}")
+    if not os.access(folder, os.W_OK):
+        raise ParamsError(f"output folder is not writable: {folder}")
+    if path.is_dir():
+        raise ParamsError(f"output {path} is a folder")
+    for source in inputs:
+        if source is None:
+            continue
+        for candidate in (Path(source), Path(f"{source}.wal")):
+            if same_file(path, candidate):
+                raise ParamsError(f"output {path} names an input ({source}); it would be lost")
+    return path, fmt
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write text beside `path` under a temporary name, then rename it."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
 
 
 def copy_to_file(store: Store, sql: str, path: Path, fmt: str, *, step: str) -> Path:
@@ -68,43 +107,89 @@ def write_release(
     per_transaction: bool = False,
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
-    path = Path(path)
-    fmt = output_format(path, fmt)
-    sql = release_query(store, per_transaction=per_transaction)
+    path, fmt = check_output(path, fmt=fmt)
+    sql = release_query(per_transaction=per_transaction)
     if per_transaction and fmt == "csv":
         sql = f"SELECT tid, to_json(items) AS items FROM ({sql})"
     return copy_to_file(store, sql, path, fmt, step="write_release")
 
 
-def write_table(
-    store: Store, table: str, *, per_transaction: bool = False, replace: bool = False
-) -> str:
-    """Copy the current run's labelled release into a new table of the database's main schema."""
-    from sqlglot import exp
+def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str, str]:
+    """(schema, table) of an --output-table, checked before any work: in the --db, and new,
+    or made by the tool before when `replace`."""
+    if store.path is None:
+        raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
+    parts = split_qualified(table)
+    if len(parts) == 3:
+        if parts[0].lower() != store.ex.catalog.lower():
+            raise ParamsError(
+                f"--output-table {table!r}: catalog {parts[0]!r} is not the --db "
+                f"({store.ex.catalog!r})"
+            )
+        parts = parts[1:]
+    schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
+    exists = store.ex.scalar(
+        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = $c "
+        "AND lower(table_schema) = lower($s) AND lower(table_name) = lower($t)",
+        {"s": schema, "t": name, "c": store.ex.catalog},
+        step="output_table_exists",
+    )
+    if exists:
+        owned = store.registry.owner_of(schema, name)
+        if owned is None or owned["owner"] != "output":
+            raise ParamsError(
+                f"table {schema}.{name} exists and was not written by setanon-sql; "
+                "choose another --output-table"
+            )
+        if not replace:
+            raise ParamsError(f"table {schema}.{name} exists (use --replace)")
+    schemas = store.ex.scalar(
+        "SELECT count(*) FROM information_schema.schemata WHERE catalog_name = "
+        "$c AND lower(schema_name) = lower($s)",
+        {"s": schema, "c": store.ex.catalog},
+        step="output_schema_exists",
+    )
+    if not schemas:
+        raise ParamsError(f"--output-table {table!r}: no schema {schema!r} in the --db")
+    return schema, name
 
-    parts = exp.to_table(table)
-    target = exp.table_(parts.name, db=parts.db or "main", quoted=True).sql("duckdb")
-    verb = "CREATE OR REPLACE TABLE" if replace else "CREATE TABLE"
+
+def write_table(
+    store: Store,
+    target: tuple[str, str],
+    run_id: int,
+    *,
+    per_transaction: bool = False,
+) -> str:
+    """Copy the current run's labelled release into a table of the database, in one
+    transaction, and record it as the tool's (so a later --replace may replace it)."""
+    schema, name = target
+    full = qualified(schema, name)
     store.execute("BEGIN TRANSACTION", step="begin")
     try:
+        if store.registry.owner_of(schema, name) is not None:
+            store.registry.drop_table(schema, name)
         store.execute(
-            f"{verb} {target} AS {release_query(store, per_transaction=per_transaction)}",
+            f"CREATE TABLE {full} AS {release_query(per_transaction=per_transaction)}",
             step="write_table",
         )
+        store.registry.record_table(schema, name, "output", run_id)
         store.execute("COMMIT", step="commit")
-    except duckdb.CatalogException as e:
+    except duckdb.Error as e:
         store.execute("ROLLBACK", step="rollback")
-        raise ParamsError(f"cannot create table {table!r}: {str(e).splitlines()[0]}") from e
+        raise ParamsError(f"cannot create table {schema}.{name}: {first_line(e)}") from e
     except BaseException:
         store.execute("ROLLBACK", step="rollback")
         raise
-    return target
+    return f"{schema}.{name}"
 
 
 def read_release(
     store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item"
 ) -> None:
-    """Read a long (tid, item) release file of labels into the current run's `release`."""
+    """Read a release file into the current schema's `release`: long (tid, item) rows, or one
+    row per transaction with a list of items (`items`: a LIST column in Parquet, a JSON array
+    in CSV, as `--per-transaction` writes them). Ids and labels are matched exactly."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"release not found: {path}")
@@ -112,18 +197,31 @@ def read_release(
     extra = "" if reader == "read_parquet" else ", header = true, all_varchar = true"
     relation = f"{reader}({literal(str(path))}{extra})"
     try:
-        cols = [r[0] for r in store.query(f"DESCRIBE SELECT * FROM {relation}")]
-        for want in (tid_col, item_col):
-            if want not in cols:
-                raise InputError(f"{path}: no column {want!r}; columns are {cols}")
+        cols = {r[0]: r[1] for r in store.query(f"DESCRIBE SELECT * FROM {relation}")}
+        if tid_col not in cols:
+            raise InputError(f"{path}: no column {tid_col!r}; columns are {list(cols)}")
+        tid = f"CAST({quote(tid_col)} AS VARCHAR)"
+        if item_col in cols:
+            items = f"CAST({quote(item_col)} AS VARCHAR)"
+            select = f"SELECT {tid} AS tid_label, {items} AS label FROM {relation}"
+        elif "items" in cols:
+            listed = quote("items")
+            if not cols["items"].endswith("[]"):
+                listed = f"CAST(json({listed}) AS VARCHAR[])"
+            select = (
+                f"SELECT {tid} AS tid_label, CAST(unnest({listed}) AS VARCHAR) AS label "
+                f"FROM {relation}"
+            )
+        else:
+            raise InputError(
+                f"{path}: no column {item_col!r} (long release) or 'items' (one row per "
+                f"transaction); columns are {list(cols)}"
+            )
         store.execute(
-            "CREATE OR REPLACE TEMP TABLE release_source AS SELECT "
-            f"CAST({quote(tid_col)} AS VARCHAR) AS tid_label, "
-            f"trim(CAST({quote(item_col)} AS VARCHAR)) AS label FROM {relation}",
-            step="release_source",
+            f"CREATE OR REPLACE TEMP TABLE release_source AS {select}", step="release_source"
         )
     except duckdb.Error as e:
-        raise InputError(f"cannot read release {path}: {str(e).splitlines()[0]}") from e
+        raise InputError(f"cannot read release {path}: {first_line(e)}") from e
     unknown = store.run_all("release_unknown_labels")
     if unknown:
         shown = ", ".join(f"{kind} {label!r}" for kind, label in unknown)

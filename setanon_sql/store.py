@@ -1,73 +1,57 @@
-"""The DuckDB store: connection, the dataset's schema, run schemas, and a log of all SQL run."""
+"""A DuckDB database as the tool sees it: the executor, the registry, the dataset and hierarchy
+in use, and the run being made.
+
+Algorithms see only the executor's interface (`execute`, `run`, `query`, `scalar`, `arrow`,
+`put_arrow`, `unordered`) and unqualified table names, which resolve to the current run's schema
+first, then to the hierarchy's (`node`, `closure`, `tx`), then to the dataset's (`tids`,
+`tx_raw`). A run's schema, its registry row and its `sql_log` are made and, on any failure or
+interrupt, removed here.
+"""
 
 from __future__ import annotations
 
-import re
-import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 
-from . import sqlfiles
-from .errors import HierarchyError, InputError, ParamsError
+from .dataset import LOG_TABLE as LOG
+from .dataset import (
+    Dataset,
+    HierarchyRef,
+    Loaded,
+    attach_hierarchy,
+    item_labels,
+    load_source,
+    save_log,
+)
+from .errors import HierarchyError, InputError
+from .executor import Executor, Logged, Result, first_line, literal, qualified, quote, replay_script
 from .hierarchy import Hierarchy
+from .registry import Registry
 
-_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-@dataclass
-class Logged:
-    step: str
-    sql: str
-    params: dict[str, Any] | None = None
-
-
-@dataclass
-class Result:
-    """A statement's whole result: column names and rows."""
-
-    columns: list[str]
-    rows: list[tuple]
-
-    def one(self) -> dict[str, Any]:
-        return dict(zip(self.columns, self.rows[0], strict=True)) if self.rows else {}
-
-    def dicts(self) -> list[dict[str, Any]]:
-        return [dict(zip(self.columns, r, strict=True)) for r in self.rows]
+__all__ = ["Run", "Store", "literal", "quote", "Result"]
 
 
 @dataclass
 class Run:
-    """A run's own schema: its intermediate tables, its `release`, and the SQL it ran."""
+    """The run being made: its schema and registry id, the SQL it ran, its results."""
 
     schema: str
+    id: int
     log: list[Logged] = field(default_factory=list)
+    results: dict[str, Any] = field(default_factory=dict)
 
     def table(self, name: str) -> str:
         return f"{quote(self.schema)}.{quote(name)}"
 
 
-def quote(name: str) -> str:
-    """The one way identifiers are quoted (sqlglot, DuckDB dialect)."""
-    from sqlglot import exp
-
-    return exp.to_identifier(name, quoted=True).sql("duckdb")
-
-
-def literal(value: str) -> str:
-    """A string literal for places DuckDB takes no bound parameter (COPY TO, ATTACH)."""
-    from sqlglot import exp
-
-    return exp.Literal.string(str(value)).sql("duckdb")
-
-
 class Store:
-    """A DuckDB database holding one dataset (schema `setanon`) and the schemas of its runs.
+    """A DuckDB database: a file, or in memory.
 
     Example:
         >>> s = Store()  # in-memory
@@ -75,262 +59,158 @@ class Store:
         2
     """
 
-    def __init__(self, db: str | Path | None = None, *, schema: str = "setanon") -> None:
-        if not _SCHEMA.match(schema):
-            raise ParamsError(f"schema name {schema!r} must be lower-case letters, digits, _")
-        self.path = Path(db) if db else None
+    def __init__(
+        self,
+        db: str | Path | None = None,
+        *,
+        read_only: bool = False,
+        memory_limit: str | None = None,
+        temp_dir: str | Path | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.ex = Executor(
+            db,
+            read_only=read_only,
+            memory_limit=memory_limit,
+            temp_dir=temp_dir,
+            threads=threads,
+        )
         try:
-            self.con = duckdb.connect(str(db) if db else ":memory:")
-        except duckdb.Error as e:
-            raise InputError(f"cannot open DuckDB database {db}: {e}") from e
-        self.schema = schema
-        self.log: list[Logged] = []
+            self.registry = Registry(self.ex)
+        except BaseException:
+            self.ex.close()
+            raise
+        self.dataset: Dataset | None = None
+        self.hierarchy: HierarchyRef | None = None
         self.run_ctx: Run | None = None
-        self.con.execute("SET enable_progress_bar = false").fetchall()
-        if not db:  # an in-memory store would spill into ./.tmp of wherever it was started
-            self._spill = tempfile.TemporaryDirectory(prefix="setanon-duckdb-")
-            self.con.execute(f"SET temp_directory = {literal(self._spill.name)}").fetchall()
-        self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(schema)}").fetchall()
-        self._search(None)
 
-    # -- executing ------------------------------------------------------------------------------
-    def _search(self, run: str | None) -> None:
-        path = f"{run},{self.schema}" if run else self.schema
-        self.con.execute(f"SET search_path = {literal(path)}").fetchall()
+    # -- the executor, as algorithms use it ---------------------------------------------------------
+    @property
+    def path(self) -> Path | None:
+        return self.ex.path
 
-    def _logged(self, sql: str, params: Mapping[str, Any] | None, step: str) -> None:
-        entry = Logged(step, sql, dict(params) if params else None)
-        self.log.append(entry)
-        if self.run_ctx is not None:
-            self.run_ctx.log.append(entry)
-
-    def _cursor(self, sql: str, params: Mapping[str, Any] | None, step: str):
-        self._logged(sql, params, step)
-        return self.con.execute(sql, dict(params) if params else None)
+    @property
+    def log(self) -> list[Logged]:
+        return self.ex.log
 
     def execute(
         self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
     ) -> Result:
-        """Run one statement in the current schema context, log it, fetch its whole result."""
-        cur = self._cursor(sql, params, step)
-        columns = [d[0] for d in cur.description] if cur.description else []
-        return Result(columns, cur.fetchall() if columns else [])
-
-    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        """Run a query and hand its result to Python as an Arrow table (for large results)."""
-        # DuckDB 2.0 has no fetch_arrow_table on a DB-API result; a relation hands Arrow over
-        # without the extra copy a DB-API result would make.
-        self._logged(sql, params, step)
-        return self.con.sql(sql, params=dict(params) if params else None).to_arrow_table()
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.execute(sql, params, step=step).rows
+        return self.ex.execute(sql, params, step=step)
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
         """Run the named statement from `sql/`."""
-        return self.execute(sqlfiles.statement(name).sql, params, step=name)
+        return self.ex.run(name, params)
 
     def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
-        return self.run(name, params).rows
+        return self.ex.run(name, params).rows
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.query(sql, params, step=step)
 
     def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        rows = self.execute(sql, params, step=step).rows
-        return rows[0][0] if rows else None
+        return self.ex.scalar(sql, params, step=step)
 
-    def has_table(self, name: str, schema: str | None = None) -> bool:
-        return bool(
-            self.con.execute(
-                "SELECT count(*) FROM information_schema.tables "
-                "WHERE table_schema = $s AND table_name = $t",
-                {"s": schema or self.schema, "t": name},
-            ).fetchall()[0][0]
-        )
-
-    def current_schema(self) -> str:
-        """The schema unqualified names resolve to first: the run's, inside a run context."""
-        return str(self.scalar("SELECT current_setting('search_path')")).split(",")[0]
-
-    def schemas(self) -> list[str]:
-        rows = self.con.execute(
-            "SELECT DISTINCT schema_name FROM information_schema.schemata "
-            "WHERE catalog_name = current_database() ORDER BY 1"
-        ).fetchall()
-        return [r[0] for r in rows]
+    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.arrow(sql, params, step=step)
 
     def put_arrow(self, name: str, table: pa.Table, *, temp: bool = False) -> None:
-        """Copy an Arrow table into a DuckDB table of the current schema context."""
-        view = f"_arrow_{name}"
-        self.con.register(view, table)
-        try:
-            kind = "TEMP TABLE" if temp else "TABLE"
-            self.execute(
-                f"CREATE OR REPLACE {kind} {quote(name)} AS SELECT * FROM {quote(view)}",
-                step=f"put_{name}",
+        self.ex.put_arrow(name, table, temp=temp)
+
+    def unordered(self):
+        return self.ex.unordered()
+
+    def current_schema(self) -> str:
+        """The schema unqualified tables are created in now."""
+        return str(self.ex.scalar("SELECT current_schema()", step="current_schema"))
+
+    def has_table(self, name: str, schema: str | None = None) -> bool:
+        """Whether a table of this name exists in `schema` (default: the current run's)."""
+        where = schema or (self.run_ctx.schema if self.run_ctx else None)
+        if where is None:
+            return False
+        return bool(
+            self.ex.scalar(
+                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = "
+                "$c AND table_schema = $s AND table_name = $t",
+                {"s": where, "t": name, "c": self.ex.catalog},
+                step="has_table",
             )
-        finally:
-            self.con.unregister(view)
-
-    # -- runs -----------------------------------------------------------------------------------
-    def new_run_name(self, base: str) -> str:
-        base = re.sub(r"[^a-z0-9_]", "_", base.lower())[:50]
-        taken = set(self.schemas())
-        if base not in taken:
-            return base
-        i = 2
-        while f"{base}_{i}" in taken:
-            i += 1
-        return f"{base}_{i}"
-
-    @contextmanager
-    def run_schema(
-        self, name: str, *, replace: bool = False, keep_on_error: bool = False
-    ) -> Iterator[Run]:
-        """Create the run's schema and make it the default for unqualified names.
-
-        On an error the schema is dropped, so a failed run leaves nothing half-written.
-        """
-        if not _SCHEMA.match(name) or name == self.schema:
-            raise ParamsError(f"invalid run name {name!r}")
-        if name in self.schemas():
-            if not replace:
-                raise ParamsError(f"run {name!r} exists already in this database (use --replace)")
-            self.con.execute(f"DROP SCHEMA {quote(name)} CASCADE").fetchall()
-        self.con.execute(f"CREATE SCHEMA {quote(name)}").fetchall()
-        outer = self.run_ctx
-        run = Run(name)
-        self.run_ctx = run
-        self._search(name)
-        try:
-            yield run
-            self._save_log(run)
-        except BaseException:
-            self._search(None)
-            if not keep_on_error:
-                self.con.execute(f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE").fetchall()
-            raise
-        finally:
-            self.run_ctx = outer
-            self._search(outer.schema if outer else None)
-
-    @contextmanager
-    def in_run(self, name: str) -> Iterator[None]:
-        """Resolve unqualified names in an existing run schema (e.g. to verify its release)."""
-        if name not in self.schemas():
-            raise ParamsError(f"no run named {name!r} in this database")
-        self._search(name)
-        try:
-            yield
-        finally:
-            self._search(self.run_ctx.schema if self.run_ctx else None)
-
-    @contextmanager
-    def unordered(self) -> Iterator[None]:
-        """Let DuckDB write tables in any row order (faster, and parallel), for steps whose SQL
-        orders everything it depends on explicitly; the setting comes back afterwards."""
-        before = self.con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()
-        self.con.execute("SET preserve_insertion_order = false").fetchall()
-        try:
-            yield
-        finally:
-            flag = "true" if before and before[0] else "false"
-            self.con.execute(f"SET preserve_insertion_order = {flag}").fetchall()
-
-    def _save_log(self, run: Run) -> None:
-        rows = pa.table(
-            {
-                "seq": list(range(1, len(run.log) + 1)),
-                "step": [e.step for e in run.log],
-                "sql": [e.sql for e in run.log],
-                "params": [repr(e.params) if e.params else None for e in run.log],
-            },
-            schema=pa.schema(
-                [
-                    ("seq", pa.int32()),
-                    ("step", pa.string()),
-                    ("sql", pa.string()),
-                    ("params", pa.string()),
-                ]
-            ),
         )
-        self.con.register("_sql_log", rows)
-        try:
-            self.con.execute(
-                f"CREATE OR REPLACE TABLE {run.table('sql_log')} AS SELECT * FROM _sql_log"
-            ).fetchall()
-        finally:
-            self.con.unregister("_sql_log")
 
-    def write_sql_log(self, path: str | Path, entries: list[Logged] | None = None) -> None:
-        """Write the SQL that ran, step by step, to a .sql file an analyst can re-read."""
+    # -- the dataset and hierarchy in use -------------------------------------------------------------
+    def data_schemas(self) -> tuple[str, ...]:
+        """Where unqualified dataset names resolve: the hierarchy's schema, then the dataset's."""
         out = []
-        for e in entries if entries is not None else self.log:
-            head = f"-- step: {e.step}" + (f"\n-- params: {e.params}" if e.params else "")
-            out.append(f"{head}\n{e.sql.rstrip().rstrip(';')};\n")
-        Path(path).write_text("\n".join(out), encoding="utf-8")
+        if self.hierarchy is not None:
+            out.append(self.hierarchy.schema)
+        if self.dataset is not None:
+            out.append(self.dataset.schema)
+        return tuple(out)
 
-    # -- the dataset ----------------------------------------------------------------------------
-    @property
-    def has_data(self) -> bool:
-        return self.has_table("tx_raw")
+    def _point(self, *, scratch: bool = False, run: str | None = None) -> None:
+        schemas = ((run,) if run else ()) + self.data_schemas()
+        if schemas or scratch:
+            self.ex.set_path(*schemas, scratch=scratch)
 
-    @property
-    def has_hierarchy(self) -> bool:
-        return self.has_table("node") and self.has_table("tx")
+    def load(self, source: Any) -> Loaded:
+        """Load a source (a `load.SourceSpec`, or transactions held in Python) as a dataset, or
+        find it loaded already, and use it."""
+        loaded = load_source(self.ex, self.registry, source)
+        self.use(loaded.dataset)
+        return loaded
+
+    def use(self, dataset: Dataset, hierarchy: HierarchyRef | None = None) -> None:
+        self.dataset, self.hierarchy = dataset, hierarchy
+        self._point(scratch=self.ex.read_only)
+
+    def use_dataset_id(self, dataset_id: int | None) -> Dataset:
+        """A dataset stored in the database: the one asked for, or the only one there is."""
+        rows = self.registry.datasets()
+        rows = [r for r in rows if r["kind"] == "transactions"]
+        if dataset_id is not None:
+            chosen = Dataset.of(self.registry.dataset(dataset_id))
+        elif len(rows) == 1:
+            chosen = Dataset.of(self.registry.dataset(rows[0]["dataset_id"]))
+        elif not rows:
+            raise InputError("no transactions loaded: give an INPUT file or a --db holding one")
+        else:
+            ids = ", ".join(str(r["dataset_id"]) for r in rows)
+            raise InputError(f"the database holds several datasets ({ids}): choose with --dataset")
+        self.use(chosen)
+        return chosen
+
+    def use_stored_hierarchy(self) -> HierarchyRef | None:
+        """The dataset's hierarchy when it has exactly one."""
+        self.require_data()
+        assert self.dataset is not None
+        rows = self.registry.hierarchies_of(self.dataset.id)
+        if len(rows) == 1:
+            self.use(self.dataset, HierarchyRef.of(rows[0]))
+        return self.hierarchy
+
+    def use_hierarchy(self, h: Hierarchy, source: str = "hierarchy") -> bool:
+        """Use this tree with the dataset: store it (or find it stored). Returns whether it was
+        stored already."""
+        self.require_data()
+        assert self.dataset is not None
+        ref, reused = attach_hierarchy(self.ex, self.registry, self.dataset, h, source)
+        self.use(self.dataset, ref)
+        return reused
 
     def require_data(self) -> None:
-        if not self.has_data:
-            raise InputError(
-                "no transactions loaded: give an INPUT file or a --db holding a dataset"
-            )
+        if self.dataset is None:
+            raise InputError("no transactions loaded: give an INPUT file or a --db holding one")
 
     def require_hierarchy(self) -> None:
         self.require_data()
-        if not self.has_hierarchy:
+        if self.hierarchy is None:
             raise HierarchyError("no hierarchy: give --hierarchy FILE, --fanout F or --code-prefix")
 
     def item_labels(self) -> list[str]:
         self.require_data()
-        return [r[0] for r in self.query("SELECT DISTINCT label FROM tx_raw ORDER BY label")]
-
-    def use_hierarchy(self, h: Hierarchy) -> None:
-        """Store the hierarchy as `node`/`closure` and encode the transactions' items to leaf ids."""
-        self.require_data()
-        n_leaves = h.n_leaves
-        ids = list(range(h.size))
-        table = pa.table(
-            {
-                "id": pa.array(ids, pa.int32()),
-                "label": pa.array(h.labels, pa.string()),
-                "parent": pa.array([p if p >= 0 else None for p in h.parent], pa.int32()),
-                "depth": pa.array(h.depth, pa.int32()),
-                "last": pa.array(h.last, pa.int32()),
-                "leaf_count": pa.array(h.leaf_count, pa.int32()),
-                "is_leaf": pa.array([h.is_leaf(i) for i in ids], pa.bool_()),
-                "ncp": pa.array(
-                    [0.0 if h.is_leaf(i) else h.leaf_count[i] / n_leaves for i in ids], pa.float64()
-                ),
-                "lm": pa.array(
-                    [(h.leaf_count[i] - 1) / (n_leaves - 1) if n_leaves > 1 else 0.0 for i in ids],
-                    pa.float64(),
-                ),
-            }
-        )
-        self.put_arrow("node", table)
-        missing = self.run_all("items_missing_from_hierarchy")
-        if missing:
-            total = self.scalar(
-                "SELECT count(DISTINCT label) FROM tx_raw ANTI JOIN node USING (label)"
-            )
-            shown = ", ".join(repr(r[0]) for r in missing)
-            raise HierarchyError(
-                f"{total} item(s) of the data are missing from the hierarchy: {shown}"
-            )
-        internal = self.run_all("items_not_leaves")
-        if internal:
-            shown = ", ".join(repr(r[0]) for r in internal)
-            raise HierarchyError(f"items of the data are internal nodes of the hierarchy: {shown}")
-        self.run("closure")
-        self.run("encode_transactions")
+        assert self.dataset is not None
+        return item_labels(self.ex, self.dataset)
 
     def hierarchy_from_db(self) -> Hierarchy:
         """Rebuild the Hierarchy object from the stored `node` table."""
@@ -346,8 +226,139 @@ class Store:
         self.require_data()
         return self.run("dataset_stats").one()
 
+    # -- runs -------------------------------------------------------------------------------------------
+    def new_run_name(self, base: str) -> str:
+        """A free default name for a run: the recognizable prefix `run_`, then `base`."""
+        self.registry.ensure()
+        return self.registry.free_name(f"run_{base}")
+
+    @contextmanager
+    def run_schema(
+        self,
+        name: str,
+        *,
+        kind: str = "transactions",
+        algorithm: str = "",
+        params: Mapping[str, Any] | None = None,
+        replace: bool = False,
+    ) -> Iterator[Run]:
+        """Make a run: record it, create its schema and make it the place unqualified names are
+        created. On success its `sql_log` is saved and the run marked complete with
+        `run.results`; on any failure or interrupt its schema is dropped and it is marked
+        failed, so a failed run leaves nothing half-written."""
+        reg = self.registry
+        reg.ensure()
+        old = reg.check_run_name(name, replace=replace)
+        if old is not None:
+            if reg.owner_of(old["name"]) is not None:
+                reg.drop_schema(old["name"])
+            reg.retire_run(old["run_id"])
+        run_id = reg.next_ids().run
+        reg.start_run(
+            id=run_id,
+            name=name,
+            kind=kind,
+            dataset=self.dataset.id if self.dataset else None,
+            hierarchy=self.hierarchy.id if self.hierarchy else None,
+            algorithm=algorithm,
+            params=dict(params or {}),
+        )
+        run, outer = Run(name, run_id), self.run_ctx
+        started = time.perf_counter()
+        try:
+            with self.ex.recording(run.log):
+                reg.create_schema(name, "run", run_id)
+                self._point(run=name)
+                self.run_ctx = run
+                yield run
+            save_log(self.ex, run.log)
+            reg.record_tables(name, "run", run_id)
+            reg.end_run(
+                run_id, "complete", seconds=time.perf_counter() - started, results=run.results
+            )
+        except BaseException as e:
+            self._abandon(run, e, time.perf_counter() - started)
+            raise
+        finally:
+            self.run_ctx = outer
+            self._point(run=outer.schema if outer else None, scratch=self.ex.read_only)
+
+    def _abandon(self, run: Run, error: BaseException, seconds: float) -> None:
+        """Remove a failed run's schema and say why it failed in the registry."""
+        reason = "interrupted" if isinstance(error, KeyboardInterrupt) else first_line(error)
+        if self.registry.owner_of(run.schema) is not None:
+            self.registry.drop_schema(run.schema, force=True)
+        self.registry.end_run(run.id, "failed", seconds=seconds, message=reason)
+
+    @contextmanager
+    def in_run(self, name: str, *, scratch: bool | None = None) -> Iterator[dict[str, Any]]:
+        """Resolve unqualified names in a stored run, with its own dataset and hierarchy.
+
+        With `scratch` (always when the database is open read-only) new tables go to the
+        connection's memory, so the run and the file stay as they were."""
+        row = self.registry.run(name)
+        saved = (self.dataset, self.hierarchy)
+        did = row["dataset_id"]
+        self.dataset = Dataset.of(self.registry.dataset(did)) if did else None
+        hid = row["hierarchy_id"]
+        self.hierarchy = HierarchyRef.of(self.registry.hierarchy(hid)) if hid else None
+        scratch = self.ex.read_only if scratch is None else scratch
+        self._point(run=name, scratch=scratch)
+        try:
+            yield row
+        finally:
+            self.dataset, self.hierarchy = saved
+            self._point(
+                run=self.run_ctx.schema if self.run_ctx else None, scratch=self.ex.read_only
+            )
+
+    @contextmanager
+    def scratch(self) -> Iterator[None]:
+        """New tables go to the connection's memory; dataset names resolve as usual."""
+        self._point(scratch=True)
+        try:
+            yield
+        finally:
+            self._point(
+                run=self.run_ctx.schema if self.run_ctx else None, scratch=self.ex.read_only
+            )
+
+    def replay_script(self, name: str) -> str:
+        """The SQL that rebuilds a stored run on a fresh DuckDB holding the same input files:
+        its dataset's statements, its hierarchy's, then its own."""
+        row = self.registry.run(name)
+        parts = []
+        if row["dataset_id"]:
+            parts.append(self.registry.dataset(row["dataset_id"])["schema_name"])
+        if row["hierarchy_id"]:
+            parts.append(self.registry.hierarchy(row["hierarchy_id"])["schema_name"])
+        parts.append(name)
+        entries: list[Logged] = []
+        for schema in parts:
+            entries.extend(self.stored_log(schema))
+        return replay_script(entries, title=f"setanon-sql: replay of run {name}")
+
+    def stored_log(self, schema: str, step: str | None = None) -> list[Logged]:
+        """The `sql_log` one of the tool's schemas keeps."""
+        import json
+
+        if self.registry.owner_of(schema) is None:
+            raise InputError(f"no schema {schema!r} of setanon-sql in this database")
+        rows = self.ex.query(
+            f"SELECT step, sql, params, seconds FROM {qualified(self.ex.catalog, schema, LOG)} "
+            "WHERE $step IS NULL OR step = $step ORDER BY seq",
+            {"step": step},
+            step="read_sql_log",
+        )
+        return [Logged(s, q, json.loads(p) if p else None, sec or 0.0) for s, q, p, sec in rows]
+
+    def write_sql_log(self, path: str | Path, entries: list[Logged] | None = None) -> None:
+        """Write the SQL that ran, step by step, to a .sql file an analyst can re-read."""
+        text = replay_script(entries if entries is not None else self.ex.log)
+        Path(path).write_text(text, encoding="utf-8")
+
     def close(self) -> None:
-        self.con.close()
+        self.ex.close()
 
     def __enter__(self) -> Store:
         return self

@@ -1,4 +1,4 @@
--- Tables of the loaded dataset, in the data schema (default `setanon`).
+-- Tables of a dataset (schema setanon_d{id}) and of a hierarchy used with it (setanon_d{id}_h{n}).
 -- `tx_raw(tid, label)` holds the transactions as loaded; `node` the hierarchy numbered in preorder.
 
 -- name: dataset_stats
@@ -12,33 +12,15 @@ FROM (SELECT tid, label, count(*) OVER (PARTITION BY tid) AS n FROM tx_raw);
 
 -- name: closure
 -- Every (node, ancestor) pair, self included, from the preorder intervals of `node`.
-CREATE OR REPLACE TABLE closure AS
+CREATE TABLE closure AS
 SELECT d.id AS node, a.id AS ancestor, d.depth - a.depth AS distance
 FROM node AS d
 JOIN node AS a ON d.id BETWEEN a.id AND a.last
 ORDER BY node, ancestor;
 
--- name: items_missing_from_hierarchy
--- Item labels of the data that are not nodes of the hierarchy (first 10, most frequent first).
-SELECT r.label, count(*) AS occurrences
-FROM tx_raw AS r
-ANTI JOIN node AS n ON n.label = r.label
-GROUP BY r.label
-ORDER BY occurrences DESC, r.label
-LIMIT 10;
-
--- name: items_not_leaves
--- Item labels of the data that name internal nodes of the hierarchy (first 10).
-SELECT DISTINCT r.label
-FROM tx_raw AS r
-JOIN node AS n ON n.label = r.label
-WHERE NOT n.is_leaf
-ORDER BY r.label
-LIMIT 10;
-
 -- name: encode_transactions
 -- The transactions with items replaced by the integer id of their hierarchy leaf.
-CREATE OR REPLACE TABLE tx AS
+CREATE TABLE tx AS
 SELECT r.tid, n.id AS item
 FROM tx_raw AS r
 JOIN node AS n ON n.label = r.label

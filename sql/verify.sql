@@ -92,13 +92,13 @@ ORDER BY t.tid;
 CREATE OR REPLACE TABLE release AS
 SELECT t.tid, n.id AS node
 FROM release_source AS s
-JOIN tids AS t ON t.label = s.tid_label
+JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label
 JOIN node AS n ON n.label = s.label;
 
 -- name: release_unknown_labels
 -- Labels of a release file that name no transaction or no hierarchy node (first 5 of each).
 (SELECT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
- ANTI JOIN tids AS t ON t.label = s.tid_label LIMIT 5)
+ ANTI JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label LIMIT 5)
 UNION ALL
 (SELECT 'item' AS kind, s.label FROM release_source AS s
  ANTI JOIN node AS n ON n.label = s.label LIMIT 5);

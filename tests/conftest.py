@@ -47,7 +47,7 @@ def release_of(store: Store, run: str) -> dict[str, list[str]]:
     """A run's release as tid label -> sorted item labels (every original tid present)."""
     with store.in_run(run):
         rows = store.query(
-            "SELECT t.label, list(n.label ORDER BY n.label) FILTER (WHERE n.label IS NOT NULL) "
+            "SELECT CAST(t.label AS VARCHAR), list(n.label ORDER BY n.label) FILTER (WHERE n.label IS NOT NULL) "
             "FROM tids t LEFT JOIN release r ON r.tid = t.tid LEFT JOIN node n ON n.id = r.node "
             "GROUP BY t.label"
         )
@@ -56,7 +56,8 @@ def release_of(store: Store, run: str) -> dict[str, list[str]]:
 
 def original_of(store: Store) -> dict[str, set[str]]:
     rows = store.query(
-        "SELECT t.label, list(r.label) FROM tids t JOIN tx_raw r ON r.tid = t.tid GROUP BY t.label"
+        "SELECT CAST(t.label AS VARCHAR), list(r.label) FROM tids t JOIN tx_raw r ON r.tid = t.tid "
+        "GROUP BY t.label"
     )
     return {tid: set(items) for tid, items in rows}
 

@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import DATA, EX, cli, fig2
 
-from setanon_sql.cli import app
 from setanon_sql.errors import ExitCode
-
-ROOT = Path(__file__).resolve().parents[1]
-EX = ROOT / "examples"
-DATA = Path(__file__).parent / "data"
-runner = CliRunner()
-
-
-def invoke(*args: str):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_verify_raw_fig2_reports_violations_with_exit_1():
-    r = invoke(
-        "verify", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "--k", 2, "--m", 2, "--json"
-    )
-    assert r.exit_code == ExitCode.VIOLATED
-    data = json.loads(r.stdout)
+    r = fig2("verify", "--k", 2, "--m", 2, "--json")
+    assert r.code == ExitCode.VIOLATED
+    data = r.json()
     assert data["failing_itemsets"] == {"1": 0, "2": 2}
     assert {tuple(v["itemset"]) for v in data["examples"]["violations_km"]} == {
         ("a1", "a2"),
@@ -34,106 +19,112 @@ def test_verify_raw_fig2_reports_violations_with_exit_1():
     }
 
 
-def test_verify_k1_passes():
-    r = invoke("verify", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "--k", 1)
-    assert r.exit_code == ExitCode.OK, r.output
+def test_verify_k1_passes_and_quiet_prints_nothing():
+    r = fig2("verify", "--k", 1)
+    assert r.code == ExitCode.OK and "passed" in r.stdout
+    r = fig2("verify", "--k", 2, "--m", 2, "-q")
+    assert r.code == ExitCode.VIOLATED and r.stdout == ""
 
 
 def test_bad_hierarchy_is_one_clear_line_and_its_exit_code():
-    r = invoke("verify", EX / "fig2.csv", "-H", DATA / "bad_two_parents.csv", "--k", 2)
-    assert r.exit_code == ExitCode.HIERARCHY
+    r = cli("verify", EX / "fig2.csv", "-H", DATA / "bad_two_parents.csv", "--k", 2)
+    assert r.code == ExitCode.INPUT
     assert "node with two parents" in r.stderr and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
 def test_bad_input_exit_code():
-    r = invoke("verify", DATA / "bad_unknown_column.csv", "--fanout", 2, "--k", 2)
-    assert r.exit_code == ExitCode.INPUT and "no column 'item'" in r.stderr
+    r = cli("verify", DATA / "bad_unknown_column.csv", "--fanout", 2, "--k", 2)
+    assert r.code == ExitCode.INPUT and "no column 'item'" in r.stderr
 
 
 def test_no_hierarchy_given():
-    r = invoke("verify", EX / "fig2.csv", "--k", 2)
-    assert r.exit_code == ExitCode.HIERARCHY and "no hierarchy" in r.stderr
+    r = cli("verify", EX / "fig2.csv", "--k", 2)
+    assert r.code == ExitCode.INPUT and "no hierarchy" in r.stderr
 
 
 def test_hierarchy_build_check_show(tmp_path):
     out = tmp_path / "h.csv"
-    r = invoke("hierarchy", "build", DATA / "good_lines.txt", "--fanout", 2, "-o", out)
-    assert r.exit_code == 0, r.output
-    r = invoke("hierarchy", "check", out, "--data", DATA / "good_lines.txt", "--json")
-    assert r.exit_code == 0 and json.loads(r.stdout)["leaves"] == 3
-    r = invoke("hierarchy", "show", out)
-    assert r.exit_code == 0 and "a,b" in r.stdout
+    r = cli("hierarchy", "build", DATA / "good_lines.txt", "--fanout", 2, "-o", out)
+    assert r.code == 0, r.stderr
+    r = cli("hierarchy", "check", out, "--data", DATA / "good_lines.txt", "--json")
+    assert r.code == 0 and r.json()["leaves"] == 3
+    r = cli("hierarchy", "show", out)
+    assert r.code == 0 and "a,b" in r.stdout
 
 
 def test_load_into_db_then_verify_from_db(tmp_path):
     db = tmp_path / "w.duckdb"
-    assert invoke("load", EX / "fig2.csv", "--db", db).exit_code == 0
-    r = invoke("verify", "--db", db, "-H", EX / "fig2_hierarchy.csv", "--k", 1, "--json")
-    assert r.exit_code == 0, r.output
+    assert cli("load", EX / "fig2.csv", "--db", db).code == 0
+    r = cli("verify", "--db", db, "-H", EX / "fig2_hierarchy.csv", "--k", 1, "--json")
+    assert r.code == 0, r.stderr
 
 
 def test_sql_lists_and_prints_statements():
-    r = invoke("sql")
-    assert r.exit_code == 0 and "verify_generalizes" in r.stdout
-    r = invoke("sql", "verify_generalizes")
-    assert r.exit_code == 0 and "ANTI JOIN tx" in r.stdout
-    assert invoke("sql", "no_such_step").exit_code == ExitCode.USAGE
+    r = cli("sql")
+    assert r.code == 0 and "verify_generalizes" in r.stdout
+    r = cli("sql", "verify_generalizes")
+    assert r.code == 0 and "ANTI JOIN tx" in r.stdout
+    assert cli("sql", "no_such_step").code == ExitCode.USAGE
 
 
 def test_metrics_of_a_release_file(tmp_path):
     rel = tmp_path / "r.csv"
     rel.write_text("tid,item\nt1,A\nt1,b1\nt1,b2\nt2,A\nt2,b1\nt3,A\nt3,b1\nt3,b2\nt4,A\nt4,b2\n")
-    r = invoke("metrics", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-r", rel, "--json")
-    assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["ncp"] == pytest.approx(2.5 / 11)
+    r = fig2("metrics", "-r", rel, "--json")
+    assert r.code == 0, r.stderr
+    assert r.json()["ncp"] == pytest.approx(2.5 / 11)
 
 
 def test_unknown_algorithm():
-    r = invoke(
-        "anonymize", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-a", "nope", "--k", 2
-    )
-    assert r.exit_code == ExitCode.PARAMS and "unknown algorithm 'nope'" in r.stderr
+    r = fig2("anonymize", "-a", "nope", "--k", 2)
+    assert r.code == ExitCode.USAGE and "unknown algorithm 'nope'" in r.stderr
+
+
+def test_algorithms_lists_and_shows_options():
+    r = cli("algorithms", "--json")
+    assert r.code == 0 and {a["name"] for a in r.json()} >= {"aa", "da", "oa", "partition"}
+    r = cli("algorithms", "clump")
+    assert r.code == 0 and "reach" in r.stdout and "batch" in r.stdout
 
 
 def test_a_stored_run_can_be_listed_replayed_and_measured(tmp_path):
     db = tmp_path / "w.duckdb"
-    r = invoke(
-        "anonymize",
-        EX / "fig2.csv",
-        "-H",
-        EX / "fig2_hierarchy.csv",
-        "-a",
-        "aa",
-        "--k",
-        2,
-        "--m",
-        2,
-        "--db",
-        db,
-        "--json",
-        "-q",
-    )
-    assert r.exit_code == 0, r.output
-    runs = json.loads(invoke("runs", "--db", db, "--json").stdout)
-    assert [x["run"] for x in runs] == ["aa_k2_m2"] and "cut" in runs[0]["tables"]
-    r = invoke("sql", "--db", db, "--run", "aa_k2_m2")
-    assert r.exit_code == 0 and "CREATE OR REPLACE TABLE violations_validity AS" in r.stdout
-    r = invoke("metrics", "--db", db, "--run", "aa_k2_m2", "--json")
-    assert json.loads(r.stdout)["ncp"] == pytest.approx(2.5 / 11)
-    r = invoke("verify", "--db", db, "--run", "aa_k2_m2", "--k", 2, "--m", 2)
-    assert r.exit_code == ExitCode.OK, r.output
+    r = fig2("anonymize", "-a", "aa", "--k", 2, "--m", 2, "--db", db, "--json", "-q")
+    assert r.code == 0, r.stderr
+    run = r.json()["run"]
+    assert run == "run_aa_k2_m2"
+    runs = cli("runs", "--db", db, "--json").json()
+    assert [(x["name"], x["status"], x["algorithm"]) for x in runs] == [(run, "complete", "aa")]
+    r = cli("sql", "--db", db, "--run", run)
+    assert r.code == 0 and "CREATE OR REPLACE TABLE violations_validity AS" in r.stdout
+    r = cli("metrics", "--db", db, "--run", run, "--json")
+    assert r.json()["ncp"] == pytest.approx(2.5 / 11)
+    r = cli("verify", "--db", db, "--run", run)
+    assert r.code == ExitCode.OK, r.stderr
 
 
-def test_console_entry_turns_a_database_error_into_one_line(monkeypatch, capsys):
+def test_an_internal_error_is_one_line_exit_4_and_debug_shows_the_traceback(monkeypatch):
     import duckdb
 
-    from setanon_sql import cli
+    from setanon_sql import api
 
-    def broken(**_: object) -> None:
+    def broken(*_: object, **__: object) -> None:
         raise duckdb.IOException("IO Error: disk full\nmore detail")
 
-    monkeypatch.setattr(cli, "app", broken)
-    with pytest.raises(SystemExit) as exit_info:
-        cli.main()
-    assert exit_info.value.code == ExitCode.INTERNAL
-    assert "internal error (please report): IO Error: disk full" in capsys.readouterr().err
+    monkeypatch.setattr(api, "release_metrics", broken)
+    rel = EX / "fig2.csv"
+    r = fig2("metrics", "-r", rel)
+    assert r.code == ExitCode.INTERNAL
+    assert r.stderr.strip().splitlines() == [
+        "error: internal error (IOException): IO Error: disk full "
+        "(run with --debug for the traceback)"
+    ]
+    r = cli("--debug", "metrics", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-r", rel)
+    assert r.code == ExitCode.INTERNAL and "Traceback" in r.stderr
+
+
+def test_usage_errors_exit_2():
+    assert cli("anonymize", "--no-such-flag").code == ExitCode.USAGE
+    assert fig2("anonymize", "--k", 0).code == ExitCode.USAGE
+    assert cli("nope").code == ExitCode.USAGE

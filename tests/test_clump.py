@@ -94,7 +94,7 @@ def test_ggd_of_example_s1_is_11_over_7():
 def clustering_of(store, run: str) -> dict[int, list[str]]:
     with store.in_run(run):
         rows = store.query(
-            "SELECT co.cluster, list(t.label ORDER BY t.label) FROM cluster_of AS co "
+            "SELECT co.cluster, list(CAST(t.label AS VARCHAR) ORDER BY t.label) FROM cluster_of AS co "
             "JOIN tids AS t ON t.tid = co.tid GROUP BY co.cluster"
         )
     return dict(rows)

@@ -7,9 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from setanon_sql.cli import app
+from cli_helpers import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,6 +32,6 @@ def test_readme_main_command(tmp_path, monkeypatch):
     args = line.split("&& setanon ", 1)[1].split()
     out = tmp_path / "release.csv"
     args[args.index("--output") + 1] = str(out)
-    r = CliRunner().invoke(app, args, catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    r = cli(*args)
+    assert r.code == 0, r.stderr
     assert out.read_text().splitlines()[0] == "tid,item"

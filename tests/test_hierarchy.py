@@ -40,7 +40,7 @@ def test_bad_self_loop():
 
 def test_near_duplicate_labels_warn():
     t = h.read(DATA / "warn_near_duplicates.csv")
-    assert t.warnings == ("labels differ only by case or white space: 'A', 'a'",)
+    assert t.warnings == ("labels differ only by case or white space: 'A ', 'a'",)
 
 
 def test_paths_format_collapses_padding(tmp_path):

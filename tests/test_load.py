@@ -9,7 +9,7 @@ import pytest
 from conftest import AB_TREE, make_store
 
 from setanon_sql import HierarchyError, HierarchySpec, InputError, Store, open_store
-from setanon_sql.load import load
+from setanon_sql.api import load
 
 DATA = Path(__file__).parent / "data"
 

@@ -237,7 +237,11 @@ def test_lgr_finds_every_partition_whose_cut_fits_a_waiting_transaction(db, k):
     partition = release_of(store, run(store, "partition", k, "split", "ncp").run)
     lgr = run(store, "lgr", k, "split", "ncp", keep_intermediate=True)
     with store.in_run(lgr.run):
-        found = set(store.query("SELECT t.label, f.pid FROM lgr_fit f JOIN tids t USING (tid)"))
+        found = set(
+            store.query(
+                "SELECT CAST(t.label AS VARCHAR), f.pid FROM lgr_fit f JOIN tids t USING (tid)"
+            )
+        )
         cuts = store.query(
             "SELECT c.pid, list(n.label) FROM partition_cut c JOIN node n ON n.id = c.node "
             "WHERE c.pid <= $made GROUP BY c.pid",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from conftest import AB_TREE, FIG2_TX, make_store, original_of
 from hypothesis import HealthCheck, given, settings
@@ -16,12 +17,14 @@ from setanon_sql.verify import verify, violations
 def put_release(store, release: dict) -> None:
     """Write a release given as tid label -> node labels into the current run's `release`."""
     rows = [(str(t), n) for t, nodes in release.items() for n in nodes]
-    store.execute("CREATE OR REPLACE TEMP TABLE given (tid_label VARCHAR, label VARCHAR)")
-    if rows:
-        store.con.executemany("INSERT INTO given VALUES (?, ?)", rows)
+    given = pa.table(
+        {"tid_label": [t for t, _ in rows], "label": [n for _, n in rows]},
+        schema=pa.schema([("tid_label", pa.string()), ("label", pa.string())]),
+    )
+    store.put_arrow("given", given, temp=True)
     store.execute(
         "CREATE OR REPLACE TABLE release AS SELECT t.tid, n.id AS node FROM given g "
-        "JOIN tids t ON t.label = g.tid_label JOIN node n ON n.label = g.label"
+        "JOIN tids t ON CAST(t.label AS VARCHAR) = g.tid_label JOIN node n ON n.label = g.label"
     )
 
 

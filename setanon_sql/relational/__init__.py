@@ -102,25 +102,28 @@ def anonymize_table(
         raise ParamsError(f"w must lie in [0, 1], got {w}")
     started = time.perf_counter()
     fn = measure(cost_measure)
-    data = load_table(
-        store,
-        source,
-        qi=qi,
-        taxonomies=taxonomies,
-        sensitive=sensitive,
-        columns=columns,
-        table=table,
-        drop_missing=drop_missing,
-        measure=fn,
-    )
-    if k > data.rows:
-        raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
-    if l is not None:
-        check_feasible(store, l, sensitive)
     name = run_name or store.new_run_name(
         f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
     )
-    with store.run_schema(name, replace=replace) as run:
+    record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
+    with store.run_schema(
+        name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
+    ) as run:
+        data = load_table(
+            store,
+            source,
+            qi=qi,
+            taxonomies=taxonomies,
+            sensitive=sensitive,
+            columns=columns,
+            table=table,
+            drop_missing=drop_missing,
+            measure=fn,
+        )
+        if k > data.rows:
+            raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
+        if l is not None:
+            check_feasible(store, l, sensitive)
         mined = mine_closed(store, k, progress=progress)
         chosen = gen_cover(store, k, progress=progress)
         clusters = cover_to_clustering([rows for _, rows in chosen], k)
@@ -136,6 +139,7 @@ def anonymize_table(
                 f"k-ANON-CF produced a release that fails verification: {report.as_dict()}"
             )
         figures = loss(store, data.qi)
+        run.results = {"verified": report.as_dict(), "lm": float(figures["lm"])}
     info = {
         "closed_records": mined.closed,
         "processed_records": mined.processed,

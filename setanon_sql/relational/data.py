@@ -18,6 +18,7 @@ import pyarrow as pa
 from sqlglot import exp, select
 
 from ..errors import InputError, ParamsError
+from ..executor import qualified, split_qualified
 from ..hierarchy import Hierarchy
 from ..queries import render
 from ..store import Store, literal, quote
@@ -70,13 +71,15 @@ def _relation(
         store.execute(
             f"ATTACH {literal(str(path))} AS rel_source_db (READ_ONLY)", step="attach_source"
         )
-        parts = exp.to_table(table)
-        relation = exp.table_(
-            parts.name, db=parts.db or "main", catalog="rel_source_db", quoted=True
-        ).sql("duckdb")
+        parts = split_qualified(table)
+        if len(parts) == 3 and parts[0] != path.stem:
+            raise InputError(f"table {table!r}: catalog {parts[0]!r} is not the file {path.name}")
+        schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
+        relation = qualified("rel_source_db", schema, name)
     else:
         names = ", header = true"
         if columns:
+            _check_column_count(store, path, columns)
             names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
         relation = f"read_csv({literal(str(path))}, all_varchar = true{names})"
     try:
@@ -89,6 +92,24 @@ def _relation(
         if "rel_source_db" in relation:
             store.execute("DETACH rel_source_db", step="detach_source")
     return str(path)
+
+
+def _check_column_count(store: Store, path: Path, columns: Sequence[str]) -> None:
+    """A header-less CSV must have exactly as many columns as `columns` names."""
+    try:
+        found = len(
+            store.query(
+                f"DESCRIBE SELECT * FROM read_csv({literal(str(path))}, header = false, "
+                "all_varchar = true)",
+                step="count_columns",
+            )
+        )
+    except duckdb.Error as e:
+        raise InputError(f"cannot read {path}: {str(e).splitlines()[0]}") from e
+    if found != len(columns):
+        raise InputError(
+            f"--columns gives {len(columns)} names but {path.name} has {found} columns"
+        )
 
 
 def source_columns(store: Store) -> dict[str, str]:

@@ -17,7 +17,7 @@ from sqlglot import exp, select
 
 from ..errors import ParamsError
 from ..queries import render
-from ..release import copy_to_file, output_format
+from ..release import check_output, copy_to_file
 from ..store import Store
 from .data import long_qi
 
@@ -231,8 +231,7 @@ def write_table_release(
     store: Store, run: str, path: str | Path, columns: Sequence[str], *, fmt: str | None = None
 ) -> Path:
     """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically."""
-    path = Path(path)
-    fmt = output_format(path, fmt)
-    table = exp.table_("table_release", db=run, quoted=True)
+    path, fmt = check_output(path, fmt=fmt)
+    table = exp.table_("table_release", db=run, catalog=store.ex.catalog, quoted=True)
     sql = render(select(*[_c(c) for c in columns]).from_(table).order_by(_c("rid")))
     return copy_to_file(store, sql, path, fmt, step="write_table_release")

@@ -1,0 +1,438 @@
+"""The one path every SQL statement takes: quoting, bound parameters, the log, the engine.
+
+Each statement is executed on one DuckDB connection and recorded (step name, text, parameters,
+seconds) in the process log and in every log that is recording at the time: a dataset's, a
+hierarchy's, a run's. A recorded log renders as a script that replays on a fresh DuckDB
+(`replay_script`): parameters are written in as literals and Arrow tables handed to DuckDB are
+written out as rows, so the script needs only the same input files.
+
+The database file, when there is one, is attached under its own name (its file stem, as DuckDB
+names it), read-only for inspection; the connection's own in-memory catalog `memory` is then a
+scratch space that never touches the file.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from . import interrupts, sqlfiles
+from .errors import InputError, ParamsError
+
+SCRATCH = "memory"
+DUCKDB_MAGIC = b"DUCK"
+DB_SUFFIXES = ("", ".duckdb", ".db", ".ddb")
+
+
+def quote(name: str) -> str:
+    """The one way identifiers are quoted (sqlglot, DuckDB dialect).
+
+    Example:
+        >>> quote('o"brien')
+        '"o""brien"'
+    """
+    from sqlglot import exp
+
+    return exp.to_identifier(name, quoted=True).sql("duckdb")
+
+
+def literal(value: Any) -> str:
+    """A value as an SQL literal, for the places DuckDB takes no bound parameter (COPY TO,
+    ATTACH, SET) and for replay scripts. Floats are cast to DOUBLE, as a bound float is.
+
+    Example:
+        >>> literal("o'brien"), literal(0.5), literal([1, None])
+        ("'o''brien'", 'CAST(0.5 AS DOUBLE)', '[1, NULL]')
+    """
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value) if math.isfinite(value) else f"'{value}'"
+        return f"CAST({text} AS DOUBLE)"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{literal(str(k))}: {literal(v)}" for k, v in value.items()) + "}"
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def split_qualified(name: str) -> list[str]:
+    """A dotted table name as its parts, each taken as an identifier: `"my.schema".t` and
+    `o'brien` are fine; a part in double quotes may hold dots and doubled quotes.
+
+    Example:
+        >>> split_qualified('shop."my.schema".orders'), split_qualified("o'brien")
+        (['shop', 'my.schema', 'orders'], ["o'brien"])
+    """
+    parts: list[str] = []
+    i, n = 0, len(name)
+    while True:
+        if i < n and name[i] == '"':
+            j, buf = i + 1, []
+            while True:
+                if j >= n:
+                    raise ParamsError(f"table name {name!r}: unbalanced double quote")
+                if name[j] == '"':
+                    if j + 1 < n and name[j + 1] == '"':
+                        buf.append('"')
+                        j += 2
+                        continue
+                    break
+                buf.append(name[j])
+                j += 1
+            parts.append("".join(buf))
+            i = j + 1
+        else:
+            j = name.find(".", i)
+            j = n if j < 0 else j
+            parts.append(name[i:j])
+            i = j
+        if i >= n:
+            break
+        if name[i] != ".":
+            raise ParamsError(f"table name {name!r}: expected a dot after a quoted part")
+        i += 1
+    if any(p == "" for p in parts) or len(parts) > 3:
+        raise ParamsError(
+            f"table name {name!r} must be table, schema.table or catalog.schema.table"
+        )
+    return parts
+
+
+def qualified(*parts: str | None) -> str:
+    """`catalog.schema.table` (parts that are None left out), each part quoted."""
+    return ".".join(quote(p) for p in parts if p is not None)
+
+
+@dataclass
+class Logged:
+    """One executed statement. For an Arrow table handed to DuckDB, `data` holds its rows and
+    `types` its DuckDB column types, written out as SQL only when a script asks for them."""
+
+    step: str
+    sql: str
+    params: dict[str, Any] | None = None
+    seconds: float = 0.0
+    data: pa.Table | None = None
+    types: tuple[str, ...] = ()
+    temp: bool = False
+
+    def replay_text(self) -> str:
+        """The statement as it can run again on its own: parameters written in as literals,
+        Arrow rows written out."""
+        if self.data is not None:
+            name = self.step.removeprefix("put_")
+            return data_script(name, self.data, list(self.types), temp=self.temp)
+        return inline_params(self.sql, self.params or {})
+
+
+@dataclass(frozen=True)
+class Result:
+    """A statement's whole result: column names and rows."""
+
+    columns: list[str]
+    rows: list[tuple]
+
+    def one(self) -> dict[str, Any]:
+        return dict(zip(self.columns, self.rows[0], strict=True)) if self.rows else {}
+
+    def dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, r, strict=True)) for r in self.rows]
+
+
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|\$([A-Za-z_]\w*)", re.S)
+
+
+def inline_params(sql: str, params: Mapping[str, Any]) -> str:
+    """`sql` with every `$name` placeholder outside strings and comments replaced by the literal
+    of its value.
+
+    Example:
+        >>> inline_params("SELECT $k, '$k' -- $k", {"k": 3})
+        "SELECT 3, '$k' -- $k"
+    """
+
+    def sub(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name is None:
+            return m.group(0)
+        if name not in params:
+            raise KeyError(f"no value for parameter ${name}")
+        return literal(params[name])
+
+    return _TOKEN.sub(sub, sql)
+
+
+def data_script(name: str, table: pa.Table, types: list[str], *, temp: bool) -> str:
+    """CREATE + INSERT statements that rebuild an Arrow table handed to DuckDB."""
+    kind = "TEMP TABLE" if temp else "TABLE"
+    cols = ", ".join(f"{quote(c)} {t}" for c, t in zip(table.column_names, types, strict=True))
+    out = [f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"]
+    rows = table.to_pylist()
+    for start in range(0, len(rows), 1000):
+        chunk = rows[start : start + 1000]
+        values = ",\n".join(
+            "(" + ", ".join(literal(r[c]) for c in table.column_names) + ")" for r in chunk
+        )
+        out.append(f"INSERT INTO {quote(name)} VALUES\n{values}")
+    return ";\n".join(out)
+
+
+def check_database_file(path: Path, *, must_exist: bool) -> None:
+    """Refuse a --db that is not a DuckDB file (DuckDB would open a CSV as a database of one
+    view and store nothing) or, for inspection, one that does not exist."""
+    if path.exists():
+        if path.is_dir():
+            raise InputError(f"--db {path} is a folder, not a DuckDB file")
+        with path.open("rb") as f:
+            head = f.read(16)
+        if head[8:12] != DUCKDB_MAGIC:
+            raise InputError(f"--db {path} is not a DuckDB database file")
+        return
+    if must_exist:
+        raise InputError(f"no DuckDB database at {path}")
+    if path.suffix.lower() not in DB_SUFFIXES:
+        raise InputError(
+            f"--db {path}: a new DuckDB file must end in .duckdb, .db or .ddb "
+            f"(not {path.suffix!r}, which names another kind of file)"
+        )
+    if not path.parent.is_dir():
+        raise InputError(f"--db {path}: folder {path.parent} does not exist")
+
+
+def catalog_name(path: Path) -> str:
+    """The catalog DuckDB itself would give the file: its stem."""
+    stem = path.stem
+    return stem if stem and stem.lower() not in ("memory", "system", "temp") else "db"
+
+
+class Executor:
+    """A DuckDB connection that every statement goes through, logged.
+
+    Example:
+        >>> ex = Executor()
+        >>> ex.scalar("SELECT $a + 1", {"a": 1}), ex.log[-1].step
+        (2, 'sql')
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        read_only: bool = False,
+        memory_limit: str | None = None,
+        temp_dir: str | Path | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.path = Path(path) if path else None
+        self.read_only = read_only
+        self.log: list[Logged] = []
+        self._sinks: list[list[Logged]] = []
+        self._spill: tempfile.TemporaryDirectory[str] | None = None
+        if self.path is not None:
+            check_database_file(self.path, must_exist=read_only)
+        self.con = duckdb.connect(":memory:")
+        self.catalog = SCRATCH
+        interrupts.watch(self)
+        try:
+            self._setup(memory_limit, temp_dir, threads)
+            if self.path is not None:
+                self.catalog = catalog_name(self.path)
+                mode = " (READ_ONLY)" if read_only else ""
+                self._raw(f"ATTACH {literal(str(self.path))} AS {quote(self.catalog)}{mode}")
+                self._raw(f"USE {quote(self.catalog)}")
+        except duckdb.Error as e:
+            self.close()
+            raise InputError(f"cannot open DuckDB database {self.path}: {first_line(e)}") from e
+        except BaseException:
+            self.close()
+            raise
+
+    def _setup(self, memory_limit: str | None, temp_dir: str | Path | None, threads: int | None):
+        self._raw("SET enable_progress_bar = false")
+        if temp_dir is None:  # DuckDB would spill into ./.tmp of wherever it was started
+            self._spill = tempfile.TemporaryDirectory(prefix="setanon-duckdb-")
+            temp_dir = self._spill.name
+        elif not Path(temp_dir).is_dir():
+            raise InputError(f"--temp-dir {temp_dir} is not a folder")
+        self._raw(f"SET temp_directory = {literal(str(temp_dir))}")
+        try:
+            if memory_limit is not None:
+                self._raw(f"SET memory_limit = {literal(memory_limit)}")
+            if threads is not None:
+                self._raw(f"SET threads = {int(threads)}")
+        except duckdb.Error as e:
+            raise ParamsError(f"DuckDB setting refused: {first_line(e)}") from e
+
+    def _raw(self, sql: str) -> None:
+        """Connection set-up that belongs to this process, not to any dataset or run."""
+        self.con.execute(sql).fetchall()
+
+    # -- the one path ---------------------------------------------------------------------------
+    def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
+        self.log.append(entry)
+        if not bookkeeping:
+            for sink in self._sinks:
+                sink.append(entry)
+
+    def execute(
+        self,
+        sql: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        step: str = "sql",
+        bookkeeping: bool = False,
+    ) -> Result:
+        """Run one statement, record it, fetch its whole result.
+
+        `bookkeeping` statements (the registry's) go to the process log only: they are not part
+        of what a dataset's or run's log must replay.
+        """
+        started = time.perf_counter()
+        bound = dict(params) if params else None
+        try:
+            cur = self.con.execute(sql, bound)
+            columns = [d[0] for d in cur.description] if cur.description else []
+            rows = cur.fetchall() if columns else []
+        except (duckdb.InterruptException, RuntimeError) as e:
+            stop = as_interrupt(e)
+            if stop is None:
+                raise
+            raise stop from e
+        finally:
+            entry = Logged(step, sql, bound, time.perf_counter() - started)
+            self._record(entry, bookkeeping=bookkeeping)
+        return Result(columns, rows)
+
+    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        """Run a query and hand its result to Python as an Arrow table (for large results)."""
+        started = time.perf_counter()
+        bound = dict(params) if params else None
+        try:
+            return self.con.sql(sql, params=bound).to_arrow_table()
+        except (duckdb.InterruptException, RuntimeError) as e:
+            stop = as_interrupt(e)
+            if stop is None:
+                raise
+            raise stop from e
+        finally:
+            self._record(Logged(step, sql, bound, time.perf_counter() - started))
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
+        """Run the named statement from `sql/`."""
+        return self.execute(sqlfiles.statement(name).sql, params, step=name)
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.execute(sql, params, step=step).rows
+
+    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        rows = self.execute(sql, params, step=step).rows
+        return rows[0][0] if rows else None
+
+    def put_arrow(
+        self, name: str, table: pa.Table, *, temp: bool = False, bookkeeping: bool = False
+    ) -> None:
+        """Copy an Arrow table into a DuckDB table of the current schema; the log keeps its rows
+        so a replay can rebuild it (not for `bookkeeping` tables, such as the logs)."""
+        view = f"_arrow_{name}"
+        started = time.perf_counter()
+        self.con.register(view, table)
+        try:
+            kind = "TEMP TABLE" if temp else "TABLE"
+            self.con.execute(
+                f"CREATE OR REPLACE {kind} {quote(name)} AS SELECT * FROM {quote(view)}"
+            ).fetchall()
+            types = [r[1] for r in self.con.execute(f"DESCRIBE {quote(name)}").fetchall()]
+        finally:
+            self.con.unregister(view)
+        seconds = time.perf_counter() - started
+        sql = f"CREATE OR REPLACE {kind} {quote(name)} AS <{table.num_rows} rows from Python>"
+        if bookkeeping:
+            self._record(Logged(f"put_{name}", sql, None, seconds), bookkeeping=True)
+        else:
+            self._record(Logged(f"put_{name}", sql, None, seconds, table, tuple(types), temp))
+
+    # -- context --------------------------------------------------------------------------------
+    @contextmanager
+    def recording(self, log: list[Logged]) -> Iterator[list[Logged]]:
+        """Also record every statement of the block into `log`."""
+        self._sinks.append(log)
+        try:
+            yield log
+        finally:
+            self._sinks.remove(log)
+
+    def set_path(self, *schemas: str, scratch: bool = False) -> None:
+        """Resolve unqualified names in these schemas of the database, in order; the first one
+        is where unqualified tables are created. With `scratch`, tables are created in the
+        connection's own memory instead and the database is only read."""
+        if scratch:
+            entries = [qualified(SCRATCH, "main")] + [qualified(self.catalog, s) for s in schemas]
+        else:
+            entries = [quote(s) for s in schemas]
+        self.execute(f"SET search_path = {literal(','.join(entries))}", step="search_path")
+
+    @contextmanager
+    def unordered(self) -> Iterator[None]:
+        """Let DuckDB write tables in any row order (faster, and parallel), for steps whose SQL
+        orders everything it depends on explicitly; the setting comes back afterwards."""
+        before = self.con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()
+        self.execute("SET preserve_insertion_order = false", step="unordered")
+        try:
+            yield
+        finally:
+            flag = "true" if before and before[0] else "false"
+            self.execute(f"SET preserve_insertion_order = {flag}", step="ordered")
+
+    def interrupt(self) -> None:
+        """Stop the statement running now (called from the signal thread)."""
+        self.con.interrupt()
+
+    def close(self) -> None:
+        try:
+            self.con.close()
+        finally:
+            if self._spill is not None:
+                self._spill.cleanup()
+                self._spill = None
+
+
+def replay_script(entries: list[Logged], *, title: str = "") -> str:
+    """A log as one SQL script: each statement with its step name, parameters written in."""
+    out = [f"-- {title}"] if title else []
+    for i, e in enumerate(entries, 1):
+        head = f"-- {i}: {e.step}" + (f"  params: {e.params}" if e.params else "")
+        out.append(f"{head}\n{e.replay_text().rstrip().rstrip(';')};\n")
+    return "\n".join(out)
+
+
+def as_interrupt(e: BaseException) -> BaseException | None:
+    """DuckDB reports a Ctrl-C or SIGTERM that stopped a statement as an error ("Query
+    interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
+    if isinstance(e, duckdb.InterruptException) or "interrupted" in str(e).lower():
+        return (
+            interrupts.Terminated("terminated")
+            if interrupts.was_terminated()
+            else (KeyboardInterrupt("interrupted"))
+        )
+    return None
+
+
+def first_line(e: BaseException) -> str:
+    """The first line of an error's message (DuckDB's carry a long hint after it)."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

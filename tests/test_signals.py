@@ -1,0 +1,58 @@
+"""Ctrl-C and SIGTERM in the middle of a long run: a clear exit code, nothing partial left, the
+database opens and the user's tables are as they were."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import duckdb
+import pytest
+from test_safety import user_db, user_objects
+
+
+def baskets(path, n: int = 150_000) -> None:
+    r = random.Random(7)
+    with path.open("w") as f:
+        for _ in range(n):
+            f.write(" ".join(f"i{r.randint(0, 20000)}" for _ in range(r.randint(3, 12))) + "\n")
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
+    data = tmp_path / "big.txt"
+    baskets(data)
+    db = user_db(tmp_path / "shop.duckdb")
+    before = user_objects(db)
+    out = tmp_path / "rel.csv"
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    env = dict(os.environ, TMPDIR=str(spill))
+    setanon = [sys.executable, "-m", "setanon_sql"]
+    load = [*setanon, "load", str(data), "--fanout", "4", "--db", str(db)]
+    subprocess.run(load, check=True, env=env, capture_output=True)
+    cmd = [*setanon, "anonymize", "-a", "aa", "-k", "10", "-m", "2", "--db", str(db)]
+    cmd += ["-o", str(out), "-q"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    time.sleep(3)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    assert not out.exists()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.csv")]
+    assert list(spill.iterdir()) == []
+    assert user_objects(db) == before
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        status = con.execute("SELECT DISTINCT status FROM setanon.runs").fetchall()
+        schemas = {s for (s,) in con.execute("SELECT schema_name FROM duckdb_schemas()").fetchall()}
+    finally:
+        con.close()
+    assert status == [("failed",)]
+    assert not [s for s in schemas if s.startswith("run_")]
