@@ -27,20 +27,35 @@ class HierarchySpec:
     edges: tuple[tuple[str, str], ...] | None = None
     fanout: int | None = None
     code_prefix: bool = False
+    order: str = "id"
 
     def check(self) -> None:
         chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
         if chosen != 3:
             raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
+        if self.order not in hierarchy.ORDERS:
+            raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
+        if self.order != "id" and self.fanout is None:
+            raise ParamsError("--order applies to the --fanout builder")
 
-    def build(self, items: list[str]) -> hierarchy.Hierarchy:
+    @property
+    def needs_supports(self) -> bool:
+        return self.fanout is not None and self.order == "support"
+
+    def build(
+        self, items: list[str], supports: dict[str, int] | None = None
+    ) -> hierarchy.Hierarchy:
         self.check()
         if self.edges is not None:
             return hierarchy.from_edges(self.edges)
         if self.path is not None:
             return hierarchy.read(self.path, self.format)
         if self.fanout is not None:
-            return hierarchy.build_fanout(items, self.fanout)
+            if self.needs_supports and supports is None:
+                raise ParamsError("the support-ordered builder needs the items' supports")
+            return hierarchy.build_fanout(
+                items, self.fanout, supports=supports if self.needs_supports else None
+            )
         return hierarchy.build_code_prefix(items)
 
     def describe(self) -> str:
@@ -48,7 +63,7 @@ class HierarchySpec:
         if self.path is not None:
             return str(Path(self.path).resolve())
         if self.fanout is not None:
-            return f"fanout {self.fanout}"
+            return f"fanout {self.fanout}" + (" by support" if self.order == "support" else "")
         return "code-prefix" if self.code_prefix else "edges"
 
 
@@ -102,7 +117,8 @@ def open_store(
                 store.registry.require()
             store.use_dataset_id(dataset)
         if hierarchy_spec is not None:
-            h = hierarchy_spec.build(store.item_labels())
+            supports = store.item_supports() if hierarchy_spec.needs_supports else None
+            h = hierarchy_spec.build(store.item_labels(), supports)
             notes.extend(h.warnings)
             store.use_hierarchy(h, hierarchy_spec.describe())
         else:

@@ -93,6 +93,12 @@ class HierOpts:
         bool,
         typer.Option("--code-prefix", help="Build a hierarchy by dropping trailing code digits."),
     ] = False
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order", help="Leaf order of --fanout: id, or support (most frequent first)."
+        ),
+    ] = "id"
 
     def spec(self) -> Any:
         from .api import HierarchySpec
@@ -104,6 +110,7 @@ class HierOpts:
             format=self.hierarchy_format,
             fanout=self.fanout,
             code_prefix=self.code_prefix,
+            order=self.order,
         )
 
 
@@ -638,9 +645,13 @@ def hierarchy_build(
     code_prefix: Annotated[
         bool, typer.Option("--code-prefix", help="Drop trailing code digits level by level.")
     ] = False,
+    order: Annotated[
+        str, typer.Option("--order", help="Leaf order for --fanout: id or support.")
+    ] = "id",
     as_json: JsonOpt = False,
 ) -> None:
-    """Build a balanced fan-out or a code-prefix hierarchy over the data's items."""
+    """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the
+    data's items."""
     from . import api, hierarchy, release
 
     if src.source is None:
@@ -650,7 +661,10 @@ def hierarchy_build(
     release.check_output(output, [src.source], fmt="csv", formats=("csv",))
     store = _open(src, HierOpts(), DbOpts())
     try:
-        h = api.HierarchySpec(fanout=fanout, code_prefix=code_prefix).build(store.item_labels())
+        spec = api.HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
+        spec.check()
+        supports = store.item_supports() if spec.needs_supports else None
+        h = spec.build(store.item_labels(), supports)
     finally:
         store.close()
     hierarchy.write_csv(h, output)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -230,15 +230,29 @@ def read(path: str | Path, fmt: str | None = None) -> Hierarchy:
     raise HierarchyError(f"unknown hierarchy format {fmt!r} (csv or paths)")
 
 
-def build_fanout(items: Iterable[str], fanout: int) -> Hierarchy:
-    """A balanced hierarchy over the sorted items: groups of `fanout` siblings, level by level.
+ORDERS = ("id", "support")
 
-    Internal nodes are named `low,high` after the first and last leaf they cover, the root `*`
-    (the papers' artificial hierarchies, and the format of the shipped WV2 tree).
+
+def leaf_order(items: Iterable[str], supports: Mapping[str, int] | None = None) -> list[str]:
+    """The leaves in builder order: by id (natural order of the labels), or, given supports,
+    most frequent first with ties by label, so items of like popularity share a parent."""
+    if supports is None:
+        return sorted(set(items), key=natural_key)
+    return sorted(set(items), key=lambda label: (-supports.get(label, 0), natural_key(label)))
+
+
+def build_fanout(
+    items: Iterable[str], fanout: int, *, supports: Mapping[str, int] | None = None
+) -> Hierarchy:
+    """A balanced hierarchy over the ordered items: groups of `fanout` siblings, level by level.
+
+    Internal nodes are named `first,last` after the first and last leaf they cover, the root `*`
+    (the papers' artificial hierarchies, and the format of the shipped WV2 tree). With
+    `supports` the leaves are ordered by support (see `leaf_order`).
     """
     if fanout < 2:
         raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
-    leaves = sorted(set(items), key=natural_key)
+    leaves = leaf_order(items, supports)
     if not leaves:
         raise HierarchyError("cannot build a hierarchy over no items")
     level = [(lab, lab, lab) for lab in leaves]  # (label, low leaf, high leaf)

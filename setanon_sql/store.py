@@ -26,6 +26,7 @@ from .dataset import (
     Loaded,
     attach_hierarchy,
     item_labels,
+    item_supports,
     load_source,
     save_log,
 )
@@ -211,6 +212,11 @@ class Store:
         self.require_data()
         assert self.dataset is not None
         return item_labels(self.ex, self.dataset)
+
+    def item_supports(self) -> dict[str, int]:
+        self.require_data()
+        assert self.dataset is not None
+        return item_supports(self.ex, self.dataset)
 
     def hierarchy_from_db(self) -> Hierarchy:
         """Rebuild the Hierarchy object from the stored `node` table."""

@@ -128,3 +128,11 @@ def test_usage_errors_exit_2():
     assert cli("anonymize", "--no-such-flag").code == ExitCode.USAGE
     assert fig2("anonymize", "--k", 0).code == ExitCode.USAGE
     assert cli("nope").code == ExitCode.USAGE
+
+
+def test_support_ordered_builder_from_the_cli(tmp_path):
+    r = cli("anonymize", DATA / "good_lines.txt", "--fanout", 2, "--order", "support", "-a",
+            "partition", "-k", 2, "--json", "-q")  # fmt: skip
+    assert r.code == 0 and r.json()["verified"], r.stderr
+    r = fig2("anonymize", "-a", "partition", "-k", 2, "--order", "support")
+    assert r.code == ExitCode.USAGE and "--order applies to the --fanout builder" in r.stderr

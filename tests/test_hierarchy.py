@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from reference import Tree
 from strategies import trees
 
@@ -87,3 +88,29 @@ def test_preorder_intervals_match_ancestry(edges):
             a = ids[anc]
             assert a <= i <= t.last[a]
         assert t.leaf_count[i] == len(ref.leaves_under(label))
+
+
+def test_support_order_groups_items_of_like_popularity():
+    supports = {"a": 1, "b": 5, "c": 3, "d": 5, "e": 0}
+    t = h.build_fanout(list(supports), 2, supports=supports)
+    parent = {c: p for c, p in t.edges()}
+    assert parent["b"] == parent["d"] == "b,d"  # the two most frequent, ties by label
+    assert parent["c"] == parent["a"] == "c,a"
+    assert h.leaf_order(supports, supports) == ["b", "d", "c", "a", "e"]
+
+
+@given(
+    st.dictionaries(st.text("abcxyz", min_size=1, max_size=3), st.integers(0, 9), min_size=1),
+    st.integers(2, 4),
+)
+def test_support_ordered_siblings_are_consecutive_in_support_order(supports, fanout):
+    t = h.build_fanout(list(supports), fanout, supports=supports)
+    order = h.leaf_order(supports, supports)
+    assert sorted(t.labels[i] for i in t.leaves()) == sorted(supports)
+    position = {label: i for i, label in enumerate(order)}
+    by_parent: dict[int, list[int]] = {}
+    for i in t.leaves():
+        by_parent.setdefault(t.parent[i], []).append(position[t.labels[i]])
+    for members in by_parent.values():
+        members.sort()
+        assert members == list(range(members[0], members[0] + len(members)))
