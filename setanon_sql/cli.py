@@ -340,15 +340,8 @@ def load_cmd(
 @with_groups(dbo=DbOpts)
 def datasets_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
     """List the datasets stored in a DuckDB file, with their hierarchies and runs."""
-    from . import api
-
-    store = _inspect(dbo)
-    try:
-        rows = api.list_datasets(store)
-    finally:
-        store.close()
     cols = ["dataset_id", "kind", "schema_name", "source", "format", "rows", "hierarchies", "runs"]
-    _rows(rows, as_json, f"datasets in {dbo.db}", cols)
+    _listing(dbo, "list_datasets", cols, as_json)
 
 
 @app.command("runs")
@@ -356,15 +349,20 @@ def datasets_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
 def runs_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
     """List the runs stored in a DuckDB file: transactional and table runs, their dataset,
     parameters, status and time."""
+    cols = ["name", "kind", "algorithm", "dataset_id", "params", "status", "started", "seconds"]
+    _listing(dbo, "list_runs", cols, as_json)
+
+
+def _listing(dbo: DbOpts, fetch: str, columns: list[str], as_json: bool) -> None:
+    """Print what one of the api's list functions returns for a database, opened read-only."""
     from . import api
 
     store = _inspect(dbo)
     try:
-        rows = api.list_runs(store)
+        rows = getattr(api, fetch)(store)
     finally:
         store.close()
-    cols = ["name", "kind", "algorithm", "dataset_id", "params", "status", "started", "seconds"]
-    _rows(rows, as_json, f"runs in {dbo.db}", cols)
+    _rows(rows, as_json, f"{fetch.removeprefix('list_')} in {dbo.db}", columns)
 
 
 @app.command("anonymize")

@@ -302,12 +302,22 @@ class Executor:
         `bookkeeping` statements (the registry's) go to the process log only: they are not part
         of what a dataset's or run's log must replay.
         """
-        started = time.perf_counter()
         bound = dict(params) if params else None
-        try:
+        with self._statement(step, sql, bound, bookkeeping=bookkeeping):
             cur = self.con.execute(sql, bound)
             columns = [d[0] for d in cur.description] if cur.description else []
             rows = cur.fetchall() if columns else []
+        return Result(columns, rows)
+
+    @contextmanager
+    def _statement(
+        self, step: str, sql: str, bound: dict[str, Any] | None, *, bookkeeping: bool = False
+    ) -> Iterator[None]:
+        """Time and record one statement; an interrupt DuckDB reports as an error is raised
+        as the interrupt it is."""
+        started = time.perf_counter()
+        try:
+            yield
         except (duckdb.InterruptException, RuntimeError) as e:
             stop = as_interrupt(e)
             if stop is None:
@@ -316,21 +326,12 @@ class Executor:
         finally:
             entry = Logged(step, sql, bound, time.perf_counter() - started)
             self._record(entry, bookkeeping=bookkeeping)
-        return Result(columns, rows)
 
     def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         """Run a query and hand its result to Python as an Arrow table (for large results)."""
-        started = time.perf_counter()
         bound = dict(params) if params else None
-        try:
+        with self._statement(step, sql, bound):
             return self.con.sql(sql, params=bound).to_arrow_table()
-        except (duckdb.InterruptException, RuntimeError) as e:
-            stop = as_interrupt(e)
-            if stop is None:
-                raise
-            raise stop from e
-        finally:
-            self._record(Logged(step, sql, bound, time.perf_counter() - started))
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
         """Run the named statement from `sql/`."""
