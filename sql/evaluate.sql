@@ -124,7 +124,8 @@ FROM classes;
 CREATE OR REPLACE TABLE eval_class_nodes AS
 WITH weighted AS (
     SELECT c.cls, c.side, c.node,
-           (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count) AS weight
+           least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
+               AS weight
     FROM (SELECT cls, side, unnest(nodes) AS node FROM eval_classes) AS c
     JOIN node AS n ON n.id = c.node
     GROUP BY c.cls, c.side, c.node
