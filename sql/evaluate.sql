@@ -96,63 +96,65 @@ WHERE list_contains($sizes::INTEGER[], size)
 QUALIFY qid <= $n;
 
 -- name: eval_classes
--- The distinct transactions of each side, with how many transactions are each: 'release' the
--- released ones (`nodes` sorted, repeated for a multiset release; [] when nothing was
--- released), 'original' the original ones. The original answers a query as a release of its
--- leaves would, so one scoring statement gives actual and estimated supports.
+-- The distinct released transactions (`nodes` sorted, repeated for a multiset release; []
+-- when nothing was released) and how many transactions were released as each.
 CREATE OR REPLACE TABLE eval_classes AS
 WITH per_tx AS (
-    SELECT 'release' AS side, t.tid,
-           coalesce(list(r.node ORDER BY r.node) FILTER (r.node IS NOT NULL), []) AS nodes
+    SELECT t.tid, coalesce(list(r.node ORDER BY r.node) FILTER (r.node IS NOT NULL), []) AS nodes
     FROM tids AS t
     LEFT JOIN release AS r ON r.tid = t.tid
     GROUP BY t.tid
-    UNION ALL
-    SELECT 'original' AS side, tid, list(item ORDER BY item) AS nodes
-    FROM tx
-    GROUP BY tid
 ), classes AS (
-    SELECT side, nodes, count(*) AS support FROM per_tx GROUP BY side, nodes
+    SELECT nodes, count(*) AS support FROM per_tx GROUP BY nodes
 )
-SELECT row_number() OVER (ORDER BY side, nodes) AS cls, side, nodes, support
+SELECT row_number() OVER (ORDER BY nodes) AS cls, nodes, support
 FROM classes;
 
 -- name: eval_class_nodes
--- Each node of each distinct transaction with its weight: the chance that it stands for a
--- given leaf under it, 1/L per copy for a node over L leaves (one copy in a set release).
--- `nested` marks the released transactions holding a node and one of its ancestors.
+-- Each distinct released transaction as an antichain of weighted nodes that covers the same
+-- leaves with the same chance. A copy of a node over L leaves stands for a given leaf under it
+-- with chance 1/L (one copy in a set release), copies add, capped at 1. Where a transaction
+-- holds a node and a node below it (an "open" node, as LCG releases do), the open node is
+-- replaced by its children, down to the lower node; each resulting node weighs the sum of the
+-- released nodes above or at it. Each leaf is then covered by at most one node of a class.
 CREATE OR REPLACE TABLE eval_class_nodes AS
-WITH weighted AS (
-    SELECT c.cls, c.side, c.node,
+WITH released AS (
+    SELECT c.cls, c.node,
            least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
                AS weight
-    FROM (SELECT cls, side, unnest(nodes) AS node FROM eval_classes) AS c
+    FROM (SELECT cls, unnest(nodes) AS node FROM eval_classes) AS c
     JOIN node AS n ON n.id = c.node
-    GROUP BY c.cls, c.side, c.node
-), nested AS (
-    SELECT DISTINCT d.cls
-    FROM weighted AS d
-    JOIN closure AS a ON a.node = d.node AND a.ancestor <> d.node
-    JOIN weighted AS u ON u.cls = d.cls AND u.node = a.ancestor
+    GROUP BY c.cls, c.node
+), open AS (
+    SELECT DISTINCT b.cls, x.ancestor AS node
+    FROM released AS b
+    JOIN closure AS x ON x.node = b.node AND x.distance > 0
+    JOIN closure AS y ON y.node = x.ancestor
+    JOIN released AS a ON a.cls = b.cls AND a.node = y.ancestor
+), flat AS (
+    SELECT cls, node FROM released
+    UNION
+    SELECT o.cls, n.id AS node FROM open AS o JOIN node AS n ON n.parent = o.node
 )
-SELECT w.cls, w.side, w.node, w.weight, n.cls IS NOT NULL AS nested
-FROM weighted AS w
-LEFT JOIN nested AS n ON n.cls = w.cls;
+SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight
+FROM flat AS f
+ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
+JOIN closure AS up ON up.node = f.node
+JOIN released AS r ON r.cls = f.cls AND r.node = up.ancestor
+GROUP BY f.cls, f.node;
 
 -- name: eval_node_tuples
--- The fast path, for released transactions in which no node is above another (every cut,
--- global or local): each leaf is covered by at most one node, so a probe's answer is a sum
--- over tuples of nodes. Here, for every sorted tuple of 1..$max_size nodes (repeats allowed)
--- of such transactions: how many hold them all, and the sum of the products of their weights.
+-- For every sorted tuple of 1..$max_size nodes (repeats allowed) of the released antichains:
+-- how many released transactions hold them all, and the sum of the products of their weights.
+-- Each leaf being covered by at most one node of a class, a probe's answer is a sum over the
+-- tuples that cover its items.
 CREATE OR REPLACE TABLE eval_node_tuples AS
-WITH RECURSIVE flat AS (
-    SELECT cls, node, weight FROM eval_class_nodes WHERE side = 'release' AND NOT nested
-), tuples(cls, nodes, weight, size) AS (
-    SELECT cls, [node], weight, 1 FROM flat
+WITH RECURSIVE tuples(cls, nodes, weight, size) AS (
+    SELECT cls, [node], weight, 1 FROM eval_class_nodes
     UNION ALL
     SELECT t.cls, list_append(t.nodes, f.node), t.weight * f.weight, t.size + 1
     FROM tuples AS t
-    JOIN flat AS f ON f.cls = t.cls AND f.node >= t.nodes[-1]
+    JOIN eval_class_nodes AS f ON f.cls = t.cls AND f.node >= t.nodes[-1]
     WHERE t.size < $max_size
 )
 SELECT t.nodes, sum(k.support * t.weight) AS estimate, sum(k.support) AS candidates
@@ -160,12 +162,14 @@ FROM tuples AS t
 JOIN eval_classes AS k ON k.cls = t.cls
 GROUP BY t.nodes;
 
--- name: eval_fast_scores
--- Every way to cover each probe's items by released nodes of the fast path (one node on each
--- item's path to the root), as a sorted tuple, with the probe's answer over those tuples.
-CREATE OR REPLACE TABLE eval_fast_scores AS
+-- name: eval_release_scores
+-- For every probe Q, the released transactions covering each of its items (a released node
+-- equal to the item or above it), i.e. an attack's candidates, and the estimated support
+-- est(Q) = sum over released transactions R of prod over q in Q of p_R(q): the sum over every
+-- way to pick, for each item, a released node on its path to the root.
+CREATE OR REPLACE TABLE eval_release_scores AS
 WITH RECURSIVE released AS (
-    SELECT DISTINCT node FROM eval_class_nodes WHERE side = 'release' AND NOT nested
+    SELECT DISTINCT node FROM eval_class_nodes
 ), probe_items AS (
     SELECT workload, size, qid, unnest(itemset) AS item, generate_subscripts(itemset, 1) AS pos
     FROM eval_probes
@@ -189,79 +193,53 @@ JOIN eval_node_tuples AS t ON t.nodes = list_sort(v.nodes)
 WHERE v.pos = v.size
 GROUP BY v.workload, v.size, v.qid;
 
--- name: eval_item_cover
--- The general path, for the original and for released transactions with nested nodes: for
--- every item of a probe, the distinct transactions covering it (a node equal to the item or
--- above it) and p(item) = min(1, sum of the weights of the covering nodes).
-CREATE OR REPLACE TABLE eval_item_cover AS
-WITH items AS (
-    SELECT DISTINCT unnest(itemset) AS item FROM eval_probes
+-- name: eval_actual_supports
+-- The support in the original of every query probe whose support is not known yet (random
+-- queries; attacks need none, frequent itemsets know theirs): the transactions of the probe's
+-- least frequent item, looked up for the others.
+CREATE OR REPLACE TABLE eval_actual_supports AS
+WITH probe_items AS (
+    SELECT workload, size, qid, unnest(itemset) AS item
+    FROM eval_probes
+    WHERE actual IS NULL AND workload <> 'attack'
+), frequency AS (
+    SELECT t.item, count(*) AS support
+    FROM tx AS t
+    SEMI JOIN probe_items AS p ON p.item = t.item
+    GROUP BY t.item
+), ranked AS (
+    SELECT p.*, row_number() OVER (PARTITION BY p.workload, p.size, p.qid
+                                   ORDER BY f.support, p.item) AS pos
+    FROM probe_items AS p
+    JOIN frequency AS f ON f.item = p.item
+), driver AS (
+    SELECT r.workload, r.size, r.qid, t.tid
+    FROM ranked AS r
+    JOIN tx AS t ON t.item = r.item
+    WHERE r.pos = 1
+), matched AS (
+    SELECT d.workload, d.size, d.qid, d.tid
+    FROM driver AS d
+    JOIN ranked AS r ON r.workload = d.workload AND r.size = d.size AND r.qid = d.qid
+                    AND r.pos > 1
+    JOIN tx AS t ON t.tid = d.tid AND t.item = r.item
+    GROUP BY d.workload, d.size, d.qid, d.tid
+    HAVING count(*) = any_value(d.size) - 1
 )
-SELECT i.item, c.side, c.cls, least(1.0, sum(c.weight)) AS p
-FROM items AS i
-JOIN closure AS a ON a.node = i.item
-JOIN eval_class_nodes AS c ON c.node = a.ancestor
-WHERE c.side = 'original' OR c.nested
-GROUP BY i.item, c.side, c.cls;
+SELECT workload, size, qid, count(*) AS actual
+FROM (SELECT * FROM driver WHERE size = 1 UNION ALL SELECT * FROM matched)
+GROUP BY workload, size, qid;
 
 -- name: eval_scores
--- For every probe Q, on each side, the transactions covering all of its items: on the release,
--- an attack's candidates and the estimate est(Q) = sum over released transactions R of
--- prod over q in Q of p_R(q); on the original, the actual support. The general path starts
--- each probe from its item covered by the fewest distinct transactions and looks the others
--- up in those only; the fast path's answers (`eval_fast_scores`) are added. Attacks need no
--- actual support, and frequent itemsets know theirs.
+-- Every probe with its actual support (where one is needed), estimate and candidates.
 CREATE OR REPLACE TABLE eval_scores AS
-WITH reach AS (
-    SELECT side, item, count(*) AS classes FROM eval_item_cover GROUP BY side, item
-), probe_items AS (
-    SELECT workload, size, qid, unnest(itemset) AS item,
-           actual IS NULL AND workload <> 'attack' AS count_actual
-    FROM eval_probes
-), ranked AS (
-    SELECT p.workload, p.size, p.qid, p.item, s.side,
-           row_number() OVER (PARTITION BY s.side, p.workload, p.size, p.qid
-                              ORDER BY coalesce(r.classes, 0), p.item) AS pos
-    FROM probe_items AS p
-    JOIN (VALUES ('release'), ('original')) AS s(side)
-      ON s.side = 'release' OR p.count_actual
-    LEFT JOIN reach AS r ON r.side = s.side AND r.item = p.item
-), driver AS (
-    SELECT r.side, r.workload, r.size, r.qid, c.cls, c.p
-    FROM ranked AS r
-    JOIN eval_item_cover AS c ON c.side = r.side AND c.item = r.item
-    WHERE r.pos = 1
-), lookups AS (
-    SELECT d.side, d.workload, d.size, d.qid, d.cls, r.item
-    FROM driver AS d
-    JOIN ranked AS r USING (side, workload, size, qid)
-    WHERE r.pos > 1
-), matched AS (
-    SELECT l.side, l.workload, l.size, l.qid, l.cls, product(c.p) AS p, count(*) AS items
-    FROM lookups AS l
-    JOIN eval_item_cover AS c ON c.item = l.item AND c.cls = l.cls
-    GROUP BY l.side, l.workload, l.size, l.qid, l.cls
-), covering AS (
-    SELECT d.side, d.workload, d.size, d.qid, d.cls, d.p * coalesce(m.p, 1.0) AS p
-    FROM driver AS d
-    LEFT JOIN matched AS m USING (side, workload, size, qid, cls)
-    WHERE coalesce(m.items, 0) = d.size - 1
-), general AS (
-    SELECT c.workload, c.size, c.qid,
-           coalesce(sum(k.support) FILTER (WHERE c.side = 'original'), 0) AS actual,
-           coalesce(sum(k.support * c.p) FILTER (WHERE c.side = 'release'), 0) AS estimate,
-           coalesce(sum(k.support) FILTER (WHERE c.side = 'release'), 0) AS candidates
-    FROM covering AS c
-    JOIN eval_classes AS k ON k.cls = c.cls
-    GROUP BY c.workload, c.size, c.qid
-)
 SELECT q.workload, q.size, q.qid,
-       coalesce(q.actual, g.actual, 0) AS actual,
-       coalesce(g.estimate, 0) + coalesce(f.estimate, 0) AS estimate,
-       coalesce(g.candidates, 0) + coalesce(f.candidates, 0) AS candidates
+       coalesce(q.actual, a.actual, 0) AS actual,
+       coalesce(r.estimate, 0) AS estimate,
+       coalesce(r.candidates, 0) AS candidates
 FROM eval_probes AS q
-LEFT JOIN general AS g USING (workload, size, qid)
-LEFT JOIN eval_fast_scores AS f USING (workload, size, qid);
+LEFT JOIN eval_actual_supports AS a USING (workload, size, qid)
+LEFT JOIN eval_release_scores AS r USING (workload, size, qid);
 
 -- name: eval_queries
 -- Every query with its actual and estimated support and relative error |act - est| / act.
