@@ -1,6 +1,8 @@
 -- What a release is worth and what it exposes: itemset-support query workloads answered from
 -- the release under the uniform assumption (COAT, KAIS 2011; PCTA, CIKM 2011) and attacks by an
--- adversary who knows some items of a target. Every table is written in the run's schema.
+-- adversary who knows some items of a target. The probes, their scores and the released classes
+-- are kept in the run's schema (eval_probes, eval_frequent, eval_classes, eval_queries,
+-- eval_attacks); the steps between them are temporary tables of the connection.
 -- Randomness is seeded: hash(..., $seed) orders the draws, so a seed gives the same workload on
 -- the same data with the same DuckDB version.
 
@@ -15,7 +17,7 @@ CREATE OR REPLACE TABLE eval_probes (
 -- name: eval_subsets
 -- For each size in $sizes and each transaction with at least that many items: one random
 -- subset of that size (`itemset`, sorted) and the transaction's place in a random order (`draw`).
-CREATE OR REPLACE TABLE eval_subsets AS
+CREATE OR REPLACE TEMP TABLE eval_subsets AS
 WITH sizes AS (
     SELECT unnest($sizes::INTEGER[]) AS size
 ), lengths AS (
@@ -117,7 +119,7 @@ FROM classes;
 -- holds a node and a node below it (an "open" node, as LCG releases do), the open node is
 -- replaced by its children, down to the lower node; each resulting node weighs the sum of the
 -- released nodes above or at it. Each leaf is then covered by at most one node of a class.
-CREATE OR REPLACE TABLE eval_class_nodes AS
+CREATE OR REPLACE TEMP TABLE eval_class_nodes AS
 WITH released AS (
     SELECT c.cls, c.node,
            least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
@@ -148,7 +150,7 @@ GROUP BY f.cls, f.node;
 -- how many released transactions hold them all, and the sum of the products of their weights.
 -- Each leaf being covered by at most one node of a class, a probe's answer is a sum over the
 -- tuples that cover its items.
-CREATE OR REPLACE TABLE eval_node_tuples AS
+CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
 WITH RECURSIVE tuples(cls, nodes, weight, size) AS (
     SELECT cls, [node], weight, 1 FROM eval_class_nodes
     UNION ALL
@@ -167,7 +169,7 @@ GROUP BY t.nodes;
 -- equal to the item or above it), i.e. an attack's candidates, and the estimated support
 -- est(Q) = sum over released transactions R of prod over q in Q of p_R(q): the sum over every
 -- way to pick, for each item, a released node on its path to the root.
-CREATE OR REPLACE TABLE eval_release_scores AS
+CREATE OR REPLACE TEMP TABLE eval_release_scores AS
 WITH RECURSIVE released AS (
     SELECT DISTINCT node FROM eval_class_nodes
 ), probe_items AS (
@@ -197,7 +199,7 @@ GROUP BY v.workload, v.size, v.qid;
 -- The support in the original of every query probe whose support is not known yet (random
 -- queries; attacks need none, frequent itemsets know theirs): the transactions of the probe's
 -- least frequent item, looked up for the others.
-CREATE OR REPLACE TABLE eval_actual_supports AS
+CREATE OR REPLACE TEMP TABLE eval_actual_supports AS
 WITH probe_items AS (
     SELECT workload, size, qid, unnest(itemset) AS item
     FROM eval_probes
@@ -232,7 +234,7 @@ GROUP BY workload, size, qid;
 
 -- name: eval_scores
 -- Every probe with its actual support (where one is needed), estimate and candidates.
-CREATE OR REPLACE TABLE eval_scores AS
+CREATE OR REPLACE TEMP TABLE eval_scores AS
 SELECT q.workload, q.size, q.qid,
        coalesce(q.actual, a.actual, 0) AS actual,
        coalesce(r.estimate, 0) AS estimate,
