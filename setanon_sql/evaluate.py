@@ -71,6 +71,9 @@ class Workload:
             raise ParamsError(f"minsup is a share of the transactions in (0, 1], got {self.minsup}")
 
 
+DEFAULT_WORKLOAD = Workload()
+
+
 def model_of_run(store: Store, run: str) -> Model:
     """The model a stored run was made for, from its `run_info` (algorithm, k, m)."""
     if not store.has_table("run_info", run):
@@ -88,7 +91,7 @@ def model_of_run(store: Store, run: str) -> Model:
 
 
 def evaluate(
-    store: Store, run: str, *, model: Model | None = None, workload: Workload = Workload()
+    store: Store, run: str, *, model: Model | None = None, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Evaluate a stored run's release: query error per size, attacks per known-item count.
 
@@ -111,7 +114,7 @@ def evaluate(
 
 
 def evaluate_release_file(
-    store: Store, release: str | Path, *, model: Model, workload: Workload = Workload()
+    store: Store, release: str | Path, *, model: Model, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Evaluate a release file against the store's dataset, in a run schema of its own."""
     from . import release as rel

@@ -287,3 +287,37 @@ SELECT known, count(*) AS targets,
 FROM eval_attacks
 GROUP BY known
 ORDER BY known;
+
+-- name: eval_generalization
+-- Every original item instance with the most specific released node of its transaction that
+-- covers it: how many levels above the item it is and its NCP; NULL when it is suppressed.
+CREATE OR REPLACE TABLE eval_generalization AS
+WITH released AS (
+    SELECT DISTINCT tid, node FROM release
+)
+SELECT t.tid, t.item, min(c.distance) AS levels_up, min(n.ncp) AS ncp
+FROM tx AS t
+LEFT JOIN released AS r ON r.tid = t.tid
+LEFT JOIN closure AS c ON c.node = t.item AND c.ancestor = r.node
+LEFT JOIN node AS n ON n.id = c.ancestor
+GROUP BY t.tid, t.item;
+
+-- name: eval_levels
+-- Original item instances by how many levels above them they were released (NULL: suppressed).
+SELECT levels_up, count(*) AS instances
+FROM eval_generalization
+GROUP BY levels_up
+ORDER BY levels_up NULLS LAST;
+
+-- name: eval_most_generalized
+-- The $n items whose instances were released most generalized (mean NCP, 1 when suppressed),
+-- the more frequent first among equals.
+SELECT n.label AS item, count(*) AS instances,
+       avg(coalesce(g.ncp, 1.0)) AS mean_ncp,
+       avg(g.levels_up) AS mean_levels_up,
+       count(*) FILTER (WHERE g.ncp IS NULL) AS suppressed
+FROM eval_generalization AS g
+JOIN node AS n ON n.id = g.item
+GROUP BY n.label
+ORDER BY round(mean_ncp, 9) DESC, instances DESC, item
+LIMIT $n;
