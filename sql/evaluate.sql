@@ -321,3 +321,17 @@ JOIN node AS n ON n.id = g.item
 GROUP BY n.label
 ORDER BY round(mean_ncp, 9) DESC, instances DESC, item
 LIMIT $n;
+
+-- name: eval_table_risk
+-- Exposure of a table release from its equivalence classes `eval_table_classes(support,
+-- diversity)` (rows sharing their released QI values): prosecutor risk 1/class size per row,
+-- its max and mean over rows, the share of rows above $threshold, and, with a sensitive column,
+-- the highest probability of one sensitive value within a class (1 / diversity).
+SELECT sum(support) AS rows,
+       count(*) AS classes,
+       max(1.0 / support) AS max_risk,
+       count(*) / sum(support) AS mean_risk,
+       coalesce(sum(support) FILTER (WHERE 1.0 / support > $threshold), 0) / sum(support)
+           AS over_threshold,
+       max(1.0 / diversity) AS max_sensitive_probability
+FROM eval_table_classes;
