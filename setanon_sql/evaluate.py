@@ -157,6 +157,7 @@ def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
 def score(store: Store, model: Model) -> None:
     """Answer every probe from the release: `eval_queries` (actual, estimate, relative error)
     and `eval_attacks` (candidates)."""
+    store.run("k_anonymity_classes")
     store.run("eval_classes")
     store.run("eval_class_nodes", {"multiset": model.multiset})
     max_size = int(store.scalar("SELECT coalesce(max(size), 1) FROM eval_probes"))

@@ -219,15 +219,23 @@ def _candidates_chart(candidates: dict[int, list[int]], k: int):
 
 def _tradeoff_chart(rows: list[dict[str, Any]]):
     fig, ax = _figure(6.5, 4.0)
+    markers = iter("osD^vP*X<>")
+    by_algorithm: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        x, y = r.get("median_candidates_2"), r.get("are_2")
-        if x is None or y is None:
-            continue
-        ax.scatter([x], [100 * y])
-        ax.annotate(r["run"], (x, 100 * y), fontsize=8, xytext=(3, 3), textcoords="offset points")
+        if r.get("median_candidates_2") is not None and r.get("are_2") is not None:
+            by_algorithm.setdefault(str(r.get("algorithm") or r["run"]), []).append(r)
+    for algorithm, group in by_algorithm.items():
+        xs = [r["median_candidates_2"] for r in group]
+        ys = [100 * r["are_2"] for r in group]
+        ax.scatter(xs, ys, label=algorithm, marker=next(markers, "o"), alpha=0.8)
+        for r, x, y in zip(group, xs, ys, strict=True):
+            ax.annotate(
+                f"k={r['k']}", (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points"
+            )
     ax.set_xscale("log")
     ax.set_xlabel("median candidates, adversary knowing 2 items (right: safer)")
     ax.set_ylabel("ARE of pair queries (%) (down: more useful)")
+    ax.legend(fontsize=8)
     return fig
 
 

@@ -99,18 +99,11 @@ QUALIFY qid <= $n;
 
 -- name: eval_classes
 -- The distinct released transactions (`nodes` sorted, repeated for a multiset release; []
--- when nothing was released) and how many transactions were released as each.
+-- when nothing was released) and how many transactions were released as each, numbered:
+-- the verifier's `release_classes` (statement k_anonymity_classes).
 CREATE OR REPLACE TABLE eval_classes AS
-WITH per_tx AS (
-    SELECT t.tid, coalesce(list(r.node ORDER BY r.node) FILTER (r.node IS NOT NULL), []) AS nodes
-    FROM tids AS t
-    LEFT JOIN release AS r ON r.tid = t.tid
-    GROUP BY t.tid
-), classes AS (
-    SELECT nodes, count(*) AS support FROM per_tx GROUP BY nodes
-)
-SELECT row_number() OVER (ORDER BY nodes) AS cls, nodes, support
-FROM classes;
+SELECT row_number() OVER (ORDER BY itemset) AS cls, itemset AS nodes, support
+FROM release_classes;
 
 -- name: eval_class_nodes
 -- Each distinct released transaction as an antichain of weighted nodes that covers the same
