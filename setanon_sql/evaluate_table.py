@@ -1,5 +1,7 @@
-"""What a table release exposes: prosecutor risk per row and, with a sensitive column, how
-surely a class gives its sensitive value away (the ARX risk view, on the release itself)."""
+"""What a table release is worth and what it exposes, on the release itself: COUNT queries
+with equality and range predicates over its quasi-identifiers, answered under the uniform
+assumption; prosecutor risk per row and, with a sensitive column, how surely a class gives its
+sensitive value away (the ARX risk view)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,23 @@ from .errors import ParamsError
 from .queries import render
 from .relational.output import classes_query
 from .store import Store
+
+
+def table_utility(
+    store: Store, run: str, *, queries: int = 2000, dims: tuple[int, ...] = (1, 2, 3), seed: int = 0
+) -> dict[str, Any]:
+    """Relative error of seeded COUNT queries over 1..3 quasi-identifiers of a stored table
+    run, per number of constrained attributes; the queries stay in `eval_queries` and
+    `eval_table_predicates` of the run's schema."""
+    if queries < 0 or not dims or min(dims) < 1:
+        raise ParamsError("the number of queries must be >= 0 and each dimension >= 1")
+    if not store.has_table("cluster_closure", run):
+        raise ParamsError(f"run {run!r} holds no table release")
+    with store.in_run(run):
+        store.run("eval_table_predicates", {"dims": list(dims), "n": queries, "seed": seed})
+        store.run("eval_table_queries")
+        rows = store.run("eval_query_figures").dicts()
+    return {"table_queries": [{k: v for k, v in r.items() if k != "workload"} for r in rows]}
 
 
 def table_exposure(
