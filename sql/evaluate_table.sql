@@ -44,8 +44,9 @@ SELECT dims, qid, unnest(attrs) AS attr, unnest(nodes) AS node
 FROM picked;
 
 -- name: eval_table_queries
--- Every query's actual count (source rows whose value lies under each predicate node) and its
--- estimate: per released class, its size times the product over predicates of the share of
+-- Every query's actual count (source rows whose value lies under each predicate node: the
+-- rows of its predicate matching the fewest value combinations, looked up for the others) and
+-- its estimate: per released class, its size times the product over predicates of the share of
 -- the released node's leaves that lie under the predicate node. Kept as `eval_queries`
 -- (workload 'table', `itemset` the predicate nodes in attribute order).
 CREATE OR REPLACE TABLE eval_queries AS
@@ -53,16 +54,36 @@ WITH predicates AS (
     SELECT p.dims, p.qid, p.attr, p.node, n.id AS lo, n.last AS hi, n.leaf_count
     FROM eval_table_predicates AS p
     JOIN rel_node AS n ON n.attr = p.attr AND n.id = p.node
-), combo_leaves AS (
-    SELECT cid, weight, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
-), matching AS (
-    SELECT p.dims, p.qid, c.cid, any_value(c.weight) AS weight
+), combo_attrs AS (
+    SELECT cid, weight, unnest(path) AS path, generate_subscripts(path, 1) AS attr FROM rel_combo
+), combo_nodes AS (
+    SELECT cid, weight, attr, unnest(path) AS node FROM combo_attrs
+), reach AS (
+    SELECT c.attr, c.node, count(*) AS combos
+    FROM combo_nodes AS c
+    SEMI JOIN predicates AS p ON p.attr = c.attr AND p.node = c.node
+    GROUP BY c.attr, c.node
+), ranked AS (
+    SELECT p.dims, p.qid, p.attr, p.node,
+           row_number() OVER (PARTITION BY p.dims, p.qid ORDER BY r.combos, p.attr) AS pos
     FROM predicates AS p
-    JOIN combo_leaves AS c ON c.attr = p.attr AND c.leaf BETWEEN p.lo AND p.hi
-    GROUP BY p.dims, p.qid, c.cid
-    HAVING count(*) = any_value(p.dims)
+    JOIN reach AS r ON r.attr = p.attr AND r.node = p.node
+), driver AS (
+    SELECT r.dims, r.qid, c.cid, c.weight
+    FROM ranked AS r
+    JOIN combo_nodes AS c ON c.attr = r.attr AND c.node = r.node
+    WHERE r.pos = 1
+), matched AS (
+    SELECT d.dims, d.qid, d.cid, any_value(d.weight) AS weight
+    FROM driver AS d
+    JOIN ranked AS r ON r.dims = d.dims AND r.qid = d.qid AND r.pos > 1
+    JOIN combo_nodes AS c ON c.cid = d.cid AND c.attr = r.attr AND c.node = r.node
+    GROUP BY d.dims, d.qid, d.cid
+    HAVING count(*) = any_value(d.dims) - 1
 ), actual AS (
-    SELECT dims, qid, sum(weight) AS actual FROM matching GROUP BY dims, qid
+    SELECT dims, qid, sum(weight) AS actual
+    FROM (SELECT * FROM driver WHERE dims = 1 UNION ALL SELECT * FROM matched)
+    GROUP BY dims, qid
 ), overlapping AS (
     SELECT p.dims, p.qid, k.cluster, any_value(k.size) AS size,
            product(CASE WHEN p.lo >= n.id AND p.hi <= n.last THEN p.leaf_count
