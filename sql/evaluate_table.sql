@@ -73,13 +73,16 @@ WITH predicates AS (
     FROM ranked AS r
     JOIN combo_nodes AS c ON c.attr = r.attr AND c.node = r.node
     WHERE r.pos = 1
-), matched AS (
-    SELECT d.dims, d.qid, d.cid, any_value(d.weight) AS weight
+), lookups AS MATERIALIZED (
+    SELECT d.dims, d.qid, d.cid, d.weight, r.attr, r.node
     FROM driver AS d
     JOIN ranked AS r ON r.dims = d.dims AND r.qid = d.qid AND r.pos > 1
-    JOIN combo_nodes AS c ON c.cid = d.cid AND c.attr = r.attr AND c.node = r.node
-    GROUP BY d.dims, d.qid, d.cid
-    HAVING count(*) = any_value(d.dims) - 1
+), matched AS (
+    SELECT l.dims, l.qid, l.cid, any_value(l.weight) AS weight
+    FROM lookups AS l
+    JOIN combo_nodes AS c ON c.cid = l.cid AND c.attr = l.attr AND c.node = l.node
+    GROUP BY l.dims, l.qid, l.cid
+    HAVING count(*) = any_value(l.dims) - 1
 ), actual AS (
     SELECT dims, qid, sum(weight) AS actual
     FROM (SELECT * FROM driver WHERE dims = 1 UNION ALL SELECT * FROM matched)
