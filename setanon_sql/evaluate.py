@@ -1,0 +1,201 @@
+"""What a release is worth and what it exposes, measured on the release itself in SQL.
+
+Utility: itemset-support COUNT queries (a random and a frequent workload) answered from the
+release under the uniform assumption of Loukides et al. (COAT, KAIS 2011) and Gkoulalas-Divanis
+& Loukides (PCTA, CIKM 2011), scored by relative error. Exposure: an adversary who knows p items
+of a target counts the released transactions that could be it. Each workload and each attack
+size is drawn and scored by a fixed number of statements (`sql/evaluate.sql`), never one per
+query; the probes and their scores stay in the run's schema as `eval_*` tables.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import algorithms, metrics
+from .errors import ParamsError
+from .store import Store
+
+# salts keep the random workload and the attacks' draws independent under one seed
+_SALT_QUERIES = 1
+_SALT_ATTACKS = 2
+
+
+@dataclass(frozen=True)
+class Model:
+    """The privacy promise a release is checked against: k, and m for k^m-anonymity."""
+
+    k: int
+    m: int | None = None
+    model: str = "k"  # "k": transactional k-anonymity, "km": k^m-anonymity
+    multiset: bool = False
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise ParamsError("k must be >= 1")
+        if self.model not in ("k", "km"):
+            raise ParamsError(f"unknown privacy model {self.model!r}; one of k, km")
+        if self.model == "km" and not self.m:
+            raise ParamsError("the k^m model needs m")
+
+    @property
+    def attack_sizes(self) -> tuple[int, ...]:
+        """Known-item counts to try: 1..m+1 for k^m (one past the promise), 1..3 for k."""
+        return tuple(range(1, (self.m or 0) + 2)) if self.model == "km" else (1, 2, 3)
+
+    def promised(self, known: int) -> bool:
+        """Does the model promise at least k candidates to an adversary knowing `known` items?"""
+        return self.model == "k" or known <= (self.m or 0)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """How many probes of which sizes, and the seed that draws them."""
+
+    queries: int = 2000
+    targets: int = 2000
+    sizes: tuple[int, ...] = (1, 2, 3)
+    minsup: float = 0.001  # frequent itemsets: support >= this share of the transactions
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.queries < 0 or self.targets < 0:
+            raise ParamsError("the numbers of queries and targets must be >= 0")
+        if not self.sizes or min(self.sizes) < 1:
+            raise ParamsError("query sizes must be >= 1")
+        if not 0 < self.minsup <= 1:
+            raise ParamsError(f"minsup is a share of the transactions in (0, 1], got {self.minsup}")
+
+
+DEFAULT_WORKLOAD = Workload()
+
+
+def model_of_run(store: Store, run: str) -> Model:
+    """The model a stored run was made for, from its `run_info` (algorithm, k, m)."""
+    if not store.has_table("run_info", run):
+        raise ParamsError(f"run {run!r} records no parameters: give k (and m) explicitly")
+    with store.in_run(run):
+        info = dict(store.query("SELECT key, value FROM run_info"))
+    algo = algorithms.get(str(info["algorithm"]))
+    m = info.get("m")
+    return Model(
+        k=int(info["k"]),
+        m=int(m) if m not in (None, "None") else None,
+        model=algo.model,
+        multiset=algo.multiset,
+    )
+
+
+def evaluate(
+    store: Store, run: str, *, model: Model | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """Evaluate a stored run's release: query error per size, attacks per known-item count.
+
+    Returns plain figures (the keys of `setanon evaluate --json`) and leaves `eval_probes`,
+    `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
+    """
+    model = model or model_of_run(store, run)
+    store.require_hierarchy()
+    started = time.perf_counter()
+    with store.in_run(run), store.unordered():
+        draw_probes(store, model, workload)
+        score(store, model)
+        out = figures(store, model)
+        out["ncp"], out["lm"] = _loss(store, model)
+    out["run"] = run
+    out["seconds"] = round(time.perf_counter() - started, 3)
+    out["model"] = asdict(model)
+    out["workload"] = asdict(workload)
+    return out
+
+
+def evaluate_release_file(
+    store: Store, release: str | Path, *, model: Model, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """Evaluate a release file against the store's dataset, in a run schema of its own."""
+    from . import release as rel
+
+    store.require_hierarchy()
+    name = store.new_run_name("evaluate")
+    with store.run_schema(name):
+        rel.read_release(store, release)
+    return evaluate(store, name, model=model, workload=workload)
+
+
+def draw_probes(store: Store, model: Model, workload: Workload) -> None:
+    """Fill `eval_probes` with the random and frequent workloads and the attacks."""
+    sizes, seed = list(workload.sizes), workload.seed
+    store.run("eval_probes_create")
+    store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": _SALT_QUERIES})
+    store.run("eval_pick_random", {"n": workload.queries})
+    store.run(
+        "eval_subsets", {"sizes": list(model.attack_sizes), "seed": seed, "salt": _SALT_ATTACKS}
+    )
+    store.run("eval_pick_targets", {"n": workload.targets})
+    frequent_itemsets(store, max(sizes), min_support(store, workload.minsup))
+    store.run("eval_pick_frequent", {"n": workload.queries, "seed": seed, "sizes": sizes})
+
+
+def min_support(store: Store, share: float) -> int:
+    """The least support (in transactions, at least 1) a frequent itemset needs."""
+    n = int(store.scalar("SELECT count(*) FROM tids"))
+    return max(1, math.ceil(share * n - 1e-9))
+
+
+def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
+    """`eval_frequent(size, itemset, support)`: the original's itemsets of 1..max_size items
+    with support >= minsup, one statement per size (Apriori)."""
+    store.run("eval_frequent_items", {"minsup": minsup})
+    for size in range(2, max_size + 1):
+        store.run("eval_frequent_extend", {"size": size, "minsup": minsup})
+
+
+def score(store: Store, model: Model) -> None:
+    """Answer every probe from the release: `eval_queries` (actual, estimate, relative error)
+    and `eval_attacks` (candidates)."""
+    store.run("k_anonymity_classes")
+    store.run("eval_classes")
+    store.run("eval_class_nodes", {"multiset": model.multiset})
+    max_size = int(store.scalar("SELECT coalesce(max(size), 1) FROM eval_probes"))
+    store.run("eval_node_tuples", {"max_size": max_size})
+    store.run("eval_release_scores")
+    store.run("eval_actual_supports")
+    store.run("eval_scores")
+    store.run("eval_queries")
+    store.run("eval_attacks")
+
+
+def figures(store: Store, model: Model) -> dict[str, Any]:
+    """The per-size figures of the scored probes, and whether the model's promise holds."""
+    per_size = store.run("eval_query_figures").dicts()
+    attacks = store.run("eval_attack_figures", {"k": model.k}).dicts()
+    for row in attacks:
+        row["promised"] = model.promised(row["known"])
+    return {
+        "itemset_queries": [_query_row(r) for r in per_size if r["workload"] == "random"],
+        "frequent_queries": [_query_row(r) for r in per_size if r["workload"] == "frequent"],
+        "attacks": attacks,
+        "promise_holds": promise_holds(attacks),
+    }
+
+
+def promise_holds(attacks: list[dict[str, Any]]) -> bool:
+    """No promised attack (p <= m, or any p for transactional k) leaves 1..k-1 candidates.
+
+    An attack with no candidate at all (the target's known items were suppressed) re-identifies
+    nobody, so it does not break the promise; it is counted as `no_match`.
+    """
+    return all(r["below_k"] == 0 for r in attacks if r["promised"])
+
+
+def _query_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "workload"}
+
+
+def _loss(store: Store, model: Model) -> tuple[float, float]:
+    loss = metrics.information_loss(store, multiset=model.multiset)
+    return float(loss["ncp"]), float(loss["lm"])

@@ -1,0 +1,330 @@
+-- What a release is worth and what it exposes: itemset-support query workloads answered from
+-- the release under the uniform assumption (COAT, KAIS 2011; PCTA, CIKM 2011) and attacks by an
+-- adversary who knows some items of a target. The probes, their scores and the released classes
+-- are kept in the run's schema (eval_probes, eval_frequent, eval_classes, eval_queries,
+-- eval_attacks); the steps between them are temporary tables of the connection.
+-- Randomness is seeded: hash(..., $seed) orders the draws, so a seed gives the same workload on
+-- the same data with the same DuckDB version.
+
+-- name: eval_probes_create
+-- The probes, empty: query itemsets of a workload ('random', 'frequent') and attacks ('attack',
+-- `tid` the target, `itemset` the items the adversary knows); `size` is the itemset's size;
+-- `actual` the support in the original when it is known already (frequent itemsets).
+CREATE OR REPLACE TABLE eval_probes (
+    workload VARCHAR, size INTEGER, qid BIGINT, tid BIGINT, itemset INTEGER[], actual BIGINT
+);
+
+-- name: eval_subsets
+-- For each size in $sizes and each transaction with at least that many items: one random
+-- subset of that size (`itemset`, sorted) and the transaction's place in a random order (`draw`).
+CREATE OR REPLACE TEMP TABLE eval_subsets AS
+WITH sizes AS (
+    SELECT unnest($sizes::INTEGER[]) AS size
+), lengths AS (
+    SELECT tid, count(*) AS items FROM tx GROUP BY tid
+), ranked AS (
+    SELECT s.size, t.tid, t.item,
+           row_number() OVER (PARTITION BY s.size, t.tid
+                              ORDER BY hash(t.tid, t.item, s.size, $seed, $salt), t.item) AS pos
+    FROM sizes AS s
+    JOIN lengths AS l ON l.items >= s.size
+    JOIN tx AS t ON t.tid = l.tid
+)
+SELECT size, tid, list(item ORDER BY item) AS itemset, hash(tid, size, $seed, $salt) AS draw
+FROM ranked
+WHERE pos <= size
+GROUP BY size, tid;
+
+-- name: eval_pick_random
+-- The random workload: per size, the first $n distinct itemsets in the random order of the
+-- transactions they were drawn from.
+INSERT INTO eval_probes
+SELECT 'random' AS workload, size,
+       row_number() OVER (PARTITION BY size ORDER BY draw, itemset) AS qid,
+       NULL::BIGINT AS tid, itemset, NULL::BIGINT AS actual
+FROM (SELECT size, itemset, min(draw) AS draw FROM eval_subsets GROUP BY size, itemset)
+QUALIFY qid <= $n;
+
+-- name: eval_pick_targets
+-- The attacks: per number of known items, $n random targets with at least that many items,
+-- each with the random subset of its items the adversary knows.
+INSERT INTO eval_probes
+SELECT 'attack' AS workload, size,
+       row_number() OVER (PARTITION BY size ORDER BY draw, tid) AS qid,
+       tid, itemset, NULL::BIGINT AS actual
+FROM eval_subsets
+QUALIFY qid <= $n;
+
+-- name: eval_frequent_items
+-- The original's frequent items: support of at least $minsup transactions.
+CREATE OR REPLACE TABLE eval_frequent AS
+SELECT 1 AS size, [item] AS itemset, count(*) AS support
+FROM tx
+GROUP BY item
+HAVING count(*) >= $minsup;
+
+-- name: eval_frequent_extend
+-- Frequent itemsets of size $size: each frequent ($size - 1)-itemset extended, in the
+-- transactions holding it, by a larger frequent item (Apriori: every subset of a frequent
+-- itemset is frequent, so no frequent itemset is missed).
+INSERT INTO eval_frequent
+WITH frequent_items AS (
+    SELECT itemset[1] AS item FROM eval_frequent WHERE size = 1
+), frequent_tx AS (
+    SELECT t.tid, t.item FROM tx AS t SEMI JOIN frequent_items AS f ON f.item = t.item
+), shorter AS (
+    SELECT itemset, unnest(itemset) AS item FROM eval_frequent WHERE size = $size - 1
+), holders AS (
+    SELECT s.itemset, f.tid
+    FROM shorter AS s
+    JOIN frequent_tx AS f ON f.item = s.item
+    GROUP BY s.itemset, f.tid
+    HAVING count(*) = $size - 1
+)
+SELECT $size AS size, list_append(h.itemset, f.item) AS itemset, count(*) AS support
+FROM holders AS h
+JOIN frequent_tx AS f ON f.tid = h.tid AND f.item > h.itemset[-1]
+GROUP BY h.itemset, f.item
+HAVING count(*) >= $minsup;
+
+-- name: eval_pick_frequent
+-- The frequent workload: per size in $sizes, $n of the frequent itemsets in a random order.
+INSERT INTO eval_probes
+SELECT 'frequent' AS workload, size,
+       row_number() OVER (PARTITION BY size ORDER BY hash(itemset, $seed), itemset) AS qid,
+       NULL::BIGINT AS tid, itemset, support AS actual
+FROM eval_frequent
+WHERE list_contains($sizes::INTEGER[], size)
+QUALIFY qid <= $n;
+
+-- name: eval_classes
+-- The distinct released transactions (`nodes` sorted, repeated for a multiset release; []
+-- when nothing was released) and how many transactions were released as each, numbered:
+-- the verifier's `release_classes` (statement k_anonymity_classes).
+CREATE OR REPLACE TABLE eval_classes AS
+SELECT row_number() OVER (ORDER BY itemset) AS cls, itemset AS nodes, support
+FROM release_classes;
+
+-- name: eval_class_nodes
+-- Each distinct released transaction as an antichain of weighted nodes that covers the same
+-- leaves with the same chance. A copy of a node over L leaves stands for a given leaf under it
+-- with chance 1/L (one copy in a set release), copies add, capped at 1. Where a transaction
+-- holds a node and a node below it (an "open" node, as LCG releases do), the open node is
+-- replaced by its children, down to the lower node; each resulting node weighs the sum of the
+-- released nodes above or at it. Each leaf is then covered by at most one node of a class.
+CREATE OR REPLACE TEMP TABLE eval_class_nodes AS
+WITH released AS (
+    SELECT c.cls, c.node,
+           least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
+               AS weight
+    FROM (SELECT cls, unnest(nodes) AS node FROM eval_classes) AS c
+    JOIN node AS n ON n.id = c.node
+    GROUP BY c.cls, c.node
+), open AS (
+    SELECT DISTINCT b.cls, x.ancestor AS node
+    FROM released AS b
+    JOIN closure AS x ON x.node = b.node AND x.distance > 0
+    JOIN closure AS y ON y.node = x.ancestor
+    JOIN released AS a ON a.cls = b.cls AND a.node = y.ancestor
+), flat AS (
+    SELECT cls, node FROM released
+    UNION
+    SELECT o.cls, n.id AS node FROM open AS o JOIN node AS n ON n.parent = o.node
+)
+SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight
+FROM flat AS f
+ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
+JOIN closure AS up ON up.node = f.node
+JOIN released AS r ON r.cls = f.cls AND r.node = up.ancestor
+GROUP BY f.cls, f.node;
+
+-- name: eval_node_tuples
+-- For every sorted tuple of 1..$max_size nodes (repeats allowed) of the released antichains:
+-- how many released transactions hold them all, and the sum of the products of their weights.
+-- Each leaf being covered by at most one node of a class, a probe's answer is a sum over the
+-- tuples that cover its items.
+CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
+WITH RECURSIVE tuples(cls, nodes, weight, size) AS (
+    SELECT cls, [node], weight, 1 FROM eval_class_nodes
+    UNION ALL
+    SELECT t.cls, list_append(t.nodes, f.node), t.weight * f.weight, t.size + 1
+    FROM tuples AS t
+    JOIN eval_class_nodes AS f ON f.cls = t.cls AND f.node >= t.nodes[-1]
+    WHERE t.size < $max_size
+)
+SELECT t.nodes, sum(k.support * t.weight) AS estimate, sum(k.support) AS candidates
+FROM tuples AS t
+JOIN eval_classes AS k ON k.cls = t.cls
+GROUP BY t.nodes;
+
+-- name: eval_release_scores
+-- For every probe Q, the released transactions covering each of its items (a released node
+-- equal to the item or above it), i.e. an attack's candidates, and the estimated support
+-- est(Q) = sum over released transactions R of prod over q in Q of p_R(q): the sum over every
+-- way to pick, for each item, a released node on its path to the root.
+CREATE OR REPLACE TEMP TABLE eval_release_scores AS
+WITH RECURSIVE released AS (
+    SELECT DISTINCT node FROM eval_class_nodes
+), probe_items AS (
+    SELECT workload, size, qid, unnest(itemset) AS item, generate_subscripts(itemset, 1) AS pos
+    FROM eval_probes
+), choices AS (
+    SELECT p.workload, p.size, p.qid, p.pos, a.ancestor AS node
+    FROM probe_items AS p
+    JOIN closure AS a ON a.node = p.item
+    SEMI JOIN released AS r ON r.node = a.ancestor
+), covers(workload, size, qid, pos, nodes) AS (
+    SELECT workload, size, qid, pos, [node] FROM choices WHERE pos = 1
+    UNION ALL
+    SELECT c.workload, c.size, c.qid, c.pos, list_append(v.nodes, c.node)
+    FROM covers AS v
+    JOIN choices AS c ON c.workload = v.workload AND c.size = v.size AND c.qid = v.qid
+                     AND c.pos = v.pos + 1
+)
+SELECT v.workload, v.size, v.qid,
+       sum(t.estimate) AS estimate, sum(t.candidates) AS candidates
+FROM covers AS v
+JOIN eval_node_tuples AS t ON t.nodes = list_sort(v.nodes)
+WHERE v.pos = v.size
+GROUP BY v.workload, v.size, v.qid;
+
+-- name: eval_actual_supports
+-- The support in the original of every query probe whose support is not known yet (random
+-- queries; attacks need none, frequent itemsets know theirs): the transactions of the probe's
+-- least frequent item, looked up for the others.
+CREATE OR REPLACE TEMP TABLE eval_actual_supports AS
+WITH probe_items AS (
+    SELECT workload, size, qid, unnest(itemset) AS item
+    FROM eval_probes
+    WHERE actual IS NULL AND workload <> 'attack'
+), frequency AS (
+    SELECT t.item, count(*) AS support
+    FROM tx AS t
+    SEMI JOIN probe_items AS p ON p.item = t.item
+    GROUP BY t.item
+), ranked AS (
+    SELECT p.*, row_number() OVER (PARTITION BY p.workload, p.size, p.qid
+                                   ORDER BY f.support, p.item) AS pos
+    FROM probe_items AS p
+    JOIN frequency AS f ON f.item = p.item
+), driver AS (
+    SELECT r.workload, r.size, r.qid, t.tid
+    FROM ranked AS r
+    JOIN tx AS t ON t.item = r.item
+    WHERE r.pos = 1
+), matched AS (
+    SELECT d.workload, d.size, d.qid, d.tid
+    FROM driver AS d
+    JOIN ranked AS r ON r.workload = d.workload AND r.size = d.size AND r.qid = d.qid
+                    AND r.pos > 1
+    JOIN tx AS t ON t.tid = d.tid AND t.item = r.item
+    GROUP BY d.workload, d.size, d.qid, d.tid
+    HAVING count(*) = any_value(d.size) - 1
+)
+SELECT workload, size, qid, count(*) AS actual
+FROM (SELECT * FROM driver WHERE size = 1 UNION ALL SELECT * FROM matched)
+GROUP BY workload, size, qid;
+
+-- name: eval_scores
+-- Every probe with its actual support (where one is needed), estimate and candidates.
+CREATE OR REPLACE TEMP TABLE eval_scores AS
+SELECT q.workload, q.size, q.qid,
+       coalesce(q.actual, a.actual, 0) AS actual,
+       coalesce(r.estimate, 0) AS estimate,
+       coalesce(r.candidates, 0) AS candidates
+FROM eval_probes AS q
+LEFT JOIN eval_actual_supports AS a USING (workload, size, qid)
+LEFT JOIN eval_release_scores AS r USING (workload, size, qid);
+
+-- name: eval_queries
+-- Every query with its actual and estimated support and relative error |act - est| / act.
+CREATE OR REPLACE TABLE eval_queries AS
+SELECT q.workload, q.size, q.qid, q.itemset, s.actual, s.estimate,
+       abs(s.actual - s.estimate) / s.actual AS re
+FROM eval_probes AS q
+JOIN eval_scores AS s USING (workload, size, qid)
+WHERE q.workload <> 'attack'
+ORDER BY q.workload, q.size, q.qid;
+
+-- name: eval_attacks
+-- Every attack: the target, the items the adversary knows, and its candidates.
+CREATE OR REPLACE TABLE eval_attacks AS
+SELECT q.size AS known, q.qid AS attack, q.tid AS target, q.itemset AS known_items, s.candidates
+FROM eval_probes AS q
+JOIN eval_scores AS s USING (workload, size, qid)
+WHERE q.workload = 'attack'
+ORDER BY known, attack;
+
+-- name: eval_query_figures
+-- Per workload and size: queries, mean and median relative error, the share with an error
+-- above 50 %, the share underestimated.
+SELECT workload, size, count(*) AS queries,
+       avg(re) AS are,
+       median(re) AS median_re,
+       avg(CASE WHEN re > 0.5 THEN 1.0 ELSE 0.0 END) AS over_50,
+       avg(CASE WHEN estimate < actual - 1e-9 THEN 1.0 ELSE 0.0 END) AS underestimated
+FROM eval_queries
+GROUP BY workload, size
+ORDER BY workload, size;
+
+-- name: eval_attack_figures
+-- Per number of known items: targets, the share of attacks left with 1..$k-1 candidates, with
+-- exactly one, with none (the target's known items were suppressed), and the least and median
+-- candidates among attacks that match at least one released transaction.
+SELECT known, count(*) AS targets,
+       avg(CASE WHEN candidates BETWEEN 1 AND $k - 1 THEN 1.0 ELSE 0.0 END) AS below_k,
+       avg(CASE WHEN candidates = 1 THEN 1.0 ELSE 0.0 END) AS "unique",
+       avg(CASE WHEN candidates = 0 THEN 1.0 ELSE 0.0 END) AS no_match,
+       min(candidates) FILTER (WHERE candidates > 0) AS min_candidates,
+       median(candidates) FILTER (WHERE candidates > 0) AS median_candidates
+FROM eval_attacks
+GROUP BY known
+ORDER BY known;
+
+-- name: eval_generalization
+-- Every original item instance with the most specific released node of its transaction that
+-- covers it: how many levels above the item it is and its NCP; NULL when it is suppressed.
+CREATE OR REPLACE TABLE eval_generalization AS
+WITH released AS (
+    SELECT DISTINCT tid, node FROM release
+)
+SELECT t.tid, t.item, min(c.distance) AS levels_up, min(n.ncp) AS ncp
+FROM tx AS t
+LEFT JOIN released AS r ON r.tid = t.tid
+LEFT JOIN closure AS c ON c.node = t.item AND c.ancestor = r.node
+LEFT JOIN node AS n ON n.id = c.ancestor
+GROUP BY t.tid, t.item;
+
+-- name: eval_levels
+-- Original item instances by how many levels above them they were released (NULL: suppressed).
+SELECT levels_up, count(*) AS instances
+FROM eval_generalization
+GROUP BY levels_up
+ORDER BY levels_up NULLS LAST;
+
+-- name: eval_most_generalized
+-- The $n items whose instances were released most generalized (mean NCP, 1 when suppressed),
+-- the more frequent first among equals.
+SELECT n.label AS item, count(*) AS instances,
+       avg(coalesce(g.ncp, 1.0)) AS mean_ncp,
+       avg(g.levels_up) AS mean_levels_up,
+       count(*) FILTER (WHERE g.ncp IS NULL) AS suppressed
+FROM eval_generalization AS g
+JOIN node AS n ON n.id = g.item
+GROUP BY n.label
+ORDER BY round(mean_ncp, 9) DESC, instances DESC, item
+LIMIT $n;
+
+-- name: eval_table_risk
+-- Exposure of a table release from its equivalence classes `eval_table_classes(support,
+-- diversity)` (rows sharing their released QI values): prosecutor risk 1/class size per row,
+-- its max and mean over rows, the share of rows above $threshold, and, with a sensitive column,
+-- the highest probability of one sensitive value within a class (1 / diversity).
+SELECT sum(support) AS rows,
+       count(*) AS classes,
+       max(1.0 / support) AS max_risk,
+       count(*) / sum(support) AS mean_risk,
+       coalesce(sum(support) FILTER (WHERE 1.0 / support > $threshold), 0) / sum(support)
+           AS over_threshold,
+       max(1.0 / diversity) AS max_sensitive_probability
+FROM eval_table_classes;
