@@ -871,3 +871,6 @@ def main() -> None:
 
     guard()
     sys.exit(run_cli())
+
+
+from . import cli_eval  # noqa: E402, F401 - registers evaluate, report, compare, sweep

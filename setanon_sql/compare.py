@@ -32,21 +32,26 @@ def sweep(
     workload: Workload = DEFAULT_WORKLOAD,
     replace: bool = False,
     progress: Callable[[str], None] = lambda _: None,
+    tag: str = "",
 ) -> list[dict[str, Any]]:
     """Anonymize with every algorithm x k (x m for the k^m algorithms), then compare the runs.
 
-    A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m.
+    A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m. `tag`
+    names the hierarchy in use, in the run names and in a `hierarchy` column of the rows.
     """
     runs = []
     for name in algorithm_names:
         algo = algorithms.get(name)
         for k in ks:
             for m in [x or 2 for x in ms] if algo.needs_m else [None]:
-                run_name = f"{algo.name}_k{k}" + (f"_m{m}" if m else "")
+                run_name = (
+                    f"run_{algo.name}_k{k}" + (f"_m{m}" if m else "") + (f"_{tag}" if tag else "")
+                )
                 progress(run_name)
                 params = Params(algorithm=algo.name, k=k, m=m, run_name=run_name, replace=replace)
                 runs.append(anonymize(store, params).run)
-    return compare(store, runs, workload=workload)
+    rows = compare(store, runs, workload=workload)
+    return [{"hierarchy": tag, **r} for r in rows] if tag else rows
 
 
 def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:

@@ -99,13 +99,15 @@ def evaluate(
     `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
     """
     model = model or model_of_run(store, run)
-    store.require_hierarchy()
     started = time.perf_counter()
-    with store.in_run(run), store.unordered():
+    with store.in_run(run) as made, store.unordered():
+        store.require_hierarchy()
         draw_probes(store, model, workload)
         score(store, model)
         out = figures(store, model)
         out["ncp"], out["lm"] = _loss(store, model)
+    if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
+        store.registry.record_tables(run, "run", made["run_id"])
     out["run"] = run
     out["seconds"] = round(time.perf_counter() - started, 3)
     out["model"] = asdict(model)
@@ -121,7 +123,8 @@ def evaluate_release_file(
 
     store.require_hierarchy()
     name = store.new_run_name("evaluate")
-    with store.run_schema(name):
+    params = {"k": model.k, "m": model.m, "release": str(release)}
+    with store.run_schema(name, algorithm="release-file", params=params):
         rel.read_release(store, release)
     return evaluate(store, name, model=model, workload=workload)
 

@@ -63,7 +63,8 @@ def put_release(store: Store, run: str, release: Mapping[str, list[str]]) -> Non
         store.execute(
             "CREATE TABLE release AS SELECT t.tid, n.id AS node "
             "FROM (SELECT unnest($tids) AS tid_label, unnest($nodes) AS label) AS r "
-            "JOIN tids AS t ON t.label = r.tid_label JOIN node AS n ON n.label = r.label",
+            "JOIN tids AS t ON CAST(t.label AS VARCHAR) = r.tid_label "
+            "JOIN node AS n ON n.label = r.label",
             {"tids": tids or [""], "nodes": nodes or [""]},
         )
 
@@ -72,7 +73,7 @@ def probes(store: Store, run: str) -> list[dict]:
     """Every probe of a run with its itemset as labels and its scores."""
     with store.in_run(run):
         return store.execute(
-            "SELECT p.workload, p.size, p.qid, t.label AS target, "
+            "SELECT p.workload, p.size, p.qid, CAST(t.label AS VARCHAR) AS target, "
             "list(n.label ORDER BY n.label) AS items, any_value(s.actual) AS actual, "
             "any_value(s.estimate) AS estimate, any_value(s.candidates) AS candidates "
             "FROM eval_probes p JOIN eval_scores s USING (workload, size, qid) "

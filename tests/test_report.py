@@ -31,12 +31,12 @@ def fig2() -> Store:
 def test_sweep_compares_every_algorithm_and_k(fig2: Store) -> None:
     rows = sweep(fig2, algorithm_names=["aa", "partition", "clump"], ks=[2, 3], workload=SMALL)
     assert [r["run"] for r in rows] == [
-        "aa_k2_m2",
-        "aa_k3_m2",
-        "partition_k2",
-        "partition_k3",
-        "clump_k2",
-        "clump_k3",
+        "run_aa_k2_m2",
+        "run_aa_k3_m2",
+        "run_partition_k2",
+        "run_partition_k3",
+        "run_clump_k2",
+        "run_clump_k3",
     ]
     for r in rows:
         assert r["promise_holds"]
@@ -68,7 +68,7 @@ def _self_contained(page: str) -> None:
 
 def test_report_page_is_self_contained(fig2: Store) -> None:
     sweep(fig2, algorithm_names=["clump"], ks=[2], workload=SMALL)
-    report = run_report(fig2, "clump_k2", workload=SMALL)
+    report = run_report(fig2, "run_clump_k2", workload=SMALL)
     page = render_html(report)
     _self_contained(page)
     assert page.count("<svg") == 3  # levels, ARE per size, candidates per attack
@@ -87,7 +87,7 @@ def test_report_renders_in_chromium(fig2: Store, tmp_path: Path) -> None:
 
     sweep(fig2, algorithm_names=["aa"], ks=[2], workload=SMALL)
     page = tmp_path / "report.html"
-    page.write_text(render_html(run_report(fig2, "aa_k2_m2", workload=SMALL)), encoding="utf-8")
+    page.write_text(render_html(run_report(fig2, "run_aa_k2_m2", workload=SMALL)), encoding="utf-8")
     shot = tmp_path / "shot.png"
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     subprocess.run(
