@@ -318,3 +318,50 @@ SELECT o.tid, c.node
 FROM partition_of AS o
 JOIN partition_cut AS c USING (pid)
 ORDER BY o.tid, c.node;
+
+-- name: partition_tail_buckets
+-- The buckets left when the rounds move to Python (algorithms/partition_tail.py).
+SELECT tid, pid, expanded, mask, wide, tx_gain
+FROM partition_bucket;
+
+-- name: partition_tail_cuts
+-- The cuts of the partitions still in the frontier.
+SELECT c.pid, c.node
+FROM partition_cut AS c
+SEMI JOIN partition_bucket AS b ON b.pid = c.pid;
+
+-- name: partition_tail_blocked
+-- The nodes blocked in the partitions still in the frontier.
+SELECT DISTINCT l.pid, l.node
+FROM partition_blocked AS l
+SEMI JOIN partition_bucket AS b ON b.pid = l.pid;
+
+-- name: partition_tail_items
+-- The items of the transactions still in the frontier.
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN partition_bucket AS b ON b.tid = t.tid;
+
+-- name: partition_tail_steps
+-- The expansion steps towards the items of the transactions still in the frontier.
+SELECT s.item, s.node, s.child, s.rank, s.bit, s.gain_units
+FROM partition_expand_step AS s
+SEMI JOIN (
+    SELECT t.item FROM tx AS t SEMI JOIN partition_bucket AS b ON b.tid = t.tid
+) AS i ON i.item = s.item;
+
+-- name: partition_tail_append_tree
+-- Add the partitions the Python rounds made to the tree.
+INSERT INTO partition_tree SELECT * FROM partition_tail_new_tree;
+
+-- name: partition_tail_append_moves
+-- Log the moves the Python rounds made.
+INSERT INTO partition_moves SELECT * FROM partition_tail_new_moves;
+
+-- name: partition_tail_append_cuts
+-- Add the cuts of the partitions the Python rounds made.
+INSERT INTO partition_cut SELECT * FROM partition_tail_new_cuts;
+
+-- name: partition_tail_append_blocked
+-- Add the nodes the Python rounds blocked.
+INSERT INTO partition_blocked SELECT * FROM partition_tail_new_blocked;

@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import InfeasibleError
 from ..params import Params
 from ..store import Result, Store, quote
-from . import Progress
+from . import Progress, partition_tail
 
 _INTERMEDIATE = (
     "partition_child_rank",
@@ -97,12 +97,30 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     level = made = 0
     with store.unordered():  # every window and tie in partition.sql has an explicit order
         while active:
+            if active <= partition_tail.TAIL_ROWS and not params.keep_intermediate:
+                level, new = partition_tail.run_tail(
+                    store, tail_options(params, leftover), progress, level=level, next_pid=made + 1
+                )
+                made += new
+                break
             level += 1
             progress("partition level", level, None)
             new, active = _level(store, params, level, made + 1, float(size["scale"]), leftover)
             made += new
     store.run("partition_of")
     return {"levels": level, "partitions_made": made}
+
+
+def tail_options(params: Params, leftover: str) -> dict[str, Any]:
+    """The rules the Python rounds follow: the same options `_level` passes to the SQL."""
+    keep_leftover = leftover == "split"
+    realized = pick_mode(params) == "realized"
+    return {
+        "k": params.k,
+        "realized": realized,
+        "first_only": not (keep_leftover or realized),
+        "keep_leftover": keep_leftover,
+    }
 
 
 def _level(
