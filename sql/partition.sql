@@ -38,8 +38,10 @@ WITH path AS (
            p.leaf_count - CASE WHEN $drop AND NOT c.is_leaf THEN c.leaf_count ELSE 0 END
                AS gain_units
     FROM (SELECT DISTINCT item FROM tx) AS i
-    JOIN node AS p ON i.item > p.id AND i.item <= p.last
-    JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
+    JOIN closure AS up ON up.node = i.item AND up.distance > 0
+    JOIN closure AS down ON down.node = i.item AND down.distance = up.distance - 1
+    JOIN node AS p ON p.id = up.ancestor
+    JOIN node AS c ON c.id = down.ancestor
     JOIN partition_child_rank AS r ON r.id = c.id
 ), numbered AS (
     SELECT row_number() OVER (ORDER BY item, node)::INTEGER AS step, *
@@ -88,7 +90,7 @@ WITH opened AS (
 )
 SELECT b.tid, 0::BIGINT AS pid, b.expanded, b.mask, w.wide, b.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
     GROUP BY tid, expanded
 ) AS b
@@ -167,10 +169,10 @@ FROM partition_outcome
 WHERE chosen;
 
 -- name: partition_split
--- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
--- 'leftover' (its bucket is small, or its large bucket gives it to a leftover of 1..k-1: only
--- transactions beyond the bucket's k of largest gain may go, and of these the partition takes
--- the `need` of least gain, ties by smallest tid) or 'rolled_back'; both of the latter stay.
+-- The fate of every frontier transaction: the new partition it moves to (its bucket's), or
+-- NULL when it stays: its bucket is small, the split is rolled back, or its large bucket
+-- gives it to a leftover of 1..k-1 (only transactions beyond the bucket's k of largest gain
+-- may go, and of these the partition takes the `need` of least gain, ties by smallest tid).
 CREATE OR REPLACE TABLE partition_split AS
 WITH placed AS (
     SELECT b.tid, b.pid, b.expanded, b.mask, b.wide, b.tx_gain,
@@ -190,22 +192,17 @@ WITH placed AS (
     WHERE rank_in_bucket <= size - $k
     QUALIFY row_number() OVER (PARTITION BY pid ORDER BY tx_gain, tid) <= need
 )
-SELECT p.tid, p.pid, p.expanded, p.mask, p.wide,
-       CASE WHEN p.rolled_back THEN 'rolled_back'
-            WHEN p.new_pid IS NULL OR o.tid IS NOT NULL THEN 'leftover'
-            ELSE 'split' END AS fate,
-       CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
+SELECT p.tid, p.pid, p.expanded, CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
 FROM placed AS p
 LEFT JOIN donor AS o USING (tid);
 
 -- name: partition_frontier
 -- The partitions made at this level: parent, expanded node, the children in their itemset
--- (mask and wide list as in partition_bucket), and their size.
+-- (mask and wide list as in partition_bucket), and their size before giving to a leftover.
 CREATE OR REPLACE TABLE partition_frontier AS
-SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, count(*) AS size
-FROM partition_split
-WHERE fate = 'split'
-GROUP BY new_pid, pid, expanded, mask, wide;
+SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, size
+FROM partition_balance
+WHERE new_pid IS NOT NULL;
 
 -- name: partition_grow_tree
 -- Add the partitions made at this level to the tree.
@@ -244,7 +241,7 @@ WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
 UNION
 SELECT DISTINCT pid, expanded
 FROM partition_split
-WHERE fate <> 'split';
+WHERE new_pid IS NULL;
 
 -- name: partition_next_bucket
 -- The buckets of the next frontier. Transactions of new partitions keep the buckets of their
@@ -264,23 +261,22 @@ WITH open_leftover AS (
     JOIN tx AS t ON t.tid = s.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
     JOIN partition_expand_step AS n ON n.step = e.next_step
-    WHERE s.fate = 'split'
+    WHERE s.new_pid IS NOT NULL
 ), wide AS (
     SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
     FROM opened
     WHERE rank >= 64
     GROUP BY tid, expanded
 )
-SELECT b.tid, CASE WHEN s.fate = 'split' THEN s.new_pid ELSE b.pid END AS pid,
-       b.expanded, b.mask, b.wide, b.tx_gain
+SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
 FROM partition_bucket AS b
 JOIN partition_split AS s ON s.tid = b.tid
-WHERE (s.fate = 'split' AND b.expanded <> s.expanded)
-   OR (s.fate <> 'split' AND b.pid IN (SELECT pid FROM open_leftover))
+WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
+   OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
 UNION ALL
 SELECT b.tid, s.new_pid, b.expanded, b.mask, w.wide, b.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
     GROUP BY tid, expanded
 ) AS b
@@ -292,7 +288,7 @@ LEFT JOIN wide AS w ON w.tid = b.tid AND w.expanded = b.expanded;
 INSERT INTO partition_moves
 SELECT $level, tid, new_pid
 FROM partition_split
-WHERE fate = 'split';
+WHERE new_pid IS NOT NULL;
 
 -- name: partition_of
 -- Every transaction's partition: the last it moved to (ids grow level by level), else 0.
