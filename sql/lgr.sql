@@ -66,22 +66,17 @@ WITH probe AS (
     FROM probe AS p
     JOIN tx AS t ON t.tid = p.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = p.expanded
-), wide AS (
-    SELECT tid, pid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM step
-    WHERE rank >= 64
-    GROUP BY tid, pid, expanded
 ), bucket AS (
-    SELECT tid, pid, expanded, bit_or(bit) AS mask
+    SELECT tid, pid, expanded, bit_or(bit) AS mask,
+           list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide
     FROM step
     GROUP BY tid, pid, expanded
 )
 SELECT b.tid, c.pid
 FROM bucket AS b
-LEFT JOIN wide AS w ON w.tid = b.tid AND w.pid = b.pid AND w.expanded = b.expanded
 JOIN partition_tree AS c
   ON c.parent = b.pid AND c.expanded = b.expanded
- AND c.mask IS NOT DISTINCT FROM b.mask AND c.wide IS NOT DISTINCT FROM w.wide;
+ AND c.mask IS NOT DISTINCT FROM b.mask AND c.wide IS NOT DISTINCT FROM b.wide;
 
 -- name: lgr_fit_gather
 -- Keep the pairs just found.

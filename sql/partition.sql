@@ -82,19 +82,12 @@ WITH opened AS (
     FROM tx AS t
     JOIN node AS r ON r.parent IS NULL
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
-), wide AS (
-    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM opened
-    WHERE rank >= 64
-    GROUP BY tid, expanded
 )
-SELECT b.tid, 0::BIGINT AS pid, b.expanded, b.mask, w.wide, b.tx_gain
-FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
-    FROM opened
-    GROUP BY tid, expanded
-) AS b
-LEFT JOIN wide AS w USING (tid, expanded);
+SELECT tid, 0::BIGINT AS pid, expanded, bit_or(bit) AS mask,
+       list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide,
+       sum(gain_units)::BIGINT AS tx_gain
+FROM opened
+GROUP BY tid, expanded;
 
 -- name: partition_gain
 -- Information gain of every (partition, candidate node) pair of the frontier: the total over
@@ -256,17 +249,12 @@ WITH open_leftover AS (
     ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
     WHERE $keep_leftover
 ), opened AS (
-    SELECT s.tid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
+    SELECT s.tid, s.new_pid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
     FROM partition_split AS s
     JOIN tx AS t ON t.tid = s.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
     JOIN partition_expand_step AS n ON n.step = e.next_step
     WHERE s.new_pid IS NOT NULL
-), wide AS (
-    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM opened
-    WHERE rank >= 64
-    GROUP BY tid, expanded
 )
 SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
 FROM partition_bucket AS b
@@ -274,14 +262,11 @@ JOIN partition_split AS s ON s.tid = b.tid
 WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
    OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
 UNION ALL
-SELECT b.tid, s.new_pid, b.expanded, b.mask, w.wide, b.tx_gain
-FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
-    FROM opened
-    GROUP BY tid, expanded
-) AS b
-JOIN partition_split AS s ON s.tid = b.tid
-LEFT JOIN wide AS w ON w.tid = b.tid AND w.expanded = b.expanded;
+SELECT tid, new_pid, expanded, bit_or(bit) AS mask,
+       list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide,
+       sum(gain_units)::BIGINT AS tx_gain
+FROM opened
+GROUP BY tid, new_pid, expanded;
 
 -- name: partition_move
 -- Log the moves of the transactions of new partitions.
