@@ -89,20 +89,6 @@ SELECT tid, 0::BIGINT AS pid, expanded, bit_or(bit) AS mask,
 FROM opened
 GROUP BY tid, expanded;
 
--- name: partition_gain
--- Information gain of every (partition, candidate node) pair of the frontier: the total over
--- the partition's item instances under the node, in leaf units and as a share of the whole
--- database's NCP scale ($scale = leaves x item instances). Nodes whose split failed in that
--- partition (partition_blocked) are not candidates there.
-CREATE OR REPLACE TABLE partition_gain AS
-SELECT g.*
-FROM (
-    SELECT pid, expanded AS node, sum(tx_gain) AS gain_units, sum(tx_gain) / $scale AS gain
-    FROM partition_bucket
-    GROUP BY pid, expanded
-) AS g
-ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
-
 -- name: partition_outcome
 -- What expanding each candidate node would do to its partition, one row per bucket it would
 -- make (size, gain) with the node's verdict: a leftover of 1..k-1 needs the transactions
@@ -112,14 +98,17 @@ ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 -- gain, or with $realized by realized gain, then gain, then id; the partition expands its
 -- best-ranked node that is not rolled back, else its first (gain_rank 1); with $first_only
 -- (the paper's own rule) always its first. Nodes ranked above the chosen one fail (with
--- "split" leftovers they are not tried again).
+-- "split" leftovers they are not tried again). A node's gain sums, over the partition's item
+-- instances under it, their gain in leaf units; nodes whose split failed in that partition
+-- (partition_blocked) are not candidates there.
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
-    SELECT pid, expanded AS node, mask, wide, count(*) AS size, sum(tx_gain) AS bucket_gain
+    SELECT pid, expanded AS node, mask, wide, count(*) AS size,
+           sum(tx_gain)::BIGINT AS bucket_gain
     FROM partition_bucket
     GROUP BY pid, expanded, mask, wide
 ), per_node AS (
-    SELECT pid, node,
+    SELECT pid, node, sum(bucket_gain)::BIGINT AS gain_units,
            coalesce(sum(bucket_gain) FILTER (WHERE size >= $k), 0) AS realized_units,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
            coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
@@ -131,12 +120,12 @@ WITH bucket AS (
            CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
            p.large_buckets = 0
                OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
-           p.realized_units,
+           p.gain_units, p.realized_units,
            row_number() OVER (PARTITION BY p.pid ORDER BY
                CASE WHEN $realized THEN p.realized_units END DESC NULLS LAST,
-               g.gain_units DESC, p.node) AS gain_rank
+               p.gain_units DESC, p.node) AS gain_rank
     FROM per_node AS p
-    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.node
+    ANTI JOIN partition_blocked AS x ON x.pid = p.pid AND x.node = p.node
 ), ranked AS (
     SELECT *,
            row_number() OVER (
@@ -147,6 +136,14 @@ WITH bucket AS (
 SELECT r.*, b.mask, b.wide, b.size, b.bucket_gain
 FROM ranked AS r
 JOIN bucket AS b ON b.pid = r.pid AND b.node = r.node;
+
+-- name: partition_gain
+-- Information gain of every (partition, candidate node) pair of the level, in leaf units and
+-- as a share of the whole database's NCP scale ($scale = leaves x item instances); made only
+-- to be kept (keep_intermediate), the rounds read partition_outcome.
+CREATE OR REPLACE TABLE partition_gain AS
+SELECT DISTINCT pid, node, gain_units, gain_units / $scale AS gain
+FROM partition_outcome;
 
 -- name: partition_balance
 -- The buckets of every partition's chosen node: those with >= $k transactions become new
@@ -189,35 +186,30 @@ SELECT p.tid, p.pid, p.expanded, CASE WHEN o.tid IS NULL THEN p.new_pid END AS n
 FROM placed AS p
 LEFT JOIN donor AS o USING (tid);
 
--- name: partition_frontier
--- The partitions made at this level: parent, expanded node, the children in their itemset
--- (mask and wide list as in partition_bucket), and their size before giving to a leftover.
-CREATE OR REPLACE TABLE partition_frontier AS
-SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, size
+-- name: partition_grow_tree
+-- Add the partitions made at this level to the tree: parent, expanded node and the children
+-- in their itemset (mask and wide list as in partition_bucket).
+INSERT INTO partition_tree
+SELECT $level, new_pid, pid, expanded, mask, wide
 FROM partition_balance
 WHERE new_pid IS NOT NULL;
-
--- name: partition_grow_tree
--- Add the partitions made at this level to the tree.
-INSERT INTO partition_tree
-SELECT $level, pid, parent, expanded, mask, wide
-FROM partition_frontier;
 
 -- name: partition_add_cuts
 -- The cut of every new partition: its parent's cut without the expanded node, plus the
 -- children its transactions have under that node.
 INSERT INTO partition_cut
+WITH made AS (SELECT * FROM partition_tree WHERE level = $level)
 SELECT f.pid, c.node
-FROM partition_frontier AS f
+FROM made AS f
 JOIN partition_cut AS c ON c.pid = f.parent AND c.node <> f.expanded
 UNION ALL
 SELECT f.pid, r.id
-FROM partition_frontier AS f
+FROM made AS f
 JOIN partition_child_rank AS r
   ON r.parent = f.expanded AND r.rank < 64 AND (f.mask >> r.rank) & 1 = 1
 UNION ALL
 SELECT pid, unnest(wide) AS node
-FROM partition_frontier;
+FROM made;
 
 -- name: partition_block
 -- With the leftover going on splitting: the nodes that failed, and the chosen node where
@@ -244,9 +236,9 @@ WHERE new_pid IS NULL;
 -- a node to try.
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH open_leftover AS (
-    SELECT DISTINCT g.pid
-    FROM partition_gain AS g
-    ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
+    SELECT DISTINCT o.pid
+    FROM partition_outcome AS o
+    ANTI JOIN partition_blocked AS b ON b.pid = o.pid AND b.node = o.node
     WHERE $keep_leftover
 ), opened AS (
     SELECT s.tid, s.new_pid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units

@@ -49,7 +49,6 @@ _INTERMEDIATE = (
     "partition_outcome",
     "partition_balance",
     "partition_split",
-    "partition_frontier",
     "partition_blocked",
     "partition_gain",
     "partition_moves",
@@ -129,17 +128,16 @@ def _level(
     """One round over the whole frontier: the partitions it makes, the buckets left to try."""
     keep_leftover = leftover == "split"
     realized = pick_mode(params) == "realized"
-    store.run("partition_gain", {"scale": scale})
-    if params.keep_intermediate:
-        _log(store, "partition_gain_log", "partition_gain", level)
     first_only = not (keep_leftover or realized)
     store.run("partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only})
+    if params.keep_intermediate:
+        store.run("partition_gain", {"scale": scale})
+        _log(store, "partition_gain_log", "partition_gain", level)
     store.run("partition_balance", {"k": params.k, "next": next_pid})
     store.run("partition_split", {"k": params.k})
-    new = row_count(store.run("partition_frontier"))
+    new = row_count(store.run("partition_grow_tree", {"level": level}))
     if new:
-        store.run("partition_grow_tree", {"level": level})
-        store.run("partition_add_cuts")
+        store.run("partition_add_cuts", {"level": level})
         store.run("partition_move", {"level": level})
     if keep_leftover:
         store.run("partition_block")

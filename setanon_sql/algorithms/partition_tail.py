@@ -245,7 +245,7 @@ def grow(
     level: int,
     made: Made,
 ) -> int:
-    """partition_frontier, grow_tree, add_cuts and move: record the partitions made."""
+    """partition_grow_tree, add_cuts and move: record the partitions made."""
     for (pid, key), child_pid in sorted(new_pid.items(), key=lambda kv: kv[1]):
         node = chosen[pid].node
         mask, wide = key
