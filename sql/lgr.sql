@@ -207,3 +207,38 @@ UPDATE partition_of
 SET pid = m.target
 FROM lgr_move AS m
 WHERE m.tid = partition_of.tid;
+
+-- name: lgr_fit_tail_pairs
+-- The pairs left to walk when the walk moves to Python (algorithms/lgr_tail.py).
+SELECT tid, pid FROM lgr_fit_frontier;
+
+-- name: lgr_fit_tail_tree
+-- The partitions below those of the pairs left to walk, with how each was made.
+WITH RECURSIVE below AS (
+    SELECT t.pid, t.parent, t.expanded, t.mask, t.wide
+    FROM partition_tree AS t
+    SEMI JOIN lgr_fit_frontier AS f ON f.pid = t.parent
+    UNION ALL
+    SELECT t.pid, t.parent, t.expanded, t.mask, t.wide
+    FROM partition_tree AS t
+    JOIN below AS b ON t.parent = b.pid
+)
+SELECT pid, parent, expanded, mask, wide FROM below;
+
+-- name: lgr_fit_tail_items
+-- The items of the transactions of the pairs left to walk.
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN lgr_fit_frontier AS f ON f.tid = t.tid;
+
+-- name: lgr_fit_tail_steps
+-- The expansion steps towards the items of the transactions of the pairs left to walk.
+SELECT s.item, s.node, s.child, s.rank, s.bit
+FROM partition_expand_step AS s
+SEMI JOIN (
+    SELECT t.item FROM tx AS t SEMI JOIN lgr_fit_frontier AS f ON f.tid = t.tid
+) AS i ON i.item = s.item;
+
+-- name: lgr_fit_tail_gather
+-- Keep the pairs the Python walk found.
+INSERT INTO lgr_fit SELECT tid, pid FROM lgr_fit_tail_found;

@@ -1,5 +1,6 @@
-"""Partition's rounds in Python (algorithms/partition_tail.py) must make exactly the release
-the SQL rounds make, whenever the hand-over happens; and both pass the verifier."""
+"""Partition's rounds and LGR's tree walk in Python (algorithms/partition_tail.py,
+lgr_tail.py) must make exactly the release the SQL makes, whenever the hand-over happens; and
+both pass the verifier."""
 
 from __future__ import annotations
 
@@ -65,13 +66,14 @@ def test_python_rounds_release_what_sql_rounds_release(
     store.close()
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     picks=st.lists(st.sets(st.integers(0, 79), min_size=1, max_size=4), min_size=4, max_size=30),
     k=st.integers(2, 3),
     hand_over=st.integers(1, 80),
+    algorithm=st.sampled_from(["partition", "lgr"]),
 )
-def test_python_rounds_tell_wide_buckets_apart(picks, k, hand_over):
+def test_python_rounds_tell_wide_buckets_apart(picks, k, hand_over, algorithm):
     # 80 leaves in 2 groups of 40 and 40 directly under the root: ranks >= 64 have no bit.
     tree = [(f"i{j}", "ALL") for j in range(70)] + [(f"i{j}", "G") for j in range(70, 80)]
     tree.append(("G", "ALL"))
@@ -79,8 +81,28 @@ def test_python_rounds_tell_wide_buckets_apart(picks, k, hand_over):
     store = make_store(txs, tree)
     options = {"leftover": "split", "gain": "ncp", "pick": "realized"}
     (sql_release, sql_info), (tail_release, tail_info) = both_ways(
-        store, "partition", k, options, hand_over
+        store, algorithm, k, options, hand_over
     )
     assert tail_release == sql_release
     assert same_search(sql_info, tail_info)
+    store.close()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.lists(st.sets(st.integers(56, 79), min_size=1, max_size=3), min_size=4, max_size=30),
+    hand_over=st.integers(1, 80),
+)
+def test_python_walk_finds_the_pairs_the_sql_walk_finds(picks, hand_over):
+    # The same partition tree both ways (kept tables keep Partition in SQL); wide children.
+    tree = [(f"i{j}", "ALL") for j in range(70)] + [(f"i{j}", "G") for j in range(70, 80)]
+    tree.append(("G", "ALL"))
+    store = make_store([sorted(f"i{j}" for j in items) for items in picks], tree)
+    found = []
+    for rows in (0, hand_over):
+        with tail_rows(rows):
+            result = anonymize(store, Params(algorithm="lgr", k=2, keep_intermediate=True))
+        with store.in_run(result.run):
+            found.append(set(store.query("SELECT tid, pid FROM lgr_fit")))
+    assert found[0] == found[1]
     store.close()
