@@ -81,7 +81,9 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
 
     Why level-synchronous: partitions are independent once made, so one statement per step
     serves every partition of a level and the number of statements grows with the depth of
-    the recursion, not with the number of partitions.
+    the recursion, not with the number of partitions. Once the buckets left fit in
+    `partition_tail.TAIL_ROWS`, statements cost more than their work and the last rounds run
+    in Python (not when the per-level tables are kept for inspection).
     """
     size = store.run("partition_size").one()
     if size["transactions"] < params.k:
@@ -98,7 +100,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         while active:
             if active <= partition_tail.TAIL_ROWS and not params.keep_intermediate:
                 level, new = partition_tail.run_tail(
-                    store, tail_options(params, leftover), progress, level=level, next_pid=made + 1
+                    store, round_rules(params, leftover), progress, level=level, next_pid=made + 1
                 )
                 made += new
                 break
@@ -110,8 +112,8 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     return {"levels": level, "partitions_made": made}
 
 
-def tail_options(params: Params, leftover: str) -> dict[str, Any]:
-    """The rules the Python rounds follow: the same options `_level` passes to the SQL."""
+def round_rules(params: Params, leftover: str) -> dict[str, Any]:
+    """The rules of a round, for the SQL rounds and the Python ones alike."""
     keep_leftover = leftover == "split"
     realized = pick_mode(params) == "realized"
     return {
@@ -126,10 +128,12 @@ def _level(
     store: Store, params: Params, level: int, next_pid: int, scale: float, leftover: str
 ) -> tuple[int, int]:
     """One round over the whole frontier: the partitions it makes, the buckets left to try."""
-    keep_leftover = leftover == "split"
-    realized = pick_mode(params) == "realized"
-    first_only = not (keep_leftover or realized)
-    store.run("partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only})
+    rules = round_rules(params, leftover)
+    keep_leftover = rules["keep_leftover"]
+    store.run(
+        "partition_outcome",
+        {"k": params.k, "realized": rules["realized"], "first_only": rules["first_only"]},
+    )
     if params.keep_intermediate:
         store.run("partition_gain", {"scale": scale})
         _log(store, "partition_gain_log", "partition_gain", level)

@@ -2,7 +2,7 @@
 
 Why: the recursion ends in a long tail of rounds in which a few partitions refine one node
 each (BMS-WebView-1 with a fan-out-5 hierarchy, k=5: 50 of 62 rounds hold 22 transactions). A
-round of `sql/partition.sql` is ten statements whatever their size, about 20 ms, while the
+round of `sql/partition.sql` is eight statements whatever their size, about 20 ms, while the
 same round over a few hundred bucket rows in Python takes well under 1 ms. So when the
 buckets left fit in `TAIL_ROWS`, the driver reads them (with the blocked nodes, cuts, items
 and expansion steps they need) and finishes here; the partitions, moves, cuts and blocked
