@@ -143,8 +143,9 @@ def _run(args: argparse.Namespace, path: Path, n: int, algorithm: str, m: int | 
     except subprocess.TimeoutExpired:
         return {"transactions": n, "algorithm": algorithm, "error": f"timeout {args.timeout} s"}
     if done.returncode:
-        err = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"transactions": n, "algorithm": algorithm, "error": err}
+        lines = [x for x in done.stderr.strip().splitlines() if x.strip(" ^~")]
+        print("\n".join(f"# {x}" for x in lines[-6:]), file=sys.stderr)
+        return {"transactions": n, "algorithm": algorithm, "error": (lines or ["?"])[-1]}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -82,12 +82,22 @@ WITH opened AS (
     FROM tx AS t
     JOIN node AS r ON r.parent IS NULL
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
+), wide AS (
+    -- children of rank >= 64 (none below a fan-out of 65) in a join of their own: a list
+    -- aggregate over every bucket would cost memory for lists that are all empty
+    SELECT t.tid, list_sort(list_distinct(list(s.child))) AS wide
+    FROM tx AS t
+    JOIN node AS r ON r.parent IS NULL
+    JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id AND s.rank >= 64
+    GROUP BY t.tid
 )
-SELECT tid, 0::BIGINT AS pid, expanded, bit_or(bit) AS mask,
-       list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide,
-       sum(gain_units)::BIGINT AS tx_gain
-FROM opened
-GROUP BY tid, expanded;
+SELECT o.tid, 0::BIGINT AS pid, o.expanded, o.mask, w.wide, o.tx_gain
+FROM (
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
+    FROM opened
+    GROUP BY tid, expanded
+) AS o
+LEFT JOIN wide AS w ON w.tid = o.tid;
 
 -- name: partition_outcome
 -- What expanding each candidate node would do to its partition, one row per bucket it would
@@ -247,6 +257,15 @@ WITH open_leftover AS (
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
     JOIN partition_expand_step AS n ON n.step = e.next_step
     WHERE s.new_pid IS NOT NULL
+), wide AS (
+    -- grandchildren of rank >= 64 in a join of their own (see partition_start_bucket)
+    SELECT s.tid, e.child AS expanded, list_sort(list_distinct(list(n.child))) AS wide
+    FROM partition_split AS s
+    JOIN tx AS t ON t.tid = s.tid
+    JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
+    JOIN partition_expand_step AS n ON n.step = e.next_step AND n.rank >= 64
+    WHERE s.new_pid IS NOT NULL
+    GROUP BY s.tid, e.child
 )
 SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
 FROM partition_bucket AS b
@@ -254,11 +273,13 @@ JOIN partition_split AS s ON s.tid = b.tid
 WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
    OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
 UNION ALL
-SELECT tid, new_pid, expanded, bit_or(bit) AS mask,
-       list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide,
-       sum(gain_units)::BIGINT AS tx_gain
-FROM opened
-GROUP BY tid, new_pid, expanded;
+SELECT o.tid, o.new_pid, o.expanded, o.mask, w.wide, o.tx_gain
+FROM (
+    SELECT tid, new_pid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
+    FROM opened
+    GROUP BY tid, new_pid, expanded
+) AS o
+LEFT JOIN wide AS w ON w.tid = o.tid AND w.expanded = o.expanded;
 
 -- name: partition_move
 -- Log the moves of the transactions of new partitions.
