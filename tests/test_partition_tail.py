@@ -25,20 +25,27 @@ def tail_rows(rows: int):
         partition_tail.TAIL_ROWS = before
 
 
-def both_ways(store, algorithm: str, k: int, options: dict, hand_over: int):
-    """The run with SQL rounds only, and with Python taking over at `hand_over` buckets."""
+def assert_same_both_ways(store, algorithm: str, k: int, options: dict, hand_over: int) -> None:
+    """The run with SQL rounds only and the run with Python taking over at `hand_over`
+    buckets: both verified, with the same release and the same search figures."""
     out = []
     for rows in (0, hand_over):
         with tail_rows(rows):
             result = anonymize(store, Params(algorithm=algorithm, k=k, options=options))
         assert result.report.ok
         out.append((release_of(store, result.run), result.info))
-    return out
-
-
-def same_search(sql_info: dict, tail_info: dict) -> bool:
+    (sql_release, sql_info), (tail_release, tail_info) = out
+    assert tail_release == sql_release
     figures = ("levels", "partitions_made", "classes", "moved", "new_classes")
-    return all(sql_info.get(f) == tail_info.get(f) for f in figures)
+    assert [sql_info.get(f) for f in figures] == [tail_info.get(f) for f in figures]
+
+
+def wide_store(picks: list[set[int]]):
+    """Transactions over 80 leaves, 70 of them and a group G of 10 directly under the root:
+    the root's children of rank >= 64 have no bit and go to the wide list."""
+    tree = [(f"i{j}", "ALL") for j in range(70)] + [(f"i{j}", "G") for j in range(70, 80)]
+    tree.append(("G", "ALL"))
+    return make_store([sorted(f"i{j}" for j in items) for items in picks], tree)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,11 +65,7 @@ def test_python_rounds_release_what_sql_rounds_release(
     assume(len(txs) >= k)
     store = make_store(txs, edges)
     options = {"leftover": leftover, "gain": gain, "pick": pick}
-    (sql_release, sql_info), (tail_release, tail_info) = both_ways(
-        store, algorithm, k, options, hand_over
-    )
-    assert tail_release == sql_release
-    assert same_search(sql_info, tail_info)
+    assert_same_both_ways(store, algorithm, k, options, hand_over)
     store.close()
 
 
@@ -74,17 +77,9 @@ def test_python_rounds_release_what_sql_rounds_release(
     algorithm=st.sampled_from(["partition", "lgr"]),
 )
 def test_python_rounds_tell_wide_buckets_apart(picks, k, hand_over, algorithm):
-    # 80 leaves in 2 groups of 40 and 40 directly under the root: ranks >= 64 have no bit.
-    tree = [(f"i{j}", "ALL") for j in range(70)] + [(f"i{j}", "G") for j in range(70, 80)]
-    tree.append(("G", "ALL"))
-    txs = [sorted(f"i{j}" for j in items) for items in picks]
-    store = make_store(txs, tree)
+    store = wide_store(picks)
     options = {"leftover": "split", "gain": "ncp", "pick": "realized"}
-    (sql_release, sql_info), (tail_release, tail_info) = both_ways(
-        store, algorithm, k, options, hand_over
-    )
-    assert tail_release == sql_release
-    assert same_search(sql_info, tail_info)
+    assert_same_both_ways(store, algorithm, k, options, hand_over)
     store.close()
 
 
@@ -95,9 +90,7 @@ def test_python_rounds_tell_wide_buckets_apart(picks, k, hand_over, algorithm):
 )
 def test_python_walk_finds_the_pairs_the_sql_walk_finds(picks, hand_over):
     # The same partition tree both ways (kept tables keep Partition in SQL); wide children.
-    tree = [(f"i{j}", "ALL") for j in range(70)] + [(f"i{j}", "G") for j in range(70, 80)]
-    tree.append(("G", "ALL"))
-    store = make_store([sorted(f"i{j}" for j in items) for items in picks], tree)
+    store = wide_store(picks)
     found = []
     for rows in (0, hand_over):
         with tail_rows(rows):
