@@ -66,22 +66,17 @@ WITH probe AS (
     FROM probe AS p
     JOIN tx AS t ON t.tid = p.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = p.expanded
-), wide AS (
-    SELECT tid, pid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM step
-    WHERE rank >= 64
-    GROUP BY tid, pid, expanded
 ), bucket AS (
-    SELECT tid, pid, expanded, bit_or(bit) AS mask
+    SELECT tid, pid, expanded, bit_or(bit) AS mask,
+           list_sort(list_distinct(list(child) FILTER (WHERE rank >= 64))) AS wide
     FROM step
     GROUP BY tid, pid, expanded
 )
 SELECT b.tid, c.pid
 FROM bucket AS b
-LEFT JOIN wide AS w ON w.tid = b.tid AND w.pid = b.pid AND w.expanded = b.expanded
 JOIN partition_tree AS c
   ON c.parent = b.pid AND c.expanded = b.expanded
- AND c.mask IS NOT DISTINCT FROM b.mask AND c.wide IS NOT DISTINCT FROM w.wide;
+ AND c.mask IS NOT DISTINCT FROM b.mask AND c.wide IS NOT DISTINCT FROM b.wide;
 
 -- name: lgr_fit_gather
 -- Keep the pairs just found.
@@ -212,3 +207,38 @@ UPDATE partition_of
 SET pid = m.target
 FROM lgr_move AS m
 WHERE m.tid = partition_of.tid;
+
+-- name: lgr_fit_tail_pairs
+-- The pairs left to walk when the walk moves to Python (algorithms/lgr_tail.py).
+SELECT tid, pid FROM lgr_fit_frontier;
+
+-- name: lgr_fit_tail_tree
+-- The partitions below those of the pairs left to walk, with how each was made.
+WITH RECURSIVE below AS (
+    SELECT t.pid, t.parent, t.expanded, t.mask, t.wide
+    FROM partition_tree AS t
+    SEMI JOIN lgr_fit_frontier AS f ON f.pid = t.parent
+    UNION ALL
+    SELECT t.pid, t.parent, t.expanded, t.mask, t.wide
+    FROM partition_tree AS t
+    JOIN below AS b ON t.parent = b.pid
+)
+SELECT pid, parent, expanded, mask, wide FROM below;
+
+-- name: lgr_fit_tail_items
+-- The items of the transactions of the pairs left to walk.
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN lgr_fit_frontier AS f ON f.tid = t.tid;
+
+-- name: lgr_fit_tail_steps
+-- The expansion steps towards the items of the transactions of the pairs left to walk.
+SELECT s.item, s.node, s.child, s.rank, s.bit
+FROM partition_expand_step AS s
+SEMI JOIN (
+    SELECT t.item FROM tx AS t SEMI JOIN lgr_fit_frontier AS f ON f.tid = t.tid
+) AS i ON i.item = s.item;
+
+-- name: lgr_fit_tail_gather
+-- Keep the pairs the Python walk found.
+INSERT INTO lgr_fit SELECT tid, pid FROM lgr_fit_tail_found;

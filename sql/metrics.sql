@@ -4,8 +4,9 @@
 WITH cover AS (
     SELECT t.tid, t.item, min(n.ncp) AS ncp, min(n.lm) AS lm
     FROM tx AS t
-    JOIN (SELECT DISTINCT tid, node FROM release) AS r ON r.tid = t.tid
-    JOIN node AS n ON n.id = r.node AND t.item BETWEEN n.id AND n.last
+    JOIN closure AS a ON a.node = t.item
+    JOIN (SELECT DISTINCT tid, node FROM release) AS r ON r.tid = t.tid AND r.node = a.ancestor
+    JOIN node AS n ON n.id = r.node
     GROUP BY t.tid, t.item
 )
 SELECT count(*) AS instances,

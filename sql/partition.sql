@@ -38,8 +38,10 @@ WITH path AS (
            p.leaf_count - CASE WHEN $drop AND NOT c.is_leaf THEN c.leaf_count ELSE 0 END
                AS gain_units
     FROM (SELECT DISTINCT item FROM tx) AS i
-    JOIN node AS p ON i.item > p.id AND i.item <= p.last
-    JOIN node AS c ON c.parent = p.id AND i.item BETWEEN c.id AND c.last
+    JOIN closure AS up ON up.node = i.item AND up.distance > 0
+    JOIN closure AS down ON down.node = i.item AND down.distance = up.distance - 1
+    JOIN node AS p ON p.id = up.ancestor
+    JOIN node AS c ON c.id = down.ancestor
     JOIN partition_child_rank AS r ON r.id = c.id
 ), numbered AS (
     SELECT row_number() OVER (ORDER BY item, node)::INTEGER AS step, *
@@ -81,32 +83,21 @@ WITH opened AS (
     JOIN node AS r ON r.parent IS NULL
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
 ), wide AS (
-    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM opened
-    WHERE rank >= 64
-    GROUP BY tid, expanded
+    -- children of rank >= 64 (none below a fan-out of 65) in a join of their own: a list
+    -- aggregate over every bucket would cost memory for lists that are all empty
+    SELECT t.tid, list_sort(list_distinct(list(s.child))) AS wide
+    FROM tx AS t
+    JOIN node AS r ON r.parent IS NULL
+    JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id AND s.rank >= 64
+    GROUP BY t.tid
 )
-SELECT b.tid, 0::BIGINT AS pid, b.expanded, b.mask, w.wide, b.tx_gain
+SELECT o.tid, 0::BIGINT AS pid, o.expanded, o.mask, w.wide, o.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
+    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
     GROUP BY tid, expanded
-) AS b
-LEFT JOIN wide AS w USING (tid, expanded);
-
--- name: partition_gain
--- Information gain of every (partition, candidate node) pair of the frontier: the total over
--- the partition's item instances under the node, in leaf units and as a share of the whole
--- database's NCP scale ($scale = leaves x item instances). Nodes whose split failed in that
--- partition (partition_blocked) are not candidates there.
-CREATE OR REPLACE TABLE partition_gain AS
-SELECT g.*
-FROM (
-    SELECT pid, expanded AS node, sum(tx_gain) AS gain_units, sum(tx_gain) / $scale AS gain
-    FROM partition_bucket
-    GROUP BY pid, expanded
-) AS g
-ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
+) AS o
+LEFT JOIN wide AS w ON w.tid = o.tid;
 
 -- name: partition_outcome
 -- What expanding each candidate node would do to its partition, one row per bucket it would
@@ -117,14 +108,17 @@ ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node;
 -- gain, or with $realized by realized gain, then gain, then id; the partition expands its
 -- best-ranked node that is not rolled back, else its first (gain_rank 1); with $first_only
 -- (the paper's own rule) always its first. Nodes ranked above the chosen one fail (with
--- "split" leftovers they are not tried again).
+-- "split" leftovers they are not tried again). A node's gain sums, over the partition's item
+-- instances under it, their gain in leaf units; nodes whose split failed in that partition
+-- (partition_blocked) are not candidates there.
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
-    SELECT pid, expanded AS node, mask, wide, count(*) AS size, sum(tx_gain) AS bucket_gain
+    SELECT pid, expanded AS node, mask, wide, count(*) AS size,
+           sum(tx_gain)::BIGINT AS bucket_gain
     FROM partition_bucket
     GROUP BY pid, expanded, mask, wide
 ), per_node AS (
-    SELECT pid, node,
+    SELECT pid, node, sum(bucket_gain)::BIGINT AS gain_units,
            coalesce(sum(bucket_gain) FILTER (WHERE size >= $k), 0) AS realized_units,
            coalesce(sum(size) FILTER (WHERE size < $k), 0) AS small,
            coalesce(sum(size - $k) FILTER (WHERE size >= $k), 0) AS spares,
@@ -136,12 +130,12 @@ WITH bucket AS (
            CASE WHEN p.small BETWEEN 1 AND $k - 1 THEN $k - p.small ELSE 0 END AS need,
            p.large_buckets = 0
                OR (p.small BETWEEN 1 AND $k - 1 AND $k - p.small > p.spares) AS rolled_back,
-           p.realized_units,
+           p.gain_units, p.realized_units,
            row_number() OVER (PARTITION BY p.pid ORDER BY
                CASE WHEN $realized THEN p.realized_units END DESC NULLS LAST,
-               g.gain_units DESC, p.node) AS gain_rank
+               p.gain_units DESC, p.node) AS gain_rank
     FROM per_node AS p
-    JOIN partition_gain AS g ON g.pid = p.pid AND g.node = p.node
+    ANTI JOIN partition_blocked AS x ON x.pid = p.pid AND x.node = p.node
 ), ranked AS (
     SELECT *,
            row_number() OVER (
@@ -152,6 +146,14 @@ WITH bucket AS (
 SELECT r.*, b.mask, b.wide, b.size, b.bucket_gain
 FROM ranked AS r
 JOIN bucket AS b ON b.pid = r.pid AND b.node = r.node;
+
+-- name: partition_gain
+-- Information gain of every (partition, candidate node) pair of the level, in leaf units and
+-- as a share of the whole database's NCP scale ($scale = leaves x item instances); made only
+-- to be kept (keep_intermediate), the rounds read partition_outcome.
+CREATE OR REPLACE TABLE partition_gain AS
+SELECT DISTINCT pid, node, gain_units, gain_units / $scale AS gain
+FROM partition_outcome;
 
 -- name: partition_balance
 -- The buckets of every partition's chosen node: those with >= $k transactions become new
@@ -167,10 +169,10 @@ FROM partition_outcome
 WHERE chosen;
 
 -- name: partition_split
--- The fate of every frontier transaction: 'split' (it moves to its bucket's new partition),
--- 'leftover' (its bucket is small, or its large bucket gives it to a leftover of 1..k-1: only
--- transactions beyond the bucket's k of largest gain may go, and of these the partition takes
--- the `need` of least gain, ties by smallest tid) or 'rolled_back'; both of the latter stay.
+-- The fate of every frontier transaction: the new partition it moves to (its bucket's), or
+-- NULL when it stays: its bucket is small, the split is rolled back, or its large bucket
+-- gives it to a leftover of 1..k-1 (only transactions beyond the bucket's k of largest gain
+-- may go, and of these the partition takes the `need` of least gain, ties by smallest tid).
 CREATE OR REPLACE TABLE partition_split AS
 WITH placed AS (
     SELECT b.tid, b.pid, b.expanded, b.mask, b.wide, b.tx_gain,
@@ -190,44 +192,34 @@ WITH placed AS (
     WHERE rank_in_bucket <= size - $k
     QUALIFY row_number() OVER (PARTITION BY pid ORDER BY tx_gain, tid) <= need
 )
-SELECT p.tid, p.pid, p.expanded, p.mask, p.wide,
-       CASE WHEN p.rolled_back THEN 'rolled_back'
-            WHEN p.new_pid IS NULL OR o.tid IS NOT NULL THEN 'leftover'
-            ELSE 'split' END AS fate,
-       CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
+SELECT p.tid, p.pid, p.expanded, CASE WHEN o.tid IS NULL THEN p.new_pid END AS new_pid
 FROM placed AS p
 LEFT JOIN donor AS o USING (tid);
 
--- name: partition_frontier
--- The partitions made at this level: parent, expanded node, the children in their itemset
--- (mask and wide list as in partition_bucket), and their size.
-CREATE OR REPLACE TABLE partition_frontier AS
-SELECT new_pid AS pid, pid AS parent, expanded, mask, wide, count(*) AS size
-FROM partition_split
-WHERE fate = 'split'
-GROUP BY new_pid, pid, expanded, mask, wide;
-
 -- name: partition_grow_tree
--- Add the partitions made at this level to the tree.
+-- Add the partitions made at this level to the tree: parent, expanded node and the children
+-- in their itemset (mask and wide list as in partition_bucket).
 INSERT INTO partition_tree
-SELECT $level, pid, parent, expanded, mask, wide
-FROM partition_frontier;
+SELECT $level, new_pid, pid, expanded, mask, wide
+FROM partition_balance
+WHERE new_pid IS NOT NULL;
 
 -- name: partition_add_cuts
 -- The cut of every new partition: its parent's cut without the expanded node, plus the
 -- children its transactions have under that node.
 INSERT INTO partition_cut
+WITH made AS (SELECT * FROM partition_tree WHERE level = $level)
 SELECT f.pid, c.node
-FROM partition_frontier AS f
+FROM made AS f
 JOIN partition_cut AS c ON c.pid = f.parent AND c.node <> f.expanded
 UNION ALL
 SELECT f.pid, r.id
-FROM partition_frontier AS f
+FROM made AS f
 JOIN partition_child_rank AS r
   ON r.parent = f.expanded AND r.rank < 64 AND (f.mask >> r.rank) & 1 = 1
 UNION ALL
 SELECT pid, unnest(wide) AS node
-FROM partition_frontier;
+FROM made;
 
 -- name: partition_block
 -- With the leftover going on splitting: the nodes that failed, and the chosen node where
@@ -244,7 +236,7 @@ WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
 UNION
 SELECT DISTINCT pid, expanded
 FROM partition_split
-WHERE fate <> 'split';
+WHERE new_pid IS NULL;
 
 -- name: partition_next_bucket
 -- The buckets of the next frontier. Transactions of new partitions keep the buckets of their
@@ -254,45 +246,47 @@ WHERE fate <> 'split';
 -- a node to try.
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH open_leftover AS (
-    SELECT DISTINCT g.pid
-    FROM partition_gain AS g
-    ANTI JOIN partition_blocked AS b ON b.pid = g.pid AND b.node = g.node
+    SELECT DISTINCT o.pid
+    FROM partition_outcome AS o
+    ANTI JOIN partition_blocked AS b ON b.pid = o.pid AND b.node = o.node
     WHERE $keep_leftover
 ), opened AS (
-    SELECT s.tid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
+    SELECT s.tid, s.new_pid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
     FROM partition_split AS s
     JOIN tx AS t ON t.tid = s.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
     JOIN partition_expand_step AS n ON n.step = e.next_step
-    WHERE s.fate = 'split'
+    WHERE s.new_pid IS NOT NULL
 ), wide AS (
-    SELECT tid, expanded, list_sort(list_distinct(list(child))) AS wide
-    FROM opened
-    WHERE rank >= 64
-    GROUP BY tid, expanded
+    -- grandchildren of rank >= 64 in a join of their own (see partition_start_bucket)
+    SELECT s.tid, e.child AS expanded, list_sort(list_distinct(list(n.child))) AS wide
+    FROM partition_split AS s
+    JOIN tx AS t ON t.tid = s.tid
+    JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
+    JOIN partition_expand_step AS n ON n.step = e.next_step AND n.rank >= 64
+    WHERE s.new_pid IS NOT NULL
+    GROUP BY s.tid, e.child
 )
-SELECT b.tid, CASE WHEN s.fate = 'split' THEN s.new_pid ELSE b.pid END AS pid,
-       b.expanded, b.mask, b.wide, b.tx_gain
+SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
 FROM partition_bucket AS b
 JOIN partition_split AS s ON s.tid = b.tid
-WHERE (s.fate = 'split' AND b.expanded <> s.expanded)
-   OR (s.fate <> 'split' AND b.pid IN (SELECT pid FROM open_leftover))
+WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
+   OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
 UNION ALL
-SELECT b.tid, s.new_pid, b.expanded, b.mask, w.wide, b.tx_gain
+SELECT o.tid, o.new_pid, o.expanded, o.mask, w.wide, o.tx_gain
 FROM (
-    SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units) AS tx_gain
+    SELECT tid, new_pid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
-    GROUP BY tid, expanded
-) AS b
-JOIN partition_split AS s ON s.tid = b.tid
-LEFT JOIN wide AS w ON w.tid = b.tid AND w.expanded = b.expanded;
+    GROUP BY tid, new_pid, expanded
+) AS o
+LEFT JOIN wide AS w ON w.tid = o.tid AND w.expanded = o.expanded;
 
 -- name: partition_move
 -- Log the moves of the transactions of new partitions.
 INSERT INTO partition_moves
 SELECT $level, tid, new_pid
 FROM partition_split
-WHERE fate = 'split';
+WHERE new_pid IS NOT NULL;
 
 -- name: partition_of
 -- Every transaction's partition: the last it moved to (ids grow level by level), else 0.
@@ -318,3 +312,50 @@ SELECT o.tid, c.node
 FROM partition_of AS o
 JOIN partition_cut AS c USING (pid)
 ORDER BY o.tid, c.node;
+
+-- name: partition_tail_buckets
+-- The buckets left when the rounds move to Python (algorithms/partition_tail.py).
+SELECT tid, pid, expanded, mask, wide, tx_gain
+FROM partition_bucket;
+
+-- name: partition_tail_cuts
+-- The cuts of the partitions still in the frontier.
+SELECT c.pid, c.node
+FROM partition_cut AS c
+SEMI JOIN partition_bucket AS b ON b.pid = c.pid;
+
+-- name: partition_tail_blocked
+-- The nodes blocked in the partitions still in the frontier.
+SELECT DISTINCT l.pid, l.node
+FROM partition_blocked AS l
+SEMI JOIN partition_bucket AS b ON b.pid = l.pid;
+
+-- name: partition_tail_items
+-- The items of the transactions still in the frontier.
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN partition_bucket AS b ON b.tid = t.tid;
+
+-- name: partition_tail_steps
+-- The expansion steps towards the items of the transactions still in the frontier.
+SELECT s.item, s.node, s.child, s.rank, s.bit, s.gain_units
+FROM partition_expand_step AS s
+SEMI JOIN (
+    SELECT t.item FROM tx AS t SEMI JOIN partition_bucket AS b ON b.tid = t.tid
+) AS i ON i.item = s.item;
+
+-- name: partition_tail_append_tree
+-- Add the partitions the Python rounds made to the tree.
+INSERT INTO partition_tree SELECT * FROM partition_tail_new_tree;
+
+-- name: partition_tail_append_moves
+-- Log the moves the Python rounds made.
+INSERT INTO partition_moves SELECT * FROM partition_tail_new_moves;
+
+-- name: partition_tail_append_cuts
+-- Add the cuts of the partitions the Python rounds made.
+INSERT INTO partition_cut SELECT * FROM partition_tail_new_cuts;
+
+-- name: partition_tail_append_blocked
+-- Add the nodes the Python rounds blocked.
+INSERT INTO partition_blocked SELECT * FROM partition_tail_new_blocked;

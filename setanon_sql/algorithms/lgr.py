@@ -22,7 +22,7 @@ from typing import Any
 
 from ..params import Params
 from ..store import Store
-from . import Progress
+from . import Progress, lgr_tail, partition_tail
 from .partition import drop_intermediate, leftover_mode, release, row_count, top_down
 
 _INTERMEDIATE = (
@@ -80,6 +80,9 @@ def fit_candidates(store: Store) -> int:
     found = row_count(store.run("lgr_fit_start"))
     while found:
         store.run("lgr_fit_gather")
+        if found <= partition_tail.TAIL_ROWS:  # a few pairs deep down: walk on in Python
+            lgr_tail.walk_tail(store)
+            break
         found = row_count(store.run("lgr_fit_step"))
     store.run("lgr_class")
     return row_count(store.run("lgr_fit_candidate"))

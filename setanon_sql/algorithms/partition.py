@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import InfeasibleError
 from ..params import Params
 from ..store import Result, Store, quote
-from . import Progress
+from . import Progress, partition_tail
 
 _INTERMEDIATE = (
     "partition_child_rank",
@@ -49,7 +49,6 @@ _INTERMEDIATE = (
     "partition_outcome",
     "partition_balance",
     "partition_split",
-    "partition_frontier",
     "partition_blocked",
     "partition_gain",
     "partition_moves",
@@ -82,7 +81,9 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
 
     Why level-synchronous: partitions are independent once made, so one statement per step
     serves every partition of a level and the number of statements grows with the depth of
-    the recursion, not with the number of partitions.
+    the recursion, not with the number of partitions. Once the buckets left fit in
+    `partition_tail.TAIL_ROWS`, statements cost more than their work and the last rounds run
+    in Python (not when the per-level tables are kept for inspection).
     """
     size = store.run("partition_size").one()
     if size["transactions"] < params.k:
@@ -97,6 +98,12 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     level = made = 0
     with store.unordered():  # every window and tie in partition.sql has an explicit order
         while active:
+            if active <= partition_tail.TAIL_ROWS and not params.keep_intermediate:
+                level, new = partition_tail.run_tail(
+                    store, round_rules(params, leftover), progress, level=level, next_pid=made + 1
+                )
+                made += new
+                break
             level += 1
             progress("partition level", level, None)
             new, active = _level(store, params, level, made + 1, float(size["scale"]), leftover)
@@ -105,23 +112,36 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     return {"levels": level, "partitions_made": made}
 
 
+def round_rules(params: Params, leftover: str) -> dict[str, Any]:
+    """The rules of a round, for the SQL rounds and the Python ones alike."""
+    keep_leftover = leftover == "split"
+    realized = pick_mode(params) == "realized"
+    return {
+        "k": params.k,
+        "realized": realized,
+        "first_only": not (keep_leftover or realized),
+        "keep_leftover": keep_leftover,
+    }
+
+
 def _level(
     store: Store, params: Params, level: int, next_pid: int, scale: float, leftover: str
 ) -> tuple[int, int]:
     """One round over the whole frontier: the partitions it makes, the buckets left to try."""
-    keep_leftover = leftover == "split"
-    realized = pick_mode(params) == "realized"
-    store.run("partition_gain", {"scale": scale})
+    rules = round_rules(params, leftover)
+    keep_leftover = rules["keep_leftover"]
+    store.run(
+        "partition_outcome",
+        {"k": params.k, "realized": rules["realized"], "first_only": rules["first_only"]},
+    )
     if params.keep_intermediate:
+        store.run("partition_gain", {"scale": scale})
         _log(store, "partition_gain_log", "partition_gain", level)
-    first_only = not (keep_leftover or realized)
-    store.run("partition_outcome", {"k": params.k, "realized": realized, "first_only": first_only})
     store.run("partition_balance", {"k": params.k, "next": next_pid})
     store.run("partition_split", {"k": params.k})
-    new = row_count(store.run("partition_frontier"))
+    new = row_count(store.run("partition_grow_tree", {"level": level}))
     if new:
-        store.run("partition_grow_tree", {"level": level})
-        store.run("partition_add_cuts")
+        store.run("partition_add_cuts", {"level": level})
         store.run("partition_move", {"level": level})
     if keep_leftover:
         store.run("partition_block")

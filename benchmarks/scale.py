@@ -1,0 +1,157 @@
+"""Growth with |D|: Partition, LGR and AA on seeded synthetic baskets of 10^5 .. 10^7
+transactions (fan-out-5 hierarchy over the items, Parquet input).
+
+Each configuration runs in its own process, so peak RSS (DuckDB's native memory included)
+belongs to that run alone; the figures are medians over --repeat runs. The baskets are
+written once per (transactions, items, seed) into --data-dir and reused. Examples:
+
+    python benchmarks/scale.py --transactions 100000 1000000 --algorithm partition aa
+    python benchmarks/scale.py --transactions 10000000 --algorithm partition --memory-limit 4GB
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def baskets(args: argparse.Namespace, n: int) -> Path:
+    """The Parquet file of n transactions, written on first use."""
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql.synthetic import SynthSpec, write_baskets
+
+    path = Path(args.data_dir) / f"baskets_n{n}_i{args.items}_s{args.seed}.parquet"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        info = write_baskets(path, SynthSpec(transactions=n, items=args.items, seed=args.seed))
+        print(f"# wrote {path}: {info['rows']} item rows in {info['seconds']} s", flush=True)
+    return path
+
+
+def one(args: argparse.Namespace) -> dict:
+    """Load, anonymize and verify one configuration in this process; return its figures."""
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql import HierarchySpec, Params, anonymize, open_store
+
+    if args.memory_limit:
+        _limit_memory(args.memory_limit)
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    store, _ = open_store(args.path, hierarchy_spec=HierarchySpec(fanout=args.fanout))
+    load_s = time.perf_counter() - wall0
+    rows = store.scalar("SELECT count(*) FROM tx")
+    params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
+    result = anonymize(store, params)
+    return {
+        "transactions": args.n,
+        "item_rows": rows,
+        "algorithm": args.algorithm,
+        "k": args.k,
+        "m": args.m or None,
+        "load_s": round(load_s, 2),
+        "search_s": result.info.get("search_s"),
+        "anonymize_s": round(result.seconds, 2),
+        "wall_s": round(time.perf_counter() - wall0, 2),
+        "cpu_s": round(time.process_time() - cpu0, 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "ncp_pct": round(100 * result.loss["ncp"], 3),
+        "verified": result.report.ok,
+    }
+
+
+def _limit_memory(limit: str) -> None:
+    """Every store this process opens gets DuckDB's memory_limit before it loads anything
+    (until the library takes the limit as an option)."""
+    from setanon_sql import api
+    from setanon_sql.store import Store, literal
+
+    class Limited(Store):
+        def __init__(self, *a, **kw) -> None:
+            super().__init__(*a, **kw)
+            self.execute(f"SET memory_limit = {literal(limit)}", step="memory_limit")
+
+    api.Store = Limited
+
+
+def median_row(runs: list[dict]) -> dict:
+    """The runs' figures, numbers as medians."""
+    row = dict(runs[0])
+    for key, value in row.items():
+        if isinstance(value, float) or key in ("peak_rss_mb",):
+            row[key] = round(statistics.median(r[key] for r in runs), 2)
+    row["runs"] = len(runs)
+    return row
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--transactions", type=int, nargs="+", default=[100_000, 1_000_000])
+    p.add_argument("--algorithm", nargs="+", default=["partition"])
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--m", type=int, default=2, help="for aa/da/oa")
+    p.add_argument("--items", type=int, default=10_000)
+    p.add_argument("--fanout", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--memory-limit", default="", help="DuckDB memory_limit, e.g. 4GB")
+    p.add_argument("--timeout", type=float, default=900, help="seconds per run")
+    p.add_argument("--data-dir", default=os.environ.get("TMPDIR", "/tmp") + "/setanon-synth")
+    p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--path", help=argparse.SUPPRESS)
+    p.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.single:
+        args.algorithm = args.algorithm[0]
+        print(json.dumps(one(args)))
+        return
+    print(
+        f"# {platform.node()}: {os.cpu_count()} cores, {_memory_gb()} GB, {platform.python_version()}"
+    )
+    rows = []
+    for n in args.transactions:
+        path = baskets(args, n)
+        for algorithm in args.algorithm:
+            m = args.m if algorithm in ("aa", "da", "oa") else None
+            runs = [_run(args, path, n, algorithm, m) for _ in range(args.repeat)]
+            ok = [r for r in runs if "error" not in r]
+            row = median_row(ok) if ok else runs[0]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    cols = ["transactions", "item_rows", "algorithm", "k", "m", "load_s", "search_s", "anonymize_s",
+            "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "runs", "error"]  # fmt: skip
+    from run import print_table
+
+    print_table(rows, cols)
+
+
+def _run(args: argparse.Namespace, path: Path, n: int, algorithm: str, m: int | None) -> dict:
+    cmd = [sys.executable, __file__, "--single", "--path", str(path), "--n", str(n)]
+    cmd += ["--algorithm", algorithm, "--k", str(args.k), "--fanout", str(args.fanout)]
+    cmd += ["--m", str(m)] if m else ["--m", "0"]
+    cmd += ["--memory-limit", args.memory_limit] if args.memory_limit else []
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return {"transactions": n, "algorithm": algorithm, "error": f"timeout {args.timeout} s"}
+    if done.returncode:
+        lines = [x for x in done.stderr.strip().splitlines() if x.strip(" ^~")]
+        print("\n".join(f"# {x}" for x in lines[-6:]), file=sys.stderr)
+        return {"transactions": n, "algorithm": algorithm, "error": (lines or ["?"])[-1]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _memory_gb() -> float:
+    return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+
+
+if __name__ == "__main__":
+    main()

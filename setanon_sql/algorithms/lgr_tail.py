@@ -1,0 +1,76 @@
+"""LGR's walk down the partition tree in Python, once few pairs are left to walk.
+
+Why: the walk that finds the classes whose cut generalizes a waiting transaction takes one
+statement per level of the partition tree, and Partition's tree is as deep as its rounds
+(62 levels on BMS-WebView-1 with a fan-out-5 hierarchy, k=5), most of them carrying a few
+pairs. Below `partition_tail.TAIL_ROWS` pairs the driver reads the subtrees under them, with
+the items and expansion steps of their transactions, and finishes the walk here with the
+rule of `lgr_fit_step`; the pairs found go to the same `lgr_fit` table.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pyarrow as pa
+
+from ..store import Store, quote
+
+Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
+
+
+def walk_tail(store: Store) -> int:
+    """Walk from the pairs in lgr_fit_frontier to the leaves of the tree; return pairs found."""
+    children: dict[int, dict[int, dict[Key, list[int]]]] = defaultdict(lambda: defaultdict(dict))
+    for pid, parent, expanded, mask, wide in store.run_all("lgr_fit_tail_tree"):
+        key = (mask, tuple(wide) if wide is not None else None)
+        children[parent][expanded].setdefault(key, []).append(pid)
+    items: dict[int, list[int]] = defaultdict(list)
+    for tid, item in store.run_all("lgr_fit_tail_items"):
+        items[tid].append(item)
+    steps = {(r[0], r[1]): (r[2], r[3], r[4]) for r in store.run_all("lgr_fit_tail_steps")}
+    frontier = [tuple(r) for r in store.run_all("lgr_fit_tail_pairs")]
+    found: list[tuple[int, int]] = []
+    while frontier:
+        frontier = [
+            (tid, child)
+            for tid, pid in frontier
+            for expanded, made in children.get(pid, {}).items()
+            for child in made.get(bucket(items[tid], expanded, steps), ())
+        ]
+        found.extend(frontier)
+    name = "lgr_fit_tail_found"
+    store.put_arrow(
+        name,
+        pa.table(
+            {
+                "tid": pa.array([f[0] for f in found], pa.int64()),
+                "pid": pa.array([f[1] for f in found], pa.int64()),
+            }
+        ),
+        temp=True,
+    )
+    store.run("lgr_fit_tail_gather")
+    store.execute(f"DROP TABLE temp.{quote(name)}", step="lgr_fit_tail_drop")
+    return len(found)
+
+
+def bucket(items: list[int], expanded: int, steps: dict[tuple[int, int], tuple]) -> Key | None:
+    """The children a transaction holds under `expanded` as (mask, wide), as lgr_fit_step
+    computes them; None when it holds nothing there."""
+    mask: int | None = None
+    wide: set[int] = set()
+    held = False
+    for item in items:
+        step = steps.get((item, expanded))
+        if step is None:
+            continue
+        held = True
+        child, _, bit = step
+        if bit is not None:
+            mask = (mask or 0) | bit
+        else:
+            wide.add(child)
+    if not held:
+        return None
+    return (mask, tuple(sorted(wide)) if wide else None)
