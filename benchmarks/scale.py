@@ -43,10 +43,12 @@ def one(args: argparse.Namespace) -> dict:
     sys.path.insert(0, str(ROOT))
     from setanon_sql import HierarchySpec, Params, anonymize, open_store
 
-    if args.memory_limit:
-        _limit_memory(args.memory_limit)
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    store, _ = open_store(args.path, hierarchy_spec=HierarchySpec(fanout=args.fanout))
+    store, _ = open_store(
+        args.path,
+        hierarchy_spec=HierarchySpec(fanout=args.fanout),
+        memory_limit=args.memory_limit or None,
+    )
     load_s = time.perf_counter() - wall0
     rows = store.scalar("SELECT count(*) FROM tx")
     params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
@@ -66,20 +68,6 @@ def one(args: argparse.Namespace) -> dict:
         "ncp_pct": round(100 * result.loss["ncp"], 3),
         "verified": result.report.ok,
     }
-
-
-def _limit_memory(limit: str) -> None:
-    """Every store this process opens gets DuckDB's memory_limit before it loads anything
-    (until the library takes the limit as an option)."""
-    from setanon_sql import api
-    from setanon_sql.store import Store, literal
-
-    class Limited(Store):
-        def __init__(self, *a, **kw) -> None:
-            super().__init__(*a, **kw)
-            self.execute(f"SET memory_limit = {literal(limit)}", step="memory_limit")
-
-    api.Store = Limited
 
 
 def median_row(runs: list[dict]) -> dict:

@@ -873,4 +873,4 @@ def main() -> None:
     sys.exit(run_cli())
 
 
-from . import cli_eval  # noqa: E402, F401 - registers evaluate, report, compare, sweep
+from . import cli_eval  # noqa: E402, F401 - registers evaluate, report, compare, sweep, synth

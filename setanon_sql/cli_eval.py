@@ -296,3 +296,41 @@ def _hierarchies(files: str | None, fanout: int | None, order: str) -> list[tupl
     for _, spec in specs:
         spec.check()
     return specs
+
+
+@app.command("synth")
+def synth_cmd(
+    output: Annotated[Path, typer.Argument(help="Parquet file to write (tid, item).")],
+    transactions: Annotated[
+        int, typer.Option("--transactions", "-n", help="How many transactions.", min=1)
+    ],
+    items: Annotated[int, typer.Option("--items", help="Distinct items.", min=2)] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: same seed, same file.")] = 0,
+    patterns: Annotated[
+        int | None, typer.Option("--patterns", help="Correlated patterns (default items/10).")
+    ] = None,
+    pattern_share: Annotated[
+        float, typer.Option("--pattern-share", help="Share of transactions holding a pattern.")
+    ] = 0.5,
+    min_length: Annotated[
+        float, typer.Option("--min-length", help="Pareto scale of lengths.")
+    ] = 1.5,
+    tail: Annotated[float, typer.Option("--tail", help="Pareto tail of lengths (> 1).")] = 1.8,
+    max_length: Annotated[int, typer.Option("--max-length", help="Longest transaction.")] = 200,
+    fanout: Annotated[
+        int, typer.Option("--fanout", help="Fan-out the in-subtree patterns follow.", min=2)
+    ] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write seeded synthetic baskets (Zipf-like popularity, correlated patterns) as Parquet,
+    for scale tests and benchmarks."""
+    from . import release
+    from .synthetic import SynthSpec, write_baskets
+
+    release.check_output(output, [], formats=("parquet",))
+    spec = SynthSpec(
+        transactions=transactions, items=items, seed=seed, patterns=patterns,
+        pattern_share=pattern_share, min_length=min_length, tail=tail,
+        max_length=max_length, fanout=fanout,
+    )  # fmt: skip
+    _emit(write_baskets(output, spec), as_json, f"baskets written to {output}")

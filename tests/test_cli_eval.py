@@ -55,3 +55,14 @@ def test_sweep_over_two_leaf_orders(tmp_path):
 def test_evaluate_needs_a_run_or_a_release():
     assert fig2("evaluate").code == ExitCode.USAGE
     assert cli("evaluate", "--run", "x").code == ExitCode.USAGE
+
+
+def test_synth_writes_seeded_baskets_that_anonymize(tmp_path):
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    for path in (a, b):
+        r = cli("synth", path, "-n", 300, "--items", 50, "--seed", 4, "--json")
+        assert r.code == 0, r.stderr
+    assert a.read_bytes() == b.read_bytes()
+    r = cli("anonymize", a, "--fanout", 5, "-a", "partition", "-k", 5, "--json", "-q")
+    assert r.code == 0 and r.json()["verified"], r.stderr
+    assert cli("synth", tmp_path / "x.csv", "-n", 3).code == ExitCode.USAGE
