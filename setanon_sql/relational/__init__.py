@@ -25,6 +25,8 @@ from ..store import Store
 from .cover import cover_to_clustering, gen_cover
 from .data import TableData, TableSource, load_table
 from .diversity import check_feasible, l_diversify
+from .improve import ImproveStats
+from .improve import improve as improve_clusters
 from .mining import mine_closed
 from .output import (
     TableReport,
@@ -87,10 +89,12 @@ def anonymize_table(
     cost_measure: str | CostMeasure = "lm",
     run_name: str | None = None,
     replace: bool = False,
+    improve: bool = True,
     progress: Progress = quiet,
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
-    when `l` is given), verify the release and measure its loss.
+    when `l` is given), verify the release and measure its loss. With `improve` (the default)
+    the cover's clusters are improved by moves and splits before ℓ-diversity (`improve.py`).
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
@@ -125,6 +129,9 @@ def anonymize_table(
         chosen = gen_cover(store, k, progress=progress)
         clusters = cover_to_clustering([rows for _, rows in chosen], k)
         store_clusters(store, clusters, "cluster_k")
+        improved = ImproveStats(0, 0, 0)
+        if improve:
+            clusters, improved = improve_clusters(store, clusters, k, progress=progress)
         merges = 0
         if l is not None:
             clusters, merges = l_diversify(store, data, clusters, l, w, fn)
@@ -143,6 +150,9 @@ def anonymize_table(
         "member_rows": mined.member_rows,
         "cover_sets": len(chosen),
         "l_merges": merges,
+        "improve_rounds": improved.rounds,
+        "improve_moves": improved.moves,
+        "improve_splits": improved.splits,
         "combos": data.combos,
     }
     return TableResult(
