@@ -23,7 +23,7 @@ from setanon_sql.relational.cover import cover_to_clustering
 from setanon_sql.relational.data import load_table
 from setanon_sql.relational.improve import improve
 from setanon_sql.relational.mining import mine_closed
-from setanon_sql.relational.taxonomy import lm_cost
+from setanon_sql.relational.taxonomy import build, lm_cost
 
 CLOTHING = [
     ("footwear", "clothing"), ("clothes", "clothing"),
@@ -509,3 +509,36 @@ def test_improved_release_is_verified_and_no_worse_than_the_cover(case):
     assert plain.report.ok and better.report.ok
     check_release(cols, taxes, qi, released_rows(store, better.run, qi), k)
     assert better.anon <= plain.anon + 1e-9
+
+
+# -- data-driven numeric intervals ---------------------------------------------------------------
+def test_median_intervals_cut_where_the_rows_are():
+    tree = build("x", "median", ["1", "2", "3", "10"], [1, 1, 1, 9])
+    assert sorted(tree.edges()) == sorted(
+        [("10", "*"), ("[1..3]", "*"), ("1", "[1..3]"), ("[2..3]", "[1..3]"),
+         ("2", "[2..3]"), ("3", "[2..3]")]
+    )  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=1, max_size=30), st.integers(1, 6))
+def test_median_intervals_hold_at_least_the_rows_asked(counts, least):
+    values = [str(v) for v in range(len(counts))]
+    tree = build("x", f"median:{least}", values, counts)
+    rows = dict(zip(values, counts, strict=True))
+    assert sorted(tree.labels[i] for i in range(tree.size) if tree.is_leaf(i)) == sorted(values)
+    for node in range(tree.size):
+        if not tree.is_leaf(node) and tree.parent[node] >= 0:
+            under = [tree.labels[i] for i in range(node, tree.last[node] + 1) if tree.is_leaf(i)]
+            assert sum(rows[v] for v in under) >= least
+            numbers = sorted(int(v) for v in under)  # an interval of consecutive values
+            assert numbers == list(range(numbers[0], numbers[-1] + 1))
+
+
+def test_median_intervals_give_a_verified_release():
+    ages = [str(20 + (i * 7) % 13) for i in range(40)]
+    cols = {"age": ages, "sex": ["f", "m"] * 20}
+    result = anonymize_table(
+        Store(), cols, qi=["age", "sex"], taxonomies={"age": "median:3", "sex": "suppress"}, k=3
+    )
+    assert result.report.ok and result.lm < 1
