@@ -57,7 +57,7 @@ def config(dataset: str) -> dict:
             "taxonomies": {c: ADULT_TAX / f"{c}.csv" for c in QI[dataset]}}  # fmt: skip
 
 
-def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
+def one(dataset: str, k: int, l: float | None, beam: int | None, improve: bool) -> dict:  # noqa: E741
     """Run a single configuration in this process and return its figures."""
     sys.path.insert(0, str(ROOT))
     from setanon_sql import Store
@@ -77,7 +77,15 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
             )
 
     result = anonymize_table(
-        Store(), kwargs.pop("source"), qi=QI[dataset], k=k, l=l, progress=progress, **kwargs
+        Store(),
+        kwargs.pop("source"),
+        qi=QI[dataset],
+        k=k,
+        l=l,
+        mine_beam=beam,
+        improve=improve,
+        progress=progress,
+        **kwargs,
     )
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
@@ -86,6 +94,8 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
         "qi": len(QI[dataset]),
         "k": k,
         "l": l,
+        "beam": beam,
+        "improve": improve,
         "seconds": round(time.perf_counter() - t0, 1),
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
         "load_avg": round(os.getloadavg()[0], 1),
@@ -94,6 +104,8 @@ def one(dataset: str, k: int, l: float | None) -> dict:  # noqa: E741
         "clusters": result.clusters,
         "closed": result.info["closed_records"],
         "member_rows": result.info["member_rows"],
+        "moves": result.info["improve_moves"],
+        "splits": result.info["improve_splits"],
     }
 
 
@@ -103,16 +115,20 @@ def main() -> None:
     p.add_argument("--k", type=int, nargs="+", default=[10, 30, 50, 75, 100, 150, 200])
     p.add_argument("--l", type=float, default=None, help="l-diversity of the class column")
     p.add_argument("--timeout", type=float, default=900, help="seconds per configuration")
+    p.add_argument("--beam", type=int, default=None, help="records each mining level keeps")
+    p.add_argument("--no-improve", action="store_true", help="the cover's clusters as they are")
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.single:
-        print(json.dumps(one(args.dataset[0], args.k[0], args.l)))
+        print(json.dumps(one(args.dataset[0], args.k[0], args.l, args.beam, not args.no_improve)))
         return
     rows = []
     for ds in args.dataset:
         for k in args.k:
             cmd = [sys.executable, __file__, "--single", "--dataset", ds, "--k", str(k)]
             cmd += ["--l", str(args.l)] if args.l else []
+            cmd += ["--beam", str(args.beam)] if args.beam else []
+            cmd += ["--no-improve"] if args.no_improve else []
             started = time.perf_counter()
             with tempfile.TemporaryFile("w+") as log:
                 try:
@@ -139,8 +155,8 @@ def main() -> None:
                 row = {"dataset": ds, "k": k, "l": args.l, "error": last[:200]}
             rows.append(row)
             print(json.dumps(row), flush=True)
-    cols = ["dataset", "rows", "qi", "k", "l", "seconds", "cpu_s", "load_avg", "peak_rss_mb", "lm", "clusters",
-            "closed", "member_rows", "error"]  # fmt: skip
+    cols = ["dataset", "rows", "qi", "k", "l", "beam", "improve", "seconds", "cpu_s", "load_avg", "peak_rss_mb", "lm", "clusters",
+            "closed", "member_rows", "moves", "splits", "error"]  # fmt: skip
     print_table(rows, cols)
 
 

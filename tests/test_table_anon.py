@@ -542,3 +542,42 @@ def test_median_intervals_give_a_verified_release():
         Store(), cols, qi=["age", "sex"], taxonomies={"age": "median:3", "sex": "suppress"}, k=3
     )
     assert result.report.ok and result.lm < 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    clustered_tables(),
+    st.lists(st.sampled_from("uvw"), min_size=24, max_size=24),
+    st.floats(0.0, 1.0),
+)
+def test_l_diverse_splits_keep_every_class_l_diverse(case, values, share):
+    cols, taxes, k, _ = case
+    n = len(cols["q0"])
+    sens = values[:n]
+    whole = n / max(Counter(sens).values())  # the most any clustering can reach
+    l = 1 + share * (whole - 1)  # noqa: E741
+    store = Store()
+    load_table(
+        store, {**cols, "s": sens}, qi=list(cols), taxonomies=taxes, sensitive="s", measure=lm_cost
+    )
+    with store.run_schema("improve"):
+        rids = [r[0] for r in store.query("SELECT rid FROM rel_source ORDER BY rid")]
+        out, _ = improve(store, [rids], k, sensitive="s", l=l)
+    pos = {r: i for i, r in enumerate(rids)}
+    for c in out:
+        held = Counter(sens[pos[r]] for r in c)
+        assert len(c) >= k and len(c) >= l * max(held.values()) - 1e-9
+    tree_list = [Tree(taxes[c]) for c in cols]
+    rows = list(zip(*cols.values(), strict=True))
+    groups = [[pos[r] for r in c] for c in out]
+    assert anon_cost(rows, tree_list, groups) <= anon_cost(rows, tree_list, [list(range(n))]) + 1e-9
+
+
+def test_l_diverse_split_keeps_both_values_in_each_half():
+    values = {"q": ["a", "a", "b", "b", "c", "c", "d", "d"], "s": ["u", "v", "u", "u"] * 2}
+    store = Store()
+    load_table(store, values, qi=["q"], taxonomies={"q": AB}, sensitive="s", measure=lm_cost)
+    with store.run_schema("improve"):
+        out, stats = improve(store, [list(range(8))], 2, sensitive="s", l=1.3)
+    # {a, a} is 2-diverse but {b, b} is not: a, b stay together, so do c, d
+    assert sorted(out) == [[0, 1, 2, 3], [4, 5, 6, 7]] and stats.splits == 1

@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from ..algorithms import Progress, quiet
 from ..queries import render
-from ..store import Store
+from ..store import Store, quote
 from . import queries
 
 
@@ -38,10 +38,16 @@ def improve(
     clusters: list[list[int]],
     k: int,
     *,
+    sensitive: str | None = None,
+    l: float | None = None,  # noqa: E741
     max_rounds: int = 50,
     progress: Progress = quiet,
 ) -> tuple[list[list[int]], ImproveStats]:
-    """Improve a k-clustering (lists of rids) by moves and splits; the result is in `work`."""
+    """Improve a k-clustering (lists of rids) by moves and splits; the result is in `work`.
+
+    With `l` (an ℓ-diverse clustering on `sensitive`) only splits run, into ℓ-diverse halves:
+    a cut's halves are checked against the largest count of one value on either side.
+    """
     rids = [r for rows in clusters for r in rows]
     ids = [i for i, rows in enumerate(clusters) for _ in rows]
     store.put_arrow(
@@ -49,12 +55,20 @@ def improve(
     )
     store.run("rel_improve_ancestor")
     store.run("rel_improve_leaf")
+    if l is None:
+        store.run("rel_improve_no_value")
+    else:
+        store.execute(
+            f"CREATE OR REPLACE TABLE improve_value AS SELECT rid, CAST({quote(sensitive)} AS "
+            "VARCHAR) AS value FROM rel_source",
+            step="improve_value",
+        )
     moves = splits = rounds = 0
     with store.unordered():
         for rounds in range(1, max_rounds + 1):
             progress("improve", rounds, None)
-            moved = _move_round(store, k)
-            split = _split_round(store, k)
+            moved = _move_round(store, k) if l is None else 0
+            split = _split_round(store, k, l)
             moves, splits = moves + moved, splits + split
             if not moved and not split:
                 break
@@ -115,13 +129,13 @@ def _move_round(store: Store, k: int) -> int:
     return moved + _apply_moves(store)
 
 
-def _split_round(store: Store, k: int) -> int:
+def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741
     """One round of splits; the number of classes split."""
     store.run("rel_improve_split_order", {"k": k})
     if not store.scalar("SELECT count(*) FROM split_order", step="improve_big"):
         return 0
     store.run("rel_improve_classes")
-    store.run("rel_improve_split_choice", {"k": k})
+    store.run("rel_improve_split_choice", {"k": k, "l": l})
     split = int(store.scalar("SELECT count(*) FROM split_choice", step="improve_split"))
     if split:
         store.run("rel_improve_apply_split")
