@@ -151,6 +151,13 @@ SELECT l.attr, l.leaf, n.id AS node, n.last, n.cost
 FROM leaves AS l
 JOIN rel_node AS n ON n.attr = l.attr AND n.id <= l.leaf AND n.last >= l.leaf;
 
+-- name: rel_improve_node_rows
+-- The number of rows under every taxonomy node that holds any.
+CREATE OR REPLACE TABLE improve_node_rows AS
+SELECT l.attr, a.node, count(*) AS rows
+FROM improve_leaf AS l JOIN rel_ancestor AS a ON a.attr = l.attr AND a.leaf = l.leaf
+GROUP BY l.attr, a.node;
+
 -- name: rel_improve_no_value
 -- No sensitive column: one value for every row.
 CREATE OR REPLACE TABLE improve_value AS SELECT rid, NULL::VARCHAR AS value FROM rel_value;

@@ -55,6 +55,7 @@ def improve(
     )
     store.run("rel_improve_ancestor")
     store.run("rel_improve_leaf")
+    store.run("rel_improve_node_rows")
     if l is None:
         store.run("rel_improve_no_value")
     else:
@@ -86,12 +87,13 @@ def _swap(store: Store) -> None:
 
 
 def _match_attribute(store: Store) -> int:
-    """The attribute whose closure nodes tell the classes apart best (most distinct nodes):
-    moves are matched on it first, so few (row, class) pairs are tested."""
+    """The attribute on which classes are matched to rows first: the one whose class closures
+    hold the fewest rows in all (`improve_node_rows`), so few (row, class) pairs are tested."""
     return int(
         store.scalar(
-            "SELECT attr FROM (SELECT unnest(node) AS node, generate_subscripts(node, 1) AS attr "
-            "FROM improve_class) GROUP BY attr ORDER BY count(DISTINCT node) DESC, attr LIMIT 1",
+            "SELECT u.attr FROM (SELECT unnest(node) AS node, generate_subscripts(node, 1) AS attr "
+            "FROM improve_class) AS u JOIN improve_node_rows AS r ON r.attr = u.attr "
+            "AND r.node = u.node GROUP BY u.attr ORDER BY sum(r.rows), u.attr LIMIT 1",
             step="improve_match_attribute",
         )
     )
