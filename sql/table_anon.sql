@@ -238,18 +238,20 @@ SELECT w.rid, coalesce(m.target, w.cluster) AS cluster
 FROM work AS w LEFT JOIN improve_move AS m USING (rid);
 
 -- name: rel_improve_split_order
--- The rows of every class of at least 2k rows, numbered 1..n in each attribute's leaf order,
+-- The rows of every class of at least 2k rows, numbered 1..n in each attribute's leaf order
+-- (ties by combination, i.e. by the other attributes' leaves, then rid; `key`: the combination),
 -- with the largest count of one sensitive value (`improve_value`) among rows 1..p (head) and
 -- among rows p+1..n (tail), which bound the halves' diversity.
 CREATE OR REPLACE TABLE split_order AS
 WITH big AS (
     SELECT cluster, count(*) AS n FROM work GROUP BY cluster HAVING count(*) >= 2 * $k
 ), ordered AS (
-    SELECT w.cluster, l.attr AS j, w.rid, b.n, l.leaf AS key, s.value,
-           row_number() OVER (PARTITION BY w.cluster, l.attr ORDER BY l.leaf, w.rid) AS p
+    SELECT w.cluster, l.attr AS j, w.rid, b.n, v.cid AS key, s.value,
+           row_number() OVER (PARTITION BY w.cluster, l.attr ORDER BY l.leaf, v.cid, w.rid) AS p
     FROM work AS w
     JOIN big AS b USING (cluster)
     JOIN improve_leaf AS l USING (rid)
+    JOIN rel_value AS v USING (rid)
     JOIN improve_value AS s USING (rid)
 ), running AS (
     SELECT *,
@@ -269,7 +271,7 @@ FROM running;
 
 -- name: rel_improve_split_choice
 -- Every big class's cheapest cut: after position p of attribute j's order, between two distinct
--- leaves, both halves of at least k rows (and, with $l, l-diverse), kept only when its summed
+-- combinations, both halves of at least k rows (and, with $l, l-diverse), kept only when its summed
 -- cost is below the class's.
 -- A half's closure per attribute i comes from the running min and max leaf of i.
 CREATE OR REPLACE TABLE split_choice AS

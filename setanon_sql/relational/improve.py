@@ -4,14 +4,16 @@ k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Two st
 cost without breaking k, each one statement for all classes per round:
 
 - a move sends a row to the cheapest class whose closure already generalizes it, when that is
-  cheaper than its own class, and at most size - k rows leave a class: the row gets cheaper,
-  the destination's closure stays, the source's can only shrink;
-- a split cuts a class of at least 2k rows in two along one attribute's leaf order (between
-  two distinct leaves, both halves >= k rows), at the cut of least summed cost, when that is
-  below the class's: each half's closure lies under the class's.
+  cheaper than its own class, and at most size - k rows leave a class (or all of them, when
+  each finds a cheaper class that is not itself dissolving): the row gets cheaper, the
+  destination's closure stays, the source's can only shrink;
+- a split cuts a class of at least 2k rows in two along one attribute's leaf order (ties
+  ordered by the other attributes; cut between two distinct combinations, both halves >= k,
+  and ℓ-diverse when asked) at the cut of least summed cost, when that is below the class's:
+  each half's closure lies under the class's.
 
-So the loss never rises and every class keeps k. Rounds alternate until neither changes
-anything (moves grow classes past 2k, splits then cut them). Python only counts the rounds.
+So the loss never rises and every class keeps k (and ℓ). Rounds alternate until neither
+changes anything (moves grow classes past 2k, splits then cut them). Python only counts.
 """
 
 from __future__ import annotations
