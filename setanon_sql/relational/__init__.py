@@ -95,8 +95,8 @@ def anonymize_table(
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
     when `l` is given), verify the release and measure its loss. With `improve` (the default)
-    the cover's clusters are improved by moves and splits (`improve.py`); with ℓ, the ℓ-diverse
-    clusters are improved by splits into ℓ-diverse halves.
+    the cover's clusters are improved by moves and splits (`improve.py`); with ℓ, the clusters
+    ℓ-diversity merged are improved again by splits into ℓ-diverse halves.
     `mine_beam` caps the records each mining level passes on (see `mine_closed`), for many QIs.
 
     A release failing the verifier raises VerificationError; it is never returned.
@@ -136,14 +136,15 @@ def anonymize_table(
         store_clusters(store, clusters, "cluster_k")
         improved = ImproveStats(0, 0, 0)
         merges = 0
-        if improve and l is None:
+        if improve:
             clusters, improved = improve_clusters(store, clusters, k, progress=progress)
         if l is not None:
             clusters, merges = l_diversify(store, data, clusters, l, w, fn)
             if improve:
-                clusters, improved = improve_clusters(
+                clusters, more = improve_clusters(
                     store, clusters, k, sensitive=sensitive, l=l, progress=progress
                 )
+                improved = improved + more
         store_clusters(store, clusters, "cluster")
         make_release(store, data.columns, data.qi)
         report = verify_table(store, data.qi, k, sensitive, l)

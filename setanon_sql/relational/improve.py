@@ -34,6 +34,11 @@ class ImproveStats:
     moves: int
     splits: int
 
+    def __add__(self, other: ImproveStats) -> ImproveStats:
+        return ImproveStats(
+            self.rounds + other.rounds, self.moves + other.moves, self.splits + other.splits
+        )
+
 
 def improve(
     store: Store,
