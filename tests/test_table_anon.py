@@ -104,17 +104,22 @@ def optimum(rows: list[tuple[str, ...]], tree_list: list[Tree], k: int) -> float
     )
 
 
-@st.composite
-def tables(draw, max_rows: int = 9):
-    """(columns {name: values}, taxonomies {name: edges}, k): 1-2 QI columns, a sensitive one."""
-    r = draw(st.integers(1, 2))
-    n = draw(st.integers(1, max_rows))
+def qi_columns(draw, r: int, n: int, max_leaves: int) -> tuple[dict, dict]:
+    """r random QI columns q0.. of n values, each with a random taxonomy."""
     taxes, cols = {}, {}
     for j in range(r):
-        edges = draw(trees(max_leaves=5, max_fanout=3))
+        edges = draw(trees(max_leaves=max_leaves, max_fanout=3))
         leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
         taxes[f"q{j}"] = edges
         cols[f"q{j}"] = draw(st.lists(st.sampled_from(leaves), min_size=n, max_size=n))
+    return cols, taxes
+
+
+@st.composite
+def tables(draw, max_rows: int = 9):
+    """(columns {name: values}, taxonomies {name: edges}, k): 1-2 QI columns, a sensitive one."""
+    n = draw(st.integers(1, max_rows))
+    cols, taxes = qi_columns(draw, draw(st.integers(1, 2)), n, 5)
     cols["s"] = draw(st.lists(st.sampled_from(["s0", "s1", "s2"]), min_size=n, max_size=n))
     k = draw(st.integers(1, min(n, 3)))
     return cols, taxes, k
@@ -463,14 +468,8 @@ def test_nothing_to_improve_leaves_the_clustering():
 @st.composite
 def clustered_tables(draw):
     """(columns, taxonomies, k, a random k-clustering of the rows) with up to 24 rows."""
-    r = draw(st.integers(1, 3))
     n = draw(st.integers(2, 24))
-    taxes, cols = {}, {}
-    for j in range(r):
-        edges = draw(trees(max_leaves=6, max_fanout=3))
-        leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
-        taxes[f"q{j}"] = edges
-        cols[f"q{j}"] = draw(st.lists(st.sampled_from(leaves), min_size=n, max_size=n))
+    cols, taxes = qi_columns(draw, draw(st.integers(1, 3)), n, 6)
     k = draw(st.integers(1, min(n, 4)))
     order = draw(st.permutations(range(n)))
     sizes, left = [], n
