@@ -739,7 +739,9 @@ def anonymize_table_cmd(
             "--taxonomy",
             "-t",
             help="column=FILE (child,parent CSV), or column=suppress, "
-            "fanout:F, widths:W1,W2,... or edges:E1,E2,...;E1,... for numeric columns.",
+            "fanout:F, widths:W1,W2,... or edges:E1,E2,...;E1,... for numeric columns, or "
+            "median or median:N (data-driven intervals: Mondrian's median cuts, none under N "
+            "rows).",
         ),
     ],
     k: K = 10,
@@ -769,6 +771,16 @@ def anonymize_table_cmd(
     replace: Annotated[
         bool, typer.Option("--replace", help="Replace a run the tool made before.")
     ] = False,
+    no_improve: Annotated[
+        bool,
+        typer.Option("--no-improve", help="Release the set cover as it is (no moves or splits)."),
+    ] = False,
+    mine_beam: Annotated[
+        int | None,
+        typer.Option(
+            "--mine-beam", help="Keep this many records per mining level (many QIs).", min=1
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -797,6 +809,8 @@ def anonymize_table_cmd(
             drop_missing=missing,
             run_name=run,
             replace=replace,
+            improve=not no_improve,
+            mine_beam=mine_beam,
         )
         if output is not None:
             export(store, result, output)

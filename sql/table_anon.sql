@@ -38,12 +38,14 @@ FROM rel_row_leaves AS r JOIN rel_combo AS c ON c.leaf = r.leaf
 ORDER BY r.rid;
 
 -- name: rel_mine_start
--- The first frontier: the all-root record (node 0 everywhere), supported by every row.
+-- The first frontier: the all-root record (node 0 everywhere), supported by every row, with its
+-- cost d (the mean of the roots' costs).
 CREATE OR REPLACE TABLE frontier AS
 SELECT 0::BIGINT AS rec,
        list(0 ORDER BY attr) AS node,
        list(0 ORDER BY attr) AS depth,
-       (SELECT sum(weight) FROM rel_combo)::BIGINT AS support
+       (SELECT sum(weight) FROM rel_combo)::BIGINT AS support,
+       (SELECT avg(cost) FROM rel_node WHERE id = 0) AS cost
 FROM rel_attr;
 
 -- name: rel_closed_from_frontier
@@ -56,28 +58,37 @@ ANTI JOIN (SELECT rec FROM narrowing WHERE same) AS s ON s.rec = f.rec;
 -- name: rel_next_frontier
 -- The records to process next: the first support-keeping narrowing (by attribute, child) of a
 -- record that is not closed (Lemma 3), every frequent narrowing of a closed one; each record
--- once, reached from its smallest (parent, attribute), numbered from $offset in that order.
+-- once, reached from its smallest (parent, attribute), with its cost d. With a $beam, only the
+-- $beam of least ratio d / min(support, 2k - 1) (the greedy cover's ratio before any row is
+-- covered; ties by parent, attribute, child) go on. Numbered from $offset in that order.
 CREATE OR REPLACE TABLE next_frontier AS
 WITH keeps AS (
     SELECT rec, min({'attr': attr, 'child': child}) AS first FROM narrowing WHERE same GROUP BY rec
 ), chosen AS (
     SELECT n.rec AS parent, n.attr, n.child, n.support,
            list_transform(f.node, lambda x, j: CASE WHEN j = n.attr THEN n.child ELSE x END) AS node,
-           list_transform(f.depth, lambda x, j: CASE WHEN j = n.attr THEN x + 1 ELSE x END) AS depth
+           list_transform(f.depth, lambda x, j: CASE WHEN j = n.attr THEN x + 1 ELSE x END) AS depth,
+           f.cost + (c.cost - p.cost) / len(f.node) AS cost
     FROM narrowing AS n
     JOIN frontier AS f ON f.rec = n.rec
+    JOIN rel_node AS p ON p.attr = n.attr AND p.id = f.node[n.attr]
+    JOIN rel_node AS c ON c.attr = n.attr AND c.id = n.child
     LEFT JOIN keeps AS s ON s.rec = n.rec
     WHERE s.rec IS NULL OR (n.attr = s.first.attr AND n.child = s.first.child)
 ), first_reach AS (
     SELECT min({'parent': parent, 'attr': attr, 'child': child, 'depth': depth,
-                'support': support, 'node': node}) AS r
+                'support': support, 'node': node, 'cost': cost}) AS r
     FROM chosen
     GROUP BY node
+), kept AS (
+    SELECT r FROM first_reach
+    QUALIFY $beam IS NULL OR row_number() OVER (
+        ORDER BY r.cost / least(r.support, 2 * $k - 1), r.parent, r.attr, r.child) <= $beam
 )
 SELECT $offset + row_number() OVER (ORDER BY r.parent, r.attr, r.child) - 1 AS rec,
-       r.node AS node, r.depth AS depth, r.support AS support, r.parent AS parent,
-       r.attr AS attr, r.child AS child
-FROM first_reach;
+       r.node AS node, r.depth AS depth, r.support AS support, r.cost AS cost,
+       r.parent AS parent, r.attr AS attr, r.child AS child
+FROM kept;
 
 -- name: rel_make_closed_record
 -- The closed frequent records, filled level by level by the mining.
@@ -124,3 +135,189 @@ FROM cluster_closure AS c
 JOIN rel_node AS n ON n.attr = c.attr AND n.id = c.node
 GROUP BY c.cluster
 ORDER BY c.cluster;
+
+-- Improvement phase over a k-clustering `work(rid, cluster)`: rows move to cheaper classes that
+-- generalize them, classes of at least 2k rows split in two along one attribute's leaf order.
+-- Neither step breaks k or raises the cost of any row.
+
+-- name: rel_improve_ancestor
+-- Every ancestor (leaf included) of every leaf the data holds, with its preorder end and cost:
+-- the closure of leaves lo <= hi is the ancestor of lo with last >= hi of least cost.
+CREATE OR REPLACE TABLE rel_ancestor AS
+WITH leaves AS (
+    SELECT DISTINCT unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
+)
+SELECT l.attr, l.leaf, n.id AS node, n.last, n.cost
+FROM leaves AS l
+JOIN rel_node AS n ON n.attr = l.attr AND n.id <= l.leaf AND n.last >= l.leaf;
+
+-- name: rel_improve_node_rows
+-- The number of rows under every taxonomy node that holds any.
+CREATE OR REPLACE TABLE improve_node_rows AS
+SELECT l.attr, a.node, count(*) AS rows
+FROM improve_leaf AS l JOIN rel_ancestor AS a ON a.attr = l.attr AND a.leaf = l.leaf
+GROUP BY l.attr, a.node;
+
+-- name: rel_improve_no_value
+-- No sensitive column: one value for every row.
+CREATE OR REPLACE TABLE improve_value AS SELECT rid, NULL::VARCHAR AS value FROM rel_value;
+
+-- name: rel_improve_leaf
+-- Every row's leaf per attribute, long.
+CREATE OR REPLACE TABLE improve_leaf AS
+SELECT v.rid, u.attr, u.leaf
+FROM rel_value AS v
+JOIN (SELECT cid, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo) AS u
+  USING (cid);
+
+-- name: rel_improve_classes
+-- Every class of `work`: its size, its closure node per attribute (and that node's preorder
+-- end) and its cost d (mean of the closure nodes' costs).
+CREATE OR REPLACE TABLE improve_class AS
+WITH spans AS (
+    SELECT w.cluster, l.attr, min(l.leaf) AS lo, max(l.leaf) AS hi, count(*) AS size
+    FROM work AS w JOIN improve_leaf AS l USING (rid)
+    GROUP BY w.cluster, l.attr
+), closure AS (
+    SELECT s.cluster, s.attr, s.size, max(a.node) AS node, min(a.last) AS last, min(a.cost) AS cost
+    FROM spans AS s
+    JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
+    GROUP BY s.cluster, s.attr, s.size
+)
+SELECT cluster, any_value(size) AS size, list(node ORDER BY attr) AS node,
+       list(last ORDER BY attr) AS last, avg(cost) AS cost
+FROM closure
+GROUP BY cluster;
+
+-- name: rel_improve_moves
+-- Rows that move to their combination's cheapest covering class (`improve_cover`) when that is
+-- cheaper than their own: at most size - k rows leave a class (cheapest destinations, then rid).
+CREATE OR REPLACE TABLE improve_move AS
+WITH wanted AS (
+    SELECT w.rid, w.cluster AS source, o.target, s.size,
+           row_number() OVER (PARTITION BY w.cluster ORDER BY o.cost, w.rid) AS rank
+    FROM work AS w
+    JOIN rel_value AS v USING (rid)
+    JOIN improve_cover AS o USING (cid)
+    JOIN improve_class AS s ON s.cluster = w.cluster
+    WHERE o.target <> w.cluster AND o.cost < s.cost
+)
+SELECT rid, source, target FROM wanted WHERE rank <= size - $k;
+
+-- name: rel_improve_dissolvable
+-- Classes every row of which has a cheaper covering class elsewhere (by `improve_cover`).
+CREATE OR REPLACE TABLE improve_dissolvable AS
+SELECT w.cluster
+FROM work AS w
+JOIN rel_value AS v USING (rid)
+JOIN improve_class AS s ON s.cluster = w.cluster
+LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.target <> w.cluster AND o.cost < s.cost
+GROUP BY w.cluster
+HAVING count(o.target) = count(*);
+
+-- name: rel_improve_dissolve
+-- Rows of dissolvable classes that all still find a cheaper class once the dissolvable ones are
+-- no destinations (`improve_cover` recomputed without them): they all move.
+CREATE OR REPLACE TABLE improve_move AS
+WITH wanted AS (
+    SELECT w.rid, w.cluster AS source, o.target,
+           count(o.target) OVER (PARTITION BY w.cluster) = count(*) OVER (PARTITION BY w.cluster)
+               AS whole
+    FROM work AS w
+    JOIN improve_dissolvable AS d USING (cluster)
+    JOIN rel_value AS v USING (rid)
+    JOIN improve_class AS s ON s.cluster = w.cluster
+    LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.cost < s.cost
+)
+SELECT rid, source, target FROM wanted WHERE whole;
+
+-- name: rel_improve_apply_moves
+-- The clustering after the moves.
+CREATE OR REPLACE TABLE work_next AS
+SELECT w.rid, coalesce(m.target, w.cluster) AS cluster
+FROM work AS w LEFT JOIN improve_move AS m USING (rid);
+
+-- name: rel_improve_split_order
+-- The rows of every class of at least 2k rows, numbered 1..n in each attribute's leaf order
+-- (ties by combination, i.e. by the other attributes' leaves, then rid; `key`: the combination),
+-- with the largest count of one sensitive value (`improve_value`) among rows 1..p (head) and
+-- among rows p+1..n (tail), which bound the halves' diversity.
+CREATE OR REPLACE TABLE split_order AS
+WITH big AS (
+    SELECT cluster, count(*) AS n FROM work GROUP BY cluster HAVING count(*) >= 2 * $k
+), ordered AS (
+    SELECT w.cluster, l.attr AS j, w.rid, b.n, v.cid AS key, s.value,
+           row_number() OVER (PARTITION BY w.cluster, l.attr ORDER BY l.leaf, v.cid, w.rid) AS p
+    FROM work AS w
+    JOIN big AS b USING (cluster)
+    JOIN improve_leaf AS l USING (rid)
+    JOIN rel_value AS v USING (rid)
+    JOIN improve_value AS s USING (rid)
+), running AS (
+    SELECT *,
+           count(*) OVER (PARTITION BY cluster, j, value ORDER BY p
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto,
+           count(*) OVER (PARTITION BY cluster, j, value ORDER BY p
+                          ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS from_here
+    FROM ordered
+)
+SELECT cluster, j, rid, n, key, p,
+       max(upto) OVER (PARTITION BY cluster, j ORDER BY p
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS head_top,
+       coalesce(max(from_here) OVER (PARTITION BY cluster, j ORDER BY p
+                                     ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0)
+           AS tail_top
+FROM running;
+
+-- name: rel_improve_split_choice
+-- Every big class's cheapest cut: after position p of attribute j's order, between two distinct
+-- combinations, both halves of at least k rows (and, with $l, l-diverse), kept only when its summed
+-- cost is below the class's.
+-- A half's closure per attribute i comes from the running min and max leaf of i.
+CREATE OR REPLACE TABLE split_choice AS
+WITH spans AS (
+    SELECT o.cluster, o.j, o.p, o.n, o.key, o.head_top, o.tail_top, l.attr AS i,
+           min(l.leaf) OVER head AS lo_l, max(l.leaf) OVER head AS hi_l,
+           min(l.leaf) OVER tail AS lo_r, max(l.leaf) OVER tail AS hi_r,
+           lead(o.key) OVER (PARTITION BY o.cluster, o.j, l.attr ORDER BY o.p) AS next_key
+    FROM split_order AS o JOIN improve_leaf AS l USING (rid)
+    WINDOW head AS (PARTITION BY o.cluster, o.j, l.attr ORDER BY o.p
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+           tail AS (PARTITION BY o.cluster, o.j, l.attr ORDER BY o.p
+                    ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
+), cuts AS (
+    SELECT * FROM spans
+    WHERE p BETWEEN $k AND n - $k AND next_key <> key
+      AND ($l IS NULL OR (p >= $l * head_top AND n - p >= $l * tail_top))
+), head_cost AS (
+    SELECT c.cluster, c.j, c.p, c.i, min(a.cost) AS cost
+    FROM cuts AS c JOIN rel_ancestor AS a ON a.attr = c.i AND a.leaf = c.lo_l AND a.last >= c.hi_l
+    GROUP BY c.cluster, c.j, c.p, c.i
+), tail_cost AS (
+    SELECT c.cluster, c.j, c.p, c.i, min(a.cost) AS cost
+    FROM cuts AS c JOIN rel_ancestor AS a ON a.attr = c.i AND a.leaf = c.lo_r AND a.last >= c.hi_r
+    GROUP BY c.cluster, c.j, c.p, c.i
+), totals AS (
+    SELECT h.cluster, h.j, h.p,
+           h.p * avg(h.cost) + (any_value(s.size) - h.p) * avg(t.cost) AS total
+    FROM head_cost AS h
+    JOIN tail_cost AS t USING (cluster, j, p, i)
+    JOIN improve_class AS s ON s.cluster = h.cluster
+    GROUP BY h.cluster, h.j, h.p
+), best AS (
+    SELECT t.cluster, arg_min({'j': t.j, 'p': t.p}, (t.total, t.j, t.p)) AS cut, min(t.total) AS total
+    FROM totals AS t
+    GROUP BY t.cluster
+)
+SELECT b.cluster, b.cut.j AS j, b.cut.p AS p,
+       (SELECT max(cluster) FROM work) + row_number() OVER (ORDER BY b.cluster) AS new_cluster
+FROM best AS b JOIN improve_class AS s USING (cluster)
+WHERE b.total < s.size * s.cost - 1e-9;
+
+-- name: rel_improve_apply_split
+-- The clustering after the splits: the rows past the cut form the new class.
+CREATE OR REPLACE TABLE work_next AS
+SELECT w.rid, CASE WHEN o.p > s.p THEN s.new_cluster ELSE w.cluster END AS cluster
+FROM work AS w
+LEFT JOIN split_choice AS s USING (cluster)
+LEFT JOIN split_order AS o ON o.cluster = w.cluster AND o.j = s.j AND o.rid = w.rid;

@@ -25,6 +25,8 @@ from ..store import Store
 from .cover import cover_to_clustering, gen_cover
 from .data import TableData, TableSource, load_table
 from .diversity import check_feasible, l_diversify
+from .improve import ImproveStats
+from .improve import improve as improve_clusters
 from .mining import mine_closed
 from .output import (
     TableReport,
@@ -87,10 +89,15 @@ def anonymize_table(
     cost_measure: str | CostMeasure = "lm",
     run_name: str | None = None,
     replace: bool = False,
+    improve: bool = True,
+    mine_beam: int | None = None,
     progress: Progress = quiet,
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
-    when `l` is given), verify the release and measure its loss.
+    when `l` is given), verify the release and measure its loss. With `improve` (the default)
+    the cover's clusters are improved by moves and splits (`improve.py`); with ℓ, the clusters
+    ℓ-diversity merged are improved again by splits into ℓ-diverse halves.
+    `mine_beam` caps the records each mining level passes on (see `mine_closed`), for many QIs.
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
@@ -98,6 +105,8 @@ def anonymize_table(
         raise ParamsError(f"k must be a whole number >= 1, got {k!r}")
     if l is not None and (l < 1 or not sensitive):
         raise ParamsError("l-diversity needs l >= 1 and a sensitive column")
+    if mine_beam is not None and (isinstance(mine_beam, bool) or mine_beam < 1):
+        raise ParamsError(f"mine_beam must be a whole number >= 1, got {mine_beam!r}")
     if not 0 <= w <= 1:
         raise ParamsError(f"w must lie in [0, 1], got {w}")
     started = time.perf_counter()
@@ -106,6 +115,7 @@ def anonymize_table(
         f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
     )
     record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
+    record |= {"improve": improve, "mine_beam": mine_beam}
     with store.run_schema(
         name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
     ) as run:
@@ -124,13 +134,21 @@ def anonymize_table(
             raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
         if l is not None:
             check_feasible(store, l, sensitive)
-        mined = mine_closed(store, k, progress=progress)
+        mined = mine_closed(store, k, beam=mine_beam, progress=progress)
         chosen = gen_cover(store, k, progress=progress)
         clusters = cover_to_clustering([rows for _, rows in chosen], k)
         store_clusters(store, clusters, "cluster_k")
+        improved = ImproveStats(0, 0, 0)
         merges = 0
+        if improve:
+            clusters, improved = improve_clusters(store, clusters, k, progress=progress)
         if l is not None:
             clusters, merges = l_diversify(store, data, clusters, l, w, fn)
+            if improve:
+                clusters, more = improve_clusters(
+                    store, clusters, k, sensitive=sensitive, l=l, progress=progress
+                )
+                improved = improved + more
         store_clusters(store, clusters, "cluster")
         make_release(store, data.columns, data.qi)
         report = verify_table(store, data.qi, k, sensitive, l)
@@ -147,6 +165,9 @@ def anonymize_table(
         "member_rows": mined.member_rows,
         "cover_sets": len(chosen),
         "l_merges": merges,
+        "improve_rounds": improved.rounds,
+        "improve_moves": improved.moves,
+        "improve_splits": improved.splits,
         "combos": data.combos,
     }
     return TableResult(

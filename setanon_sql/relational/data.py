@@ -209,10 +209,14 @@ def load_table(
     store.execute(
         f"CREATE OR REPLACE TEMP TABLE rel_long AS {render(long_qi(qi))}", step="rel_long"
     )
-    values = dict(
-        store.query("SELECT attr, list(DISTINCT label ORDER BY label) FROM rel_long GROUP BY attr")
-    )
-    trees = tuple(build(c, taxonomies.get(c), values[j]) for j, c in enumerate(qi, 1))
+    values = {
+        attr: (labels, counts)
+        for attr, labels, counts in store.query(
+            "SELECT attr, list(label ORDER BY label), list(n ORDER BY label) FROM "
+            "(SELECT attr, label, count(*) AS n FROM rel_long GROUP BY attr, label) GROUP BY attr"
+        )
+    }
+    trees = tuple(build(c, taxonomies.get(c), *values[j]) for j, c in enumerate(qi, 1))
     _store_taxonomies(store, qi, trees, measure)
     store.run("rel_value_leaves")
     store.run("rel_make_combo")

@@ -28,9 +28,17 @@ class MiningStats:
     member_rows: int
 
 
-def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningStats:
+def mine_closed(
+    store: Store, k: int, *, beam: int | None = None, progress: Progress = quiet
+) -> MiningStats:
     """Fill `closed_record` and `closed_cost` (and the per-level figures `mining_level`) in the
-    current run schema."""
+    current run schema.
+
+    With a `beam`, each level passes on only the `beam` records of least greedy ratio (cost
+    over min(support, 2k - 1)): the mining then scales with the number of attributes, and the
+    cover still covers every row (the all-root record is always mined), but its O(ln k) bound
+    holds only against the records kept.
+    """
     sizes = [
         row[0]
         for row in store.query(
@@ -41,13 +49,18 @@ def mine_closed(store: Store, k: int, *, progress: Progress = quiet) -> MiningSt
     ordered = store.scalar("SELECT current_setting('preserve_insertion_order')", step="setting")
     store.execute("SET preserve_insertion_order = false", step="setting")  # every order is explicit
     try:
-        return _mine(store, k, r, fields, progress)
+        return _mine(store, k, r, fields, beam, progress)
     finally:
         store.execute(f"SET preserve_insertion_order = {bool(ordered)}", step="setting")
 
 
 def _mine(
-    store: Store, k: int, r: int, fields: list[queries.Field], progress: Progress
+    store: Store,
+    k: int,
+    r: int,
+    fields: list[queries.Field],
+    beam: int | None,
+    progress: Progress,
 ) -> MiningStats:
     store.execute(
         f"CREATE OR REPLACE TABLE rel_combo_path AS {render(queries.combo_paths(r))}",
@@ -73,7 +86,7 @@ def _mine(
             step="narrowing",
         )
         store.run("rel_closed_from_frontier", {"level": level})
-        store.run("rel_next_frontier", {"offset": offset})
+        store.run("rel_next_frontier", {"offset": offset, "k": k, "beam": beam})
         store.execute(
             f"CREATE OR REPLACE TABLE next_member AS {render(queries.next_member(fields))}",
             step="next_member",
@@ -84,7 +97,7 @@ def _mine(
         store.execute("DROP TABLE frontier", step="drop_frontier")
         store.execute("DROP TABLE frontier_member", step="drop_frontier_member")
         store.execute(
-            "CREATE TABLE frontier AS SELECT rec, node, depth, support FROM next_frontier",
+            "CREATE TABLE frontier AS SELECT rec, node, depth, support, cost FROM next_frontier",
             step="advance_frontier",
         )
         store.execute("ALTER TABLE next_member RENAME TO frontier_member", step="advance_member")

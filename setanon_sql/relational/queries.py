@@ -114,3 +114,26 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
         )
 
     return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))
+
+
+def covering(r: int, j: int, *, skip: str | None = None) -> exp.Expression:
+    """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
+    among `improve_class` less the classes in table `skip`.
+
+    Classes are matched on attribute j by equality (the closure node is one of the leaf's
+    ancestors), then on the others by preorder intervals, one column per attribute: DuckDB
+    filters plain columns far faster than lists.
+    """
+    leaves = ", ".join(f"leaf[{i}] AS l{i}" for i in range(1, r + 1))
+    spans = ", ".join(f"node[{i}] AS n{i}, last[{i}] AS e{i}" for i in range(1, r + 1))
+    inside = [f"c.l{i} BETWEEN t.n{i} AND t.e{i}" for i in range(1, r + 1) if i != j]
+    if skip:
+        inside.append(f"t.cluster NOT IN (SELECT cluster FROM {skip})")
+    return _parse(
+        f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo), "
+        f"class AS (SELECT cluster, cost, {spans} FROM improve_class) "
+        "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost "
+        f"FROM combo AS c JOIN rel_ancestor AS a ON a.attr = {j} AND a.leaf = c.l{j} "
+        f"JOIN class AS t ON t.n{j} = a.node WHERE {' AND '.join(inside) or 'true'} "
+        "GROUP BY c.cid"
+    )

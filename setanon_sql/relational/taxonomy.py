@@ -19,7 +19,8 @@ from ..hierarchy import ROOT_LABEL, Hierarchy
 
 TaxonomySpec = str | Path | Hierarchy | Sequence[tuple[str, str]] | Mapping[str, Iterable[str]]
 """A file path; "suppress"; "fanout:F"; "widths:W1,W2,..."; "edges:E,E,...;E,..." (finest level
-first); a Hierarchy; (child, parent) pairs; or {node label: its leaf values} (a laminar family)."""
+first); "median" or "median:N" (data-driven: the cuts Mondrian would choose, see
+`intervals_by_median`); a Hierarchy; (child, parent) pairs; or {node label: its leaf values}."""
 
 CostMeasure = Callable[[Hierarchy, int], float]
 """Cost of generalizing to a node: 0 at a leaf, 1 at the root, monotone along every path."""
@@ -54,14 +55,22 @@ class Attribute:
     tree: Hierarchy
 
 
-def build(column: str, spec: TaxonomySpec | None, values: Sequence[str]) -> Hierarchy:
-    """The taxonomy of `column` from its spec, checked to cover exactly the data's values."""
-    tree = _from_spec(column, spec, values)
+def build(
+    column: str,
+    spec: TaxonomySpec | None,
+    values: Sequence[str],
+    counts: Sequence[int] | None = None,
+) -> Hierarchy:
+    """The taxonomy of `column` from its spec, checked to cover exactly the data's values
+    (`counts`: rows per value, which data-driven intervals need; one each when not given)."""
+    tree = _from_spec(column, spec, values, counts or [1] * len(values))
     check_values(column, tree, values)
     return tree
 
 
-def _from_spec(column: str, spec: TaxonomySpec | None, values: Sequence[str]) -> Hierarchy:
+def _from_spec(
+    column: str, spec: TaxonomySpec | None, values: Sequence[str], counts: Sequence[int]
+) -> Hierarchy:
     source = f"taxonomy of column {column!r}"
     if spec is None:
         raise HierarchyError(f"no taxonomy for quasi-identifier column {column!r}")
@@ -76,6 +85,11 @@ def _from_spec(column: str, spec: TaxonomySpec | None, values: Sequence[str]) ->
     kind = kind.strip().lower()
     if kind == "suppress" and not arg:
         return suppression(values, source=source)
+    if kind == "median":
+        least = _int(arg, source) if arg else 1
+        weights = dict(zip(values, counts, strict=True))
+        numbers = _numeric_values(column, values)
+        return intervals_by_median(numbers, [weights[t] for _, t in numbers], least, source=source)
     if kind in ("fanout", "widths", "edges") and arg:
         numbers = _numeric_values(column, values)
         if kind == "fanout":
@@ -275,3 +289,47 @@ def intervals_by_fanout(
         ]
         levels.append(groups)
     return _nest(levels, texts, source=source)
+
+
+def intervals_by_median(
+    values: list[tuple[Decimal, str]], counts: Sequence[int], least: int = 1, *, source: str
+) -> Hierarchy:
+    """Data-driven intervals: the sorted values cut in two at the weighted median, recursively,
+    as Mondrian cuts a numeric column (so dense ranges get narrow intervals); a range is not cut
+    when a side would hold fewer than `least` rows (its values hang directly under it: a class
+    of k rows never generalizes to an interval of fewer than k rows, so `least` = k loses
+    nothing and keeps the tree small)."""
+    if least < 1:
+        raise HierarchyError(f"{source}: the least rows per interval must be >= 1, got {least}")
+    texts = [t for _, t in values]
+    prefix = [0]
+    for c in counts:
+        prefix.append(prefix[-1] + c)
+    edges: list[tuple[str, str]] = []
+
+    def label(lo: int, hi: int) -> str:
+        return ROOT_LABEL if (lo, hi) == (0, len(texts)) else f"[{texts[lo]}..{texts[hi - 1]}]"
+
+    def cut(lo: int, hi: int) -> int | None:
+        """The cut nearest the weighted median of values lo..hi-1 leaving >= least rows a side."""
+        half = (prefix[lo] + prefix[hi]) / 2
+        ok = [
+            m
+            for m in range(lo + 1, hi)
+            if min(prefix[m] - prefix[lo], prefix[hi] - prefix[m]) >= least
+        ]
+        return min(ok, key=lambda m: (abs(prefix[m] - half), m)) if ok else None
+
+    stack = [(0, len(texts))]
+    while stack:
+        lo, hi = stack.pop()
+        parent = label(lo, hi)
+        m = cut(lo, hi) if hi - lo > 1 else None
+        if m is None:
+            edges.extend((texts[i], parent) for i in range(lo, hi) if texts[i] != parent)
+            continue
+        for a, b in ((lo, m), (m, hi)):
+            edges.append((texts[a] if b - a == 1 else label(a, b), parent))
+            if b - a > 1:
+                stack.append((a, b))
+    return hierarchy.from_edges(edges, source=source)

@@ -1,0 +1,152 @@
+"""The improvement phase after the greedy cover: local moves and Mondrian-style splits.
+
+k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Two steps lower that
+cost without breaking k, each one statement for all classes per round:
+
+- a move sends a row to the cheapest class whose closure already generalizes it, when that is
+  cheaper than its own class, and at most size - k rows leave a class (or all of them, when
+  each finds a cheaper class that is not itself dissolving): the row gets cheaper, the
+  destination's closure stays, the source's can only shrink;
+- a split cuts a class of at least 2k rows in two along one attribute's leaf order (ties
+  ordered by the other attributes; cut between two distinct combinations, both halves >= k,
+  and ℓ-diverse when asked) at the cut of least summed cost, when that is below the class's:
+  each half's closure lies under the class's.
+
+So the loss never rises and every class keeps k (and ℓ). Rounds alternate until neither
+changes anything (moves grow classes past 2k, splits then cut them). Python only counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from ..algorithms import Progress, quiet
+from ..queries import render
+from ..store import Store, quote
+from . import queries
+
+
+@dataclass(frozen=True)
+class ImproveStats:
+    rounds: int
+    moves: int
+    splits: int
+
+    def __add__(self, other: ImproveStats) -> ImproveStats:
+        return ImproveStats(
+            self.rounds + other.rounds, self.moves + other.moves, self.splits + other.splits
+        )
+
+
+def improve(
+    store: Store,
+    clusters: list[list[int]],
+    k: int,
+    *,
+    sensitive: str | None = None,
+    l: float | None = None,  # noqa: E741
+    max_rounds: int = 50,
+    progress: Progress = quiet,
+) -> tuple[list[list[int]], ImproveStats]:
+    """Improve a k-clustering (lists of rids) by moves and splits; the result is in `work`.
+
+    With `l` (an ℓ-diverse clustering on `sensitive`) only splits run, into ℓ-diverse halves:
+    a cut's halves are checked against the largest count of one value on either side.
+    """
+    rids = [r for rows in clusters for r in rows]
+    ids = [i for i, rows in enumerate(clusters) for _ in rows]
+    store.put_arrow(
+        "work", pa.table({"rid": pa.array(rids, pa.int64()), "cluster": pa.array(ids, pa.int64())})
+    )
+    store.run("rel_improve_ancestor")
+    store.run("rel_improve_leaf")
+    store.run("rel_improve_node_rows")
+    if l is None:
+        store.run("rel_improve_no_value")
+    else:
+        store.execute(
+            f"CREATE OR REPLACE TABLE improve_value AS SELECT rid, CAST({quote(sensitive)} AS "
+            "VARCHAR) AS value FROM rel_source",
+            step="improve_value",
+        )
+    moves = splits = rounds = 0
+    with store.unordered():
+        for rounds in range(1, max_rounds + 1):
+            progress("improve", rounds, None)
+            moved = _move_round(store, k) if l is None else 0
+            split = _split_round(store, k, l)
+            moves, splits = moves + moved, splits + split
+            if not moved and not split:
+                break
+    table = store.arrow(
+        "SELECT cluster, list(rid ORDER BY rid) AS rows FROM work GROUP BY cluster "
+        "ORDER BY min(rid)",
+        step="improved_clusters",
+    )
+    return table["rows"].to_pylist(), ImproveStats(rounds, moves, splits)
+
+
+def _swap(store: Store) -> None:
+    store.execute("DROP TABLE work", step="improve_swap")
+    store.execute("ALTER TABLE work_next RENAME TO work", step="improve_swap")
+
+
+def _match_attribute(store: Store) -> int:
+    """The attribute on which classes are matched to rows first: the one whose class closures
+    hold the fewest rows in all (`improve_node_rows`), so few (row, class) pairs are tested."""
+    return int(
+        store.scalar(
+            "SELECT u.attr FROM (SELECT unnest(node) AS node, generate_subscripts(node, 1) AS attr "
+            "FROM improve_class) AS u JOIN improve_node_rows AS r ON r.attr = u.attr "
+            "AND r.node = u.node GROUP BY u.attr ORDER BY sum(r.rows), u.attr LIMIT 1",
+            step="improve_match_attribute",
+        )
+    )
+
+
+def _cover(store: Store, skip: str | None = None) -> None:
+    """`improve_cover`: every combination's cheapest covering class (less those in `skip`)."""
+    r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
+    sql = render(queries.covering(r, _match_attribute(store), skip=skip))
+    store.execute(f"CREATE OR REPLACE TABLE improve_cover AS {sql}", step="improve_cover")
+
+
+def _apply_moves(store: Store) -> int:
+    moved = int(store.scalar("SELECT count(*) FROM improve_move", step="improve_moved"))
+    if moved:
+        store.run("rel_improve_apply_moves")
+        _swap(store)
+    return moved
+
+
+def _move_round(store: Store, k: int) -> int:
+    """One round of moves, then one of dissolving classes; the number of rows moved."""
+    store.run("rel_improve_classes")
+    _cover(store)
+    store.run("rel_improve_moves", {"k": k})
+    moved = _apply_moves(store)
+    if moved:
+        store.run("rel_improve_classes")
+        _cover(store)
+    store.run("rel_improve_dissolvable")
+    if not store.scalar("SELECT count(*) FROM improve_dissolvable", step="improve_dissolvable"):
+        return moved
+    _cover(store, skip="improve_dissolvable")
+    store.run("rel_improve_dissolve")
+    return moved + _apply_moves(store)
+
+
+def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741
+    """One round of splits; the number of classes split."""
+    store.run("rel_improve_split_order", {"k": k})
+    if not store.scalar("SELECT count(*) FROM split_order", step="improve_big"):
+        return 0
+    store.run("rel_improve_classes")
+    store.run("rel_improve_split_choice", {"k": k, "l": l})
+    split = int(store.scalar("SELECT count(*) FROM split_choice", step="improve_split"))
+    if split:
+        store.run("rel_improve_apply_split")
+        _swap(store)
+    return split
