@@ -69,12 +69,11 @@ WHERE b.moved;
 
 -- name: km_open_violations
 -- Violations of the walk batch still to look at: their image has not moved (it is the itemset
--- itself, support under k) or, unless the walk passes over generalized itemsets, its support
--- is still under k.
+-- itself, support under k) or its support is still under k.
 SELECT b.pos, b.itemset, b.image
 FROM walk_batch AS b
 LEFT JOIN itemset_supports AS s ON s.itemset = b.image
-WHERE NOT b.moved OR (NOT $skip_generalized AND s.support < $k)
+WHERE NOT b.moved OR s.support < $k
 ORDER BY b.pos;
 
 -- name: km_expanded_lengths
@@ -83,3 +82,48 @@ SELECT n, count(*) AS transactions
 FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
 GROUP BY n
 ORDER BY n;
+
+-- name: km_violation_items
+-- The expanded violations in long form: one row per node of each violating itemset, with the
+-- itemset's size, so that "every node lies in the cut" is one join and a count.
+CREATE OR REPLACE TABLE violation_items AS
+WITH long AS (
+    UNPIVOT (SELECT * EXCLUDE (support) FROM violations_expanded)
+    ON COLUMNS('^item_') INTO NAME slot VALUE node
+)
+SELECT pos, count(*) OVER (PARTITION BY pos) AS size, node
+FROM long
+ORDER BY node, pos;
+
+-- name: km_violations_in_cut
+-- The expanded violations of at most $size nodes lying wholly in the cut `cut_node(node)`,
+-- renumbered 1.. in walk order: the itemsets the generalized transactions hold under k.
+CREATE OR REPLACE TABLE violations_in_cut AS
+WITH whole AS (
+    SELECT i.pos
+    FROM violation_items AS i
+    JOIN cut_node AS c ON c.node = i.node
+    WHERE i.size <= $size
+    GROUP BY i.pos, i.size
+    HAVING count(*) = i.size
+)
+SELECT row_number() OVER (ORDER BY v.pos) AS pos, v.* EXCLUDE (pos)
+FROM violations_expanded AS v
+SEMI JOIN whole AS w ON w.pos = v.pos
+ORDER BY pos;
+
+-- name: km_split_expanded
+-- The expanded transactions cut down to the nodes of `split_node(node, is_child)` (the cut and
+-- the children of the nodes it may split), for the transactions holding one of those children:
+-- the others generalize as before, so splitting cannot make their itemsets violate.
+CREATE OR REPLACE TABLE split_expanded AS
+WITH touched AS (
+    SELECT DISTINCT e.tid
+    FROM expanded AS e
+    JOIN split_node AS s ON s.node = e.node AND s.is_child
+)
+SELECT e.tid, e.node, e.last
+FROM expanded AS e
+JOIN split_node AS s ON s.node = e.node
+SEMI JOIN touched AS t ON t.tid = e.tid
+ORDER BY e.tid, e.node;

@@ -242,15 +242,11 @@ def walk(
     width: int,
     k: int,
     progress: Progress,
-    *,
-    skip_generalized: bool,
 ) -> WalkStats:
     """Fix the violating itemsets of `table` one by one in its `pos` order, merging each fix
     into the cut.
 
-    An itemset is passed over when its image under the cut has reached support k, and with
-    `skip_generalized` (DA) as soon as one of its nodes is generalized away, as the paper does.
-    The walk goes a batch at a time. SQL takes the batch's images under the cut, counts the new
+    An itemset is passed over when its image under the cut has reached support k. The walk goes a batch at a time. SQL takes the batch's images under the cut, counts the new
     ones and hands Python only the violations still open; then every generalization of their
     images is counted, in one statement. Fixes later in the batch only move an image up to its
     generalizations: known if the image was violating, anonymous if it was anonymous.
@@ -265,15 +261,12 @@ def walk(
             write_cover(store, cut)
             written = cut.merges
         store.execute(batch, {"lo": lo, "hi": lo + size - 1}, step="walk_batch")
-        if not skip_generalized:
-            supports.fetch(tuple(image) for (image,) in store.run("km_new_images").rows)
-        rows = store.run("km_open_violations", {"k": k, "skip_generalized": skip_generalized}).rows
+        supports.fetch(tuple(image) for (image,) in store.run("km_new_images").rows)
+        rows = store.run("km_open_violations", {"k": k}).rows
         open_rows = [(tuple(itemset), tuple(image)) for _, itemset, image in rows]
         images = {image for _, image in open_rows}
         supports.fetch(c for image in images for c in cut.tree.candidates(image))
         for v, _ in open_rows:
-            if skip_generalized and any(cut.generalized(x) for x in v):
-                continue
             image = cut.image(v)
             if image != v and supports[image] >= k:
                 continue

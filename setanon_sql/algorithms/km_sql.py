@@ -38,6 +38,24 @@ def expanded_supports(size: int) -> exp.Select:
     return itemset_supports("expanded", size, pair_condition=not_descendant)
 
 
+def split_violations(m: int) -> exp.Expression:
+    """Every itemset of 1..m nodes of `split_expanded` (no node with its own ancestor) with
+    support under $k, as a sorted list `itemset`."""
+    parts = []
+    for size in range(1, m + 1):
+        inner = itemset_supports("split_expanded", size, pair_condition=not_descendant)
+        items = [exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)]
+        parts.append(
+            select(exp.Array(expressions=items).as_("itemset", quoted=True)).from_(
+                inner.subquery(f"s{size}", copy=False)
+            )
+        )
+    out: exp.Expression = parts[0]
+    for q in parts[1:]:
+        out = exp.union(out, q, distinct=False)
+    return out
+
+
 def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
     """Itemsets of several sizes (size -> query of item_1.., support) in one table, numbered in
     the paper's count-tree order: nodes by `node_rank`, itemsets compared as sorted rank lists,
