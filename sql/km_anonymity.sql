@@ -77,40 +77,24 @@ WHERE NOT b.moved OR s.support < $k
 ORDER BY b.pos;
 
 -- name: km_expanded_lengths
--- How many expanded transactions have each length (items plus all their ancestors, root aside).
+-- How many transactions of the expanded table $source have each length (root aside).
 SELECT n, count(*) AS transactions
-FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
+FROM (SELECT count(*) - 1 AS n FROM query_table($source) GROUP BY tid)
 GROUP BY n
 ORDER BY n;
 
--- name: km_violation_items
--- The expanded violations in long form: one row per node of each violating itemset, with the
--- itemset's size, so that "every node lies in the cut" is one join and a count.
-CREATE OR REPLACE TABLE violation_items AS
-WITH long AS (
-    UNPIVOT (SELECT * EXCLUDE (support) FROM violations_expanded)
-    ON COLUMNS('^item_') INTO NAME slot VALUE node
-)
-SELECT pos, count(*) OVER (PARTITION BY pos) AS size, node
-FROM long
-ORDER BY node, pos;
-
--- name: km_violations_in_cut
--- The expanded violations of at most $size nodes lying wholly in the cut `cut_node(node)`,
--- renumbered 1.. in walk order: the itemsets the generalized transactions hold under k.
-CREATE OR REPLACE TABLE violations_in_cut AS
-WITH whole AS (
-    SELECT i.pos
-    FROM violation_items AS i
-    JOIN cut_node AS c ON c.node = i.node
-    WHERE i.size <= $size
-    GROUP BY i.pos, i.size
-    HAVING count(*) = i.size
-)
-SELECT row_number() OVER (ORDER BY v.pos) AS pos, v.* EXCLUDE (pos)
-FROM violations_expanded AS v
-SEMI JOIN whole AS w ON w.pos = v.pos
-ORDER BY pos;
+-- name: km_open_expanded
+-- The expanded transactions cut down to the nodes at or above the cut (`cut_node(node)` and
+-- their ancestors): the cut only coarsens, so itemsets of nodes below it never count again.
+CREATE OR REPLACE TABLE open_expanded AS
+SELECT e.tid, e.node, e.last
+FROM expanded AS e
+SEMI JOIN (
+    SELECT DISTINCT a.ancestor AS node
+    FROM cut_node AS c
+    JOIN closure AS a ON a.node = c.node
+) AS o ON o.node = e.node
+ORDER BY e.node, e.tid;
 
 -- name: km_split_expanded
 -- The expanded transactions cut down to the nodes of `split_node(node, is_child)` (the cut and

@@ -13,7 +13,7 @@ count (0 for a leaf); a cut's NCP is the sum of its nodes' costs / (instances * 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import comb
@@ -301,29 +301,35 @@ def start(store: Store, tree: Tree) -> Supports:
 
 
 def count_expanded_violations(store: Store, params: Params, name: str) -> None:
-    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order.
+    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
+    sizes = range(1, (params.m or 1) + 1)
+    check_itemsets(store, params, name, sizes, "expanded")
+    store.execute(
+        "CREATE OR REPLACE TABLE violations_expanded AS "
+        + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in sizes})),
+        {"k": params.k},
+        step="violations_expanded",
+    )
 
-    Counting them makes one row per itemset held by each expanded transaction, which grows as
-    length^m: refuse above options["max_itemsets"] rather than exhaust memory.
-    """
-    m, k = params.m or 1, params.k
+
+def check_itemsets(
+    store: Store, params: Params, name: str, sizes: Sequence[int], source: str
+) -> None:
+    """Refuse to count the itemsets of `sizes` nodes of the expanded transactions in `source`
+    when they are more than options["max_itemsets"]: counting makes one row per itemset held
+    by each transaction, which grows as length^m, and would exhaust memory first."""
     limit = params.options["max_itemsets"]
     held = sum(
-        count * sum(comb(n, s) for s in range(1, m + 1))
-        for n, count in store.run("km_expanded_lengths").rows
+        count * sum(comb(n, s) for s in sizes)
+        for n, count in store.run("km_expanded_lengths", {"source": source}).rows
     )
     if held > limit:
+        what = f"{sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
         raise TooLargeError(
-            f"{name}: the expanded transactions hold {held:,} itemsets of 1..{m} nodes, more "
+            f"{name}: the expanded transactions hold {held:,} itemsets of {what} nodes, more "
             f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise the option "
             "(--option max_itemsets=N)"
         )
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_expanded AS "
-        + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in range(1, m + 1)})),
-        {"k": k},
-        step="violations_expanded",
-    )
 
 
 def write_cut(store: Store, cut: Cut) -> None:

@@ -8,12 +8,14 @@ generalized cut node of that depth, every itemset of 1..m nodes of the cut with 
 nodes split that has support under k; each such itemset names the splits it needs (its nodes'
 parents) and the unsplit cut nodes it needs. Python then takes the splits in order of the cost
 they save and refuses one that would complete such an itemset, counting a node not yet
-decided as unsplit. Splitting only makes a cut finer, so a refused split stays refused.
+decided as unsplit; passes repeat until one splits nothing.
 
-Why the result is k^m-anonymous: an itemset of the final cut under k that holds a child of a
-split node lies in that depth's split cut, so it was counted; when the last split it needs
-was taken, the splits before it were taken and none of the unsplit nodes it needs ever was,
-so that split would have been refused. Itemsets of unsplit nodes only were anonymous already.
+Why every step keeps the cut k^m-anonymous: an itemset under k of the new cut holds a child of
+a node split in this step (the others were anonymous already), so it lies in the cut with all
+the depth's candidates split and was counted; when the last split it needs was taken, the
+splits before it were taken and none of the kept nodes it needs ever is, so that split was
+refused. A pass that splits nothing judged every candidate with all others kept, which is
+exact: no single node of the result can be split on its own.
 """
 
 from __future__ import annotations
@@ -34,21 +36,26 @@ Needs = tuple[frozenset[int], frozenset[int]]
 def specialize(
     store: Store, cut: km_cut.Cut, m: int, k: int, progress: Progress
 ) -> tuple[km_cut.Cut, int]:
-    """The cut with as many generalized nodes split as k^m-anonymity allows, and the number
-    of splits. Needs the `expanded` table."""
+    """The cut with generalized nodes split while k^m-anonymity allows, and the number of
+    splits. Passes repeat until one splits nothing, so no single cut node of the result can be
+    split on its own. Needs the `expanded` table."""
     t = cut.tree
     nodes = set(cut.nodes())
-    splits = 0
-    for depth in range(max(t.depth) + 1):
-        candidates = sorted(a for a in nodes if t.depth[a] == depth and not t.is_leaf(a))
-        if not candidates:
-            continue
-        progress(f"specialize depth {depth}", depth, max(t.depth))
-        chosen = choose_splits(t, candidates, _split_violations(store, t, nodes, candidates, m, k))
-        for a in chosen:
-            nodes.remove(a)
-            nodes.update(t.children(a))
-        splits += len(chosen)
+    splits, passes, done = 0, 0, False
+    while not done:
+        passes += 1
+        done = True
+        for depth in range(max(t.depth) + 1):
+            candidates = sorted(a for a in nodes if t.depth[a] == depth and not t.is_leaf(a))
+            if not candidates:
+                continue
+            progress(f"specialize pass {passes} depth {depth}", depth, max(t.depth))
+            violating = _split_violations(store, t, nodes, candidates, m, k)
+            for a in choose_splits(t, candidates, violating):
+                nodes.remove(a)
+                nodes.update(t.children(a))
+                splits += 1
+                done = False
     out = km_cut.Cut(t)
     out.merge(tuple(sorted(a for a in nodes if not t.is_leaf(a))))
     return out, splits

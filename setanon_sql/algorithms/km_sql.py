@@ -32,10 +32,10 @@ def generalized_supports(size: int, *, below: str | None = "$k") -> exp.Select:
     return itemset_supports("generalized", size, below=below)
 
 
-def expanded_supports(size: int) -> exp.Select:
-    """Support under $k of every `size`-itemset of the expanded transactions with no node
-    together with its own ancestor."""
-    return itemset_supports("expanded", size, pair_condition=not_descendant)
+def expanded_supports(size: int, source: str = "expanded") -> exp.Select:
+    """Support under $k of every `size`-itemset of the expanded transactions in `source` with
+    no node together with its own ancestor."""
+    return itemset_supports(source, size, pair_condition=not_descendant)
 
 
 def split_violations(m: int) -> exp.Expression:
@@ -54,6 +54,18 @@ def split_violations(m: int) -> exp.Expression:
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return out
+
+
+def in_cut(table: str, width: int) -> exp.Select:
+    """The itemsets of `table` (`width` item columns, support) lying wholly in the cut
+    `cut_node(node)`."""
+    items = [exp.column(f"item_{j}", quoted=True) for j in range(1, width + 1)]
+    cut = select(exp.column("node", quoted=True)).from_(exp.table_("cut_node", quoted=True))
+    return (
+        select(*items, exp.column("support", quoted=True))
+        .from_(exp.table_(table, quoted=True))
+        .where(exp.and_(*[exp.In(this=item, query=cut.subquery()) for item in items]))
+    )
 
 
 def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
