@@ -89,8 +89,8 @@ def main() -> None:
                 (aa0, aa1), (da0, da1) = ncp_pair(aa), ncp_pair(da)
                 ratio = ""
                 if "error" not in da and "error" not in aa:
-                    plain = 100 * aa["info_cut_ncp_before_specialize"]
-                    ratio = f"{da['ncp_pct'] / plain:.3f}" if plain else "0 = 0"
+                    plain = aa["info_cut_ncp_before_specialize"]
+                    ratio = f"{da['info_cut_ncp'] / plain:.3f}" if plain else "0 = 0"
                 cells = [ds, k, m, aa0, aa1, da0, da1, ratio]
                 cells.append(old.get("ncp_pct", old.get("error", "")[:40]) if old else "")
                 cells.append(PUBLIC_DA.get((ds, k, m), ""))
