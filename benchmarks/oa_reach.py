@@ -115,25 +115,21 @@ def main() -> None:
         return
     oa_options = {"max_cuts": 10**15, "max_itemsets": 10**10}
     solved: dict[int, dict] = {}
-    n, failed = args.start, None
-    while failed is None:
+
+    def solves(n: int) -> bool:
         row = measure(n, "oa", args, oa_options)
         print(json.dumps(row), flush=True)
-        if "error" in row:
-            failed = n
-        else:
+        if "error" not in row:
             solved[n] = row
-            n += args.step
+        return "error" not in row
+
+    failed = args.start
+    while solves(failed):
+        failed += args.step
     lo = max(solved, default=0)
-    while failed - lo > 1:
+    while failed - lo > 1:  # bisect: lo is solved, failed is not
         mid = (lo + failed) // 2
-        row = measure(mid, "oa", args, oa_options)
-        print(json.dumps(row), flush=True)
-        if "error" in row:
-            failed = mid
-        else:
-            solved[mid] = row
-            lo = mid
+        lo, failed = (mid, failed) if solves(mid) else (lo, mid)
     print(f"\nOA within {args.limit:g} s at k={args.k}, m={args.m}: largest prefix {lo} items")
     print(
         "| items | transactions | cuts | OA NCP % | OA s | AA/OA | AA+spec/OA | DA/OA | DA+spec/OA |"
