@@ -46,6 +46,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
             {"k": k},
             step=table,
         )
+        supports.use_violations(table, size, k)
         in_cut = "CREATE OR REPLACE TABLE violations_in_cut AS " + render(
             km_sql.in_walk_order({size: km_sql.in_cut(table, size)})
         )

@@ -166,3 +166,18 @@ def candidate_supports(sizes: list[int]) -> exp.Expression:
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return out
+
+
+def listed_candidates(table: str, width: int) -> exp.Select:
+    """The itemsets of `candidates(item_1, ...)` (node ids increasing) listed in `table`."""
+    on = exp.and_(
+        *[
+            exp.EQ(this=col("v", f"item_{j}"), expression=col("c", f"item_{j}"))
+            for j in range(1, width + 1)
+        ]
+    )
+    return (
+        select(_node_list(_items("c", width)).as_("itemset", quoted=True))
+        .from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
+        .join(exp.table_(table, quoted=True).as_("v", quoted=True), on=on)
+    )
