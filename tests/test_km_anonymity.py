@@ -301,6 +301,12 @@ GOLDEN = Path(__file__).parent / "golden"
         ),
         ("km_walk_batch_w2.sql", lambda: km_sql.walk_batch("violations_l2", 2)),
         ("km_candidate_supports_2_3.sql", lambda: km_sql.candidate_supports([2, 3])),
+        (
+            "km_in_cut_w2.sql",
+            lambda: km_sql.in_walk_order({2: km_sql.in_cut("violations_l2", 2)}),
+        ),
+        ("km_split_violations_m2.sql", lambda: km_sql.split_violations(2)),
+        ("km_listed_candidates_w2.sql", lambda: km_sql.listed_candidates("violations_l2", 2)),
     ],
 )
 def test_builders_match_golden_sql(name, build):
