@@ -69,17 +69,45 @@ WHERE b.moved;
 
 -- name: km_open_violations
 -- Violations of the walk batch still to look at: their image has not moved (it is the itemset
--- itself, support under k) or, unless the walk passes over generalized itemsets, its support
--- is still under k.
+-- itself, support under k) or its support is still under k.
 SELECT b.pos, b.itemset, b.image
 FROM walk_batch AS b
 LEFT JOIN itemset_supports AS s ON s.itemset = b.image
-WHERE NOT b.moved OR (NOT $skip_generalized AND s.support < $k)
+WHERE NOT b.moved OR s.support < $k
 ORDER BY b.pos;
 
 -- name: km_expanded_lengths
--- How many expanded transactions have each length (items plus all their ancestors, root aside).
+-- How many transactions of the expanded table $source have each length (root aside).
 SELECT n, count(*) AS transactions
-FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
+FROM (SELECT count(*) - 1 AS n FROM query_table($source) GROUP BY tid)
 GROUP BY n
 ORDER BY n;
+
+-- name: km_open_expanded
+-- The expanded transactions cut down to the nodes at or above the cut (`cut_node(node)` and
+-- their ancestors): the cut only coarsens, so itemsets of nodes below it never count again.
+CREATE OR REPLACE TABLE open_expanded AS
+SELECT e.tid, e.node, e.last
+FROM expanded AS e
+SEMI JOIN (
+    SELECT DISTINCT a.ancestor AS node
+    FROM cut_node AS c
+    JOIN closure AS a ON a.node = c.node
+) AS o ON o.node = e.node
+ORDER BY e.node, e.tid;
+
+-- name: km_split_expanded
+-- The expanded transactions cut down to the nodes of `split_node(node, is_child)` (the cut and
+-- the children of the nodes it may split), for the transactions holding one of those children:
+-- the others generalize as before, so splitting cannot make their itemsets violate.
+CREATE OR REPLACE TABLE split_expanded AS
+WITH touched AS (
+    SELECT DISTINCT e.tid
+    FROM expanded AS e
+    JOIN split_node AS s ON s.node = e.node AND s.is_child
+)
+SELECT e.tid, e.node, e.last
+FROM expanded AS e
+JOIN split_node AS s ON s.node = e.node
+SEMI JOIN touched AS t ON t.tid = e.tid
+ORDER BY e.tid, e.node;

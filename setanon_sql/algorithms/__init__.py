@@ -120,6 +120,18 @@ _MAX_ITEMSETS = Option(
     "(their count grows as length^m)",
     minimum=1,
 )
+
+
+def _specialize(default: bool) -> Option:
+    return Option(
+        "specialize",
+        bool,
+        default,
+        "after reaching k^m-anonymity, push generalized cut nodes back down to their children "
+        "while it still holds (one statement per hierarchy depth)",
+    )
+
+
 _PARTITION = (
     Option(
         "leftover",
@@ -151,14 +163,21 @@ ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in [
         # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
-        Algorithm("aa", ".km_aa", "km", needs_m=True, summary="Apriori-based cut, level by level"),
+        Algorithm(
+            "aa",
+            ".km_aa",
+            "km",
+            needs_m=True,
+            summary="Apriori-based cut, level by level",
+            options=(_specialize(False),),
+        ),
         Algorithm(
             "da",
             ".km_da",
             "km",
             needs_m=True,
             summary="direct cut over expanded itemsets",
-            options=(_MAX_ITEMSETS,),
+            options=(_MAX_ITEMSETS, _specialize(True)),
         ),
         Algorithm(
             "oa",

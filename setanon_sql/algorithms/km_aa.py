@@ -6,6 +6,10 @@ one still violating is fixed with the cheapest generalization of its nodes, merg
 Level i leaves every itemset of <= i items anonymous: a violating i-itemset of the final cut is
 the image of one counted at level i, whose image was made anonymous when it was walked, and
 coarsening never lowers a support.
+
+With the option `specialize` (default off, so that AA stays the paper's search), the
+specialization pass (`km_specialize`) then pushes generalized cut nodes back down while
+k^m-anonymity holds.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from sqlglot import exp, select
 from ..params import Params
 from ..queries import render
 from ..store import Store, quote
-from . import Progress, km_cut, km_sql
+from . import Progress, km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
@@ -30,15 +34,18 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         store.run("km_generalized")
         table = f"violations_l{level}"
         _count_level(store, params, level, table)
-        stats = km_cut.walk(
-            store, cut, supports, table, level, params.k, progress, skip_generalized=False
-        )
+        stats = km_cut.walk(store, cut, supports, table, level, params.k, progress)
         found += stats.walked
         fixed += stats.fixed
+    extra = {}
+    if params.options["specialize"]:
+        extra["cut_ncp_before_specialize"] = round(tree.ncp(cut.cost()), 6)
+        cut, extra["splits"] = km_specialize.specialize(store, cut, m, params.k, progress)
     progress("release", m, m)
     info = km_cut.finish(store, cut, params, ["generalized"])
     return {
         **info,
+        **extra,
         "levels": m,
         "violations": found,
         "violations_fixed": fixed,

@@ -13,7 +13,7 @@ count (0 for a leaf); a cut's NCP is the sum of its nodes' costs / (instances * 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import comb
@@ -143,9 +143,14 @@ class Cut:
 
 
 class Supports:
-    """Supports of itemsets in the expanded transactions, counted in SQL in batches and kept.
+    """Supports of itemsets in the expanded transactions, found in SQL in batches and kept.
 
     Single nodes come with the tree; larger itemsets must be fetched before they are read.
+    By default they are counted. With `use_violations(table, size)` (DA) they are looked up
+    instead: `table` holds every expanded `size`-itemset at or above the cut with support
+    under k, so such an itemset is under k exactly when it is listed, and a smaller one at or
+    above the cut never is (the itemsets of the cut it generalizes are anonymous). Only the
+    comparison with k is then known, and the support stands as 0 (under k) or k.
     """
 
     def __init__(self, store: Store, tree: Tree) -> None:
@@ -153,46 +158,24 @@ class Supports:
         self.tree = tree
         self.known: dict[Itemset, int] = {}
         self.queries = 0
+        self.violations: tuple[str, int, int] | None = None  # table, size, k
 
     def __getitem__(self, itemset: Itemset) -> int:
         if len(itemset) == 1:
             return self.tree.support[itemset[0]]
         return self.known[itemset]
 
+    def use_violations(self, table: str, size: int, k: int) -> None:
+        """Look itemsets of the cut's level up in `table` instead of counting them."""
+        self.violations = (table, size, k)
+
     def fetch(self, itemsets: Iterable[Itemset]) -> None:
-        """Count every itemset not yet known, in one statement."""
+        """Find every itemset not yet known, in one statement."""
         missing = {s for s in itemsets if len(s) > 1 and s not in self.known}
         if not missing:
             return
-        width = max(len(s) for s in missing)
-        columns: dict[str, list[int | None]] = {"size": []}
-        columns.update({f"item_{j}": [] for j in range(1, width + 1)})
-        for s in missing:
-            rarest_first = sorted(s, key=lambda x: (self.tree.support[x], x))
-            columns["size"].append(len(s))
-            for j in range(width):
-                columns[f"item_{j + 1}"].append(rarest_first[j] if j < len(s) else None)
-        self.store.put_arrow(
-            "candidates",
-            pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()}),
-        )
-        query = render(sql.candidate_supports(sorted({len(s) for s in missing})))
-        # Joins in the written order: each candidate's transactions (rarest node first) probe
-        # hash tables of `expanded`. DuckDB's reordering builds on that large intermediate
-        # instead: 3.5x the time and memory (WV2, m=3: 5.4 s, 850 MB against 1.5 s, 270 MB).
-        self.store.execute("SET disabled_optimizers = 'join_order'", step="written_join_order")
-        try:
-            counted = self.store.arrow(query, step="candidate_supports")
-        finally:
-            self.store.execute("RESET disabled_optimizers", step="reset_join_order")
+        found = self._looked_up(missing) if self.violations else self._counted(missing)
         self.queries += 1
-        found = dict.fromkeys(missing, 0)
-        for itemset, support in zip(
-            counted.column("itemset").to_pylist(),
-            counted.column("support").to_pylist(),
-            strict=True,
-        ):
-            found[tuple(itemset)] = support
         self.known.update(found)
         self.store.put_arrow(
             "counted_supports",
@@ -205,7 +188,58 @@ class Supports:
         )
         self.store.run("km_add_supports")
         for name in ("candidates", "counted_supports"):
-            self.store.execute(f"DROP TABLE {quote(name)}", step=f"drop_{name}")
+            self.store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
+
+    def _put_candidates(
+        self, itemsets: Iterable[Itemset], width: int, order: Callable[[int], object]
+    ) -> None:
+        """Store the itemsets as `candidates(size, item_1, ...)`, each one's nodes in `order`."""
+        columns: dict[str, list[int | None]] = {"size": []}
+        columns.update({f"item_{j}": [] for j in range(1, width + 1)})
+        for s in itemsets:
+            ordered = sorted(s, key=order)
+            columns["size"].append(len(s))
+            for j in range(width):
+                columns[f"item_{j + 1}"].append(ordered[j] if j < len(s) else None)
+        self.store.put_arrow(
+            "candidates",
+            pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()}),
+        )
+
+    def _counted(self, missing: set[Itemset]) -> dict[Itemset, int]:
+        width = max(len(s) for s in missing)
+        self._put_candidates(missing, width, lambda x: (self.tree.support[x], x))
+        query = render(sql.candidate_supports(sorted({len(s) for s in missing})))
+        # Joins in the written order: each candidate's transactions (rarest node first) probe
+        # hash tables of `expanded`. DuckDB's reordering builds on that large intermediate
+        # instead: 3.5x the time and memory (WV2, m=3: 5.4 s, 850 MB against 1.5 s, 270 MB).
+        self.store.execute("SET disabled_optimizers = 'join_order'", step="written_join_order")
+        try:
+            counted = self.store.arrow(query, step="candidate_supports")
+        finally:
+            self.store.execute("RESET disabled_optimizers", step="reset_join_order")
+        found = dict.fromkeys(missing, 0)
+        for itemset, support in zip(
+            counted.column("itemset").to_pylist(),
+            counted.column("support").to_pylist(),
+            strict=True,
+        ):
+            found[tuple(itemset)] = support
+        return found
+
+    def _looked_up(self, missing: set[Itemset]) -> dict[Itemset, int]:
+        assert self.violations is not None
+        table, size, k = self.violations
+        found = dict.fromkeys(missing, k)
+        sized = [s for s in missing if len(s) == size]
+        if sized:
+            self._put_candidates(sized, size, lambda x: x)
+            listed = self.store.arrow(
+                render(sql.listed_candidates(table, size)), step="listed_candidates"
+            )
+            for itemset in listed.column("itemset").to_pylist():
+                found[tuple(itemset)] = 0
+        return found
 
 
 def best_fix(cut: Cut, supports: Supports, itemset: Itemset, k: int) -> Itemset:
@@ -242,15 +276,11 @@ def walk(
     width: int,
     k: int,
     progress: Progress,
-    *,
-    skip_generalized: bool,
 ) -> WalkStats:
     """Fix the violating itemsets of `table` one by one in its `pos` order, merging each fix
     into the cut.
 
-    An itemset is passed over when its image under the cut has reached support k, and with
-    `skip_generalized` (DA) as soon as one of its nodes is generalized away, as the paper does.
-    The walk goes a batch at a time. SQL takes the batch's images under the cut, counts the new
+    An itemset is passed over when its image under the cut has reached support k. The walk goes a batch at a time. SQL takes the batch's images under the cut, counts the new
     ones and hands Python only the violations still open; then every generalization of their
     images is counted, in one statement. Fixes later in the batch only move an image up to its
     generalizations: known if the image was violating, anonymous if it was anonymous.
@@ -265,15 +295,12 @@ def walk(
             write_cover(store, cut)
             written = cut.merges
         store.execute(batch, {"lo": lo, "hi": lo + size - 1}, step="walk_batch")
-        if not skip_generalized:
-            supports.fetch(tuple(image) for (image,) in store.run("km_new_images").rows)
-        rows = store.run("km_open_violations", {"k": k, "skip_generalized": skip_generalized}).rows
+        supports.fetch(tuple(image) for (image,) in store.run("km_new_images").rows)
+        rows = store.run("km_open_violations", {"k": k}).rows
         open_rows = [(tuple(itemset), tuple(image)) for _, itemset, image in rows]
         images = {image for _, image in open_rows}
         supports.fetch(c for image in images for c in cut.tree.candidates(image))
         for v, _ in open_rows:
-            if skip_generalized and any(cut.generalized(x) for x in v):
-                continue
             image = cut.image(v)
             if image != v and supports[image] >= k:
                 continue
@@ -308,29 +335,35 @@ def start(store: Store, tree: Tree) -> Supports:
 
 
 def count_expanded_violations(store: Store, params: Params, name: str) -> None:
-    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order.
+    """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
+    sizes = range(1, (params.m or 1) + 1)
+    check_itemsets(store, params, name, sizes, "expanded")
+    store.execute(
+        "CREATE OR REPLACE TABLE violations_expanded AS "
+        + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in sizes})),
+        {"k": params.k},
+        step="violations_expanded",
+    )
 
-    Counting them makes one row per itemset held by each expanded transaction, which grows as
-    length^m: refuse above options["max_itemsets"] rather than exhaust memory.
-    """
-    m, k = params.m or 1, params.k
+
+def check_itemsets(
+    store: Store, params: Params, name: str, sizes: Sequence[int], source: str
+) -> None:
+    """Refuse to count the itemsets of `sizes` nodes of the expanded transactions in `source`
+    when they are more than options["max_itemsets"]: counting makes one row per itemset held
+    by each transaction, which grows as length^m, and would exhaust memory first."""
     limit = params.options["max_itemsets"]
     held = sum(
-        count * sum(comb(n, s) for s in range(1, m + 1))
-        for n, count in store.run("km_expanded_lengths").rows
+        count * sum(comb(n, s) for s in sizes)
+        for n, count in store.run("km_expanded_lengths", {"source": source}).rows
     )
     if held > limit:
+        what = f"{sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
         raise TooLargeError(
-            f"{name}: the expanded transactions hold {held:,} itemsets of 1..{m} nodes, more "
+            f"{name}: the expanded transactions hold {held:,} itemsets of {what} nodes, more "
             f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise the option "
             "(--option max_itemsets=N)"
         )
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_expanded AS "
-        + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in range(1, m + 1)})),
-        {"k": k},
-        step="violations_expanded",
-    )
 
 
 def write_cut(store: Store, cut: Cut) -> None:

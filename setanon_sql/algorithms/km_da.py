@@ -1,35 +1,77 @@
-"""DA, direct anonymization (Terrovitis et al. 2008): k^m-anonymity in one pass.
+"""DA, direct anonymization (Terrovitis et al. 2008): k^m-anonymity over the expanded itemsets.
 
-One statement counts every itemset of 1..m nodes of the expanded transactions (no node with its
-own ancestor) that has support under k (`violations_expanded`). They are walked in the paper's
-count-tree order; any itemset one of whose nodes the cut has generalized away is passed over,
-the others are fixed with the cheapest generalization that contains the current cut. An itemset
-of the final cut with support under k would have been walked and fixed, so none is left.
+An itemset of hierarchy nodes has the same support under every cut holding its nodes, so the
+search counts supports once, over the *expanded* transactions (each item with all its
+ancestors), generalized itemsets included: a cut is k^m-anonymous exactly when no expanded
+itemset under k lies wholly in it.
+
+The search fixes sizes in turn, smallest first. For size s, one statement counts the s-itemsets
+under k of the expanded transactions cut down to the nodes at or above the current cut
+(`violations_l{s}`; the cut only coarsens, so nodes below it never count again, which keeps
+m=3 countable). Then, until none is left, one statement takes those lying wholly in the cut
+and puts them in the paper's walk order (`violations_in_cut`); and each one still under k when its turn
+comes is fixed with the generalization of least added cost against the whole cut. Fixing all
+sizes at once in walk order, the old design, let early fixes of large itemsets of rare nodes
+coarsen the cut far beyond need (WV2, k=10, m=2: NCP 22.95 % against 2.13 %).
+
+Then, with the option `specialize` (default on), the specialization pass (`km_specialize`)
+pushes generalized cut nodes back down while k^m-anonymity holds.
 """
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 from ..params import Params
-from ..store import Store
-from . import Progress, km_cut
+from ..queries import render
+from ..store import Store, quote
+from . import Progress, km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
-    m = params.m or 1
+    m, k = params.m or 1, params.k
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
-    progress("count expanded itemsets", 0, 2)
     supports = km_cut.start(store, tree)
-    km_cut.count_expanded_violations(store, params, "da")
-    progress("fix violations", 1, 2)
-    stats = km_cut.walk(
-        store, cut, supports, "violations_expanded", m, params.k, progress, skip_generalized=True
-    )
-    progress("release", 2, 2)
-    info = km_cut.finish(store, cut, params, [])
+    walked = fixed = rounds = 0
+    for size in range(1, m + 1):
+        progress(f"itemsets of {size}", size - 1, m)
+        table = f"violations_l{size}"
+        _write_cut_nodes(store, cut)
+        store.run("km_open_expanded")
+        km_cut.check_itemsets(store, params, "da", [size], "open_expanded")
+        store.execute(
+            f"CREATE OR REPLACE TABLE {quote(table)} AS "
+            + render(km_sql.expanded_supports(size, "open_expanded")),
+            {"k": k},
+            step=table,
+        )
+        supports.use_violations(table, size, k)
+        in_cut = "CREATE OR REPLACE TABLE violations_in_cut AS " + render(
+            km_sql.in_walk_order({size: km_sql.in_cut(table, size)})
+        )
+        while True:
+            store.execute(in_cut, step="violations_in_cut")
+            rounds += 1
+            if not store.scalar("SELECT count(*) FROM violations_in_cut", step="count_in_cut"):
+                break
+            stats = km_cut.walk(store, cut, supports, "violations_in_cut", size, k, progress)
+            walked += stats.walked
+            fixed += stats.fixed
+            _write_cut_nodes(store, cut)
+    info: dict = {"violations_walked": walked, "violations_fixed": fixed, "rounds": rounds}
+    if params.options["specialize"]:
+        info["cut_ncp_before_specialize"] = round(tree.ncp(cut.cost()), 6)
+        cut, info["splits"] = km_specialize.specialize(store, cut, m, k, progress)
+    progress("release", m, m)
+    scratch = ["open_expanded", "violations_in_cut", "cut_node"]
     return {
+        **km_cut.finish(store, cut, params, scratch),
         **info,
-        "violations": stats.walked,
-        "violations_fixed": stats.fixed,
         "support_queries": supports.queries,
     }
+
+
+def _write_cut_nodes(store: Store, cut: km_cut.Cut) -> None:
+    """Store the cut's nodes as `cut_node(node)`."""
+    store.put_arrow("cut_node", pa.table({"node": pa.array(cut.nodes(), pa.int32())}))

@@ -32,10 +32,40 @@ def generalized_supports(size: int, *, below: str | None = "$k") -> exp.Select:
     return itemset_supports("generalized", size, below=below)
 
 
-def expanded_supports(size: int) -> exp.Select:
-    """Support under $k of every `size`-itemset of the expanded transactions with no node
-    together with its own ancestor."""
-    return itemset_supports("expanded", size, pair_condition=not_descendant)
+def expanded_supports(size: int, source: str = "expanded") -> exp.Select:
+    """Support under $k of every `size`-itemset of the expanded transactions in `source` with
+    no node together with its own ancestor."""
+    return itemset_supports(source, size, pair_condition=not_descendant)
+
+
+def split_violations(m: int) -> exp.Expression:
+    """Every itemset of 1..m nodes of `split_expanded` (no node with its own ancestor) with
+    support under $k, as a sorted list `itemset`."""
+    parts = []
+    for size in range(1, m + 1):
+        inner = itemset_supports("split_expanded", size, pair_condition=not_descendant)
+        items = [exp.column(f"item_{j}", quoted=True) for j in range(1, size + 1)]
+        parts.append(
+            select(exp.Array(expressions=items).as_("itemset", quoted=True)).from_(
+                inner.subquery(f"s{size}", copy=False)
+            )
+        )
+    out: exp.Expression = parts[0]
+    for q in parts[1:]:
+        out = exp.union(out, q, distinct=False)
+    return out
+
+
+def in_cut(table: str, width: int) -> exp.Select:
+    """The itemsets of `table` (`width` item columns, support) lying wholly in the cut
+    `cut_node(node)`."""
+    items = [exp.column(f"item_{j}", quoted=True) for j in range(1, width + 1)]
+    cut = select(exp.column("node", quoted=True)).from_(exp.table_("cut_node", quoted=True))
+    return (
+        select(*items, exp.column("support", quoted=True))
+        .from_(exp.table_(table, quoted=True))
+        .where(exp.and_(*[exp.In(this=item, query=cut.subquery()) for item in items]))
+    )
 
 
 def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
@@ -136,3 +166,18 @@ def candidate_supports(sizes: list[int]) -> exp.Expression:
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return out
+
+
+def listed_candidates(table: str, width: int) -> exp.Select:
+    """The itemsets of `candidates(item_1, ...)` (node ids increasing) listed in `table`."""
+    on = exp.and_(
+        *[
+            exp.EQ(this=col("v", f"item_{j}"), expression=col("c", f"item_{j}"))
+            for j in range(1, width + 1)
+        ]
+    )
+    return (
+        select(_node_list(_items("c", width)).as_("itemset", quoted=True))
+        .from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
+        .join(exp.table_(table, quoted=True).as_("v", quoted=True), on=on)
+    )
