@@ -87,16 +87,74 @@ LEFT JOIN node AS up ON up.id = n.parent
 ORDER BY counts.tid, counts.node;
 
 -- name: clump_order
--- Transactions in similarity order (by length, then by their items in preorder, then tid), cut
+-- Transactions in similarity order: by their items' ancestors from the top down (the multiset of
+-- ancestors one level below the root, then the next level, ...), then by length and tid; cut
 -- into blocks of $k consecutive positions.
 CREATE OR REPLACE TABLE clump_order AS
-WITH ordered AS (
-    SELECT tid, len, row_number() OVER (ORDER BY len, items, tid) - 1 AS pos
-    FROM (SELECT tid, count(*) AS len, list(item ORDER BY item) AS items FROM tx GROUP BY tid)
+WITH keyed AS (
+    SELECT t.tid, count(*) FILTER (WHERE c.distance = 0) AS len,
+           list(c.ancestor ORDER BY n.depth, c.ancestor) AS ancestors
+    FROM tx AS t
+    JOIN closure AS c ON c.node = t.item
+    JOIN node AS n ON n.id = c.ancestor
+    WHERE n.parent IS NOT NULL
+    GROUP BY t.tid
+), ordered AS (
+    SELECT tid, len, row_number() OVER (ORDER BY ancestors, len, tid) - 1 AS pos FROM keyed
 )
 SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
 FROM ordered
 ORDER BY pos;
+
+-- name: clump_segment_costs
+-- Cost of every run of $k to 2$k - 1 consecutive transactions of the order taken as a cluster:
+-- its GGD * (M - 1), at (pos * $k + size - $k). c(p) of a run is the number of layers h with
+-- count_t(p) >= h in every member, so each (transaction, node, layer) row finds how far its
+-- layer continues unbroken down the order (an island of consecutive positions), and a run
+-- gains w(p) for every layer of its first member that reaches its last one.
+CREATE OR REPLACE TABLE clump_segment AS
+WITH layer AS (
+    SELECT o.pos, tc.node, h.layer, tc.w
+    FROM clump_order AS o
+    JOIN tx_count AS tc ON tc.tid = o.tid,
+    range(1, tc.cnt + 1) AS h(layer)
+    WHERE tc.w > 0
+), island AS (
+    SELECT pos, node, layer, w,
+           pos - row_number() OVER (PARTITION BY node, layer ORDER BY pos) AS island
+    FROM layer
+), reach AS (
+    -- how many consecutive positions from pos on hold this layer (at most 2k - 1 matter)
+    SELECT pos, w,
+           least(max(pos) OVER (PARTITION BY node, layer, island) - pos + 1, 2 * $k - 1) AS reach
+    FROM island
+), gain_by_reach AS (
+    SELECT pos, reach, sum(w) AS w FROM reach WHERE reach >= $k GROUP BY pos, reach
+), gain AS (
+    SELECT g.pos, s.size, sum(g.w) AS gain
+    FROM gain_by_reach AS g
+    JOIN range($k, 2 * $k) AS s(size) ON g.reach >= s.size
+    GROUP BY g.pos, s.size
+), items_before AS (
+    SELECT pos, sum(len) OVER (ORDER BY pos) - len AS before, sum(len) OVER (ORDER BY pos) AS upto
+    FROM clump_order
+)
+SELECT CAST(o.pos * $k + s.size - $k AS BIGINT) AS slot, o.pos, CAST(s.size AS INTEGER) AS size,
+       CAST((last.upto - o.before) * $scale - s.size * coalesce(g.gain, 0) AS BIGINT) AS cost
+FROM items_before AS o
+JOIN range($k, 2 * $k) AS s(size) ON o.pos + s.size <= (SELECT count(*) FROM clump_order)
+JOIN items_before AS last ON last.pos = o.pos + s.size - 1
+LEFT JOIN gain AS g ON g.pos = o.pos AND g.size = s.size
+ORDER BY slot;
+
+-- name: clump_clusters_of_runs
+-- cluster_of from the chosen runs `clump_run(pos, cluster)`: each transaction joins the run
+-- that starts at or before its position.
+CREATE OR REPLACE TABLE cluster_of AS
+SELECT o.tid, r.cluster
+FROM clump_order AS o
+ASOF JOIN clump_run AS r ON o.pos >= r.pos
+ORDER BY o.tid;
 
 -- name: clump_seeds
 -- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.

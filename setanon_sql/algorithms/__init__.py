@@ -202,24 +202,32 @@ ALGORITHMS: dict[str, Algorithm] = {
             summary="GGD clustering with generalization and suppression",
             options=(
                 Option(
+                    "method",
+                    str,
+                    "runs",
+                    "cut the similarity order into the runs of k..2k-1 transactions of least "
+                    "total GGD (runs), or grow seeded clusters greedily (greedy)",
+                    choices=("runs", "greedy"),
+                ),
+                Option(
                     "reach",
                     int,
                     15,
-                    "blocks of k transactions on either side a cluster draws candidates from",
+                    "greedy: blocks of k transactions on either side a cluster draws candidates from",
                     minimum=1,
                 ),
                 Option(
                     "batch",
                     int,
                     lambda k: k,
-                    "additions per cluster per round (default k)",
+                    "greedy: additions per cluster per round (default k)",
                     minimum=1,
                 ),
                 Option(
                     "keep",
                     int,
                     lambda k: 2 * k,
-                    "candidates a cluster keeps on its shortlist (default 2k)",
+                    "greedy: candidates a cluster keeps on its shortlist (default 2k)",
                     minimum=1,
                 ),
             ),
