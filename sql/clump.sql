@@ -87,20 +87,26 @@ LEFT JOIN node AS up ON up.id = n.parent
 ORDER BY counts.tid, counts.node;
 
 -- name: clump_order
--- Transactions in similarity order: by their items' ancestors from the top down (the multiset of
--- ancestors one level below the root, then the next level, ...), then by length and tid; cut
--- into blocks of $k consecutive positions.
+-- Transactions in similarity order, by their items' ancestors from the top down: first the
+-- multiset of ancestors one level below the root, the dominant ones first (most items under
+-- them, then id), then length, then every level's ancestors the same way, then tid; cut into
+-- blocks of $k consecutive positions.
 CREATE OR REPLACE TABLE clump_order AS
-WITH keyed AS (
-    SELECT t.tid, count(*) FILTER (WHERE c.distance = 0) AS len,
-           list(c.ancestor ORDER BY n.depth, c.ancestor) AS ancestors
-    FROM tx AS t
-    JOIN closure AS c ON c.node = t.item
-    JOIN node AS n ON n.id = c.ancestor
+WITH lengths AS (
+    SELECT tid, count(*) AS len FROM tx GROUP BY tid
+), profile AS (
+    SELECT tc.tid,
+           list(tc.node ORDER BY tc.cnt DESC, tc.node) FILTER (WHERE n.depth = 1) AS top,
+           list(tc.node ORDER BY n.depth, tc.cnt DESC, tc.node) AS ancestors
+    FROM tx_count AS tc
+    JOIN node AS n ON n.id = tc.node,
+    range(tc.cnt)
     WHERE n.parent IS NOT NULL
-    GROUP BY t.tid
+    GROUP BY tc.tid
 ), ordered AS (
-    SELECT tid, len, row_number() OVER (ORDER BY ancestors, len, tid) - 1 AS pos FROM keyed
+    SELECT l.tid, l.len, row_number() OVER (ORDER BY p.top, l.len, p.ancestors, l.tid) - 1 AS pos
+    FROM lengths AS l
+    LEFT JOIN profile AS p ON p.tid = l.tid
 )
 SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
 FROM ordered
