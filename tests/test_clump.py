@@ -254,10 +254,43 @@ def test_runs_release_verifies_and_every_run_is_costed_as_its_ggd(db, k):
     for pos, size, cost in runs:
         members = [original[t] for t in order[pos : pos + size]]
         assert cost == pytest.approx(ggd_reference(members, tree) * scale)
+    # the exchanges after the cut saved exactly what they were costed to save
+    saving = result.info["exchange_saving"]
+    assert saving >= 0
+    assert result.info["ggd"] == pytest.approx(result.info["runs_ggd"] - saving, abs=1e-3)
+    store.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(db=databases(max_tx=14), k=st.integers(2, 3))
+def test_the_cut_alone_gives_runs_of_k_to_2k_minus_1(db, k):
+    txs, edges = db
+    k = min(k, len(txs))
+    store = make_store(txs, edges)
+    result = anonymize(store, Params(algorithm="clump", k=k, options={"passes": 0}))
+    check_run(store, result, k, Tree(edges))
     sizes = [len(m) for m in clustering_of(store, result.run).values()]
-    assert all(k <= size < max(2 * k, 2) for size in sizes)
+    assert all(k <= size < 2 * k for size in sizes)
     assert result.info["runs_ggd"] == pytest.approx(result.info["ggd"], abs=1e-3)
     store.close()
+
+
+def test_exchanges_lower_ggd_by_what_they_were_costed():
+    exchanges = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        leaves = sorted(FOOD.leaf_set)
+        txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(30)]
+        store = make_store(txs, FOOD_TREE)
+        cut = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 0}))
+        improved = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 3}))
+        check_run(store, improved, 3, FOOD)
+        saving = improved.info["exchange_saving"]
+        assert improved.info["ggd"] == pytest.approx(cut.info["ggd"] - saving, abs=1e-4)
+        assert saving > 0 or improved.info["exchanges"] == 0
+        exchanges += improved.info["exchanges"]
+        store.close()
+    assert exchanges > 0  # these databases do leave exchanges worth making
 
 
 @pytest.mark.parametrize(
@@ -270,7 +303,7 @@ def test_runs_release_verifies_and_every_run_is_costed_as_its_ggd(db, k):
         ({"batch": 2.5}, "option batch of clump must be a whole number, got 2.5"),
         (
             {"window": 3},
-            "unknown option(s) for clump: window; valid keys: method, reach, batch, keep",
+            "unknown option(s) for clump: window; valid keys: method, passes, span, outs, reach, batch, keep",
         ),
     ],
 )
@@ -283,6 +316,9 @@ def test_bad_options(options, message):
 def test_options_from_text_are_typed():
     assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
         "method": "runs",
+        "passes": 2,
+        "span": 3,
+        "outs": 3,
         "reach": 8,
         "batch": 4,
         "keep": 8,

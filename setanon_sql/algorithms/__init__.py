@@ -210,6 +210,27 @@ ALGORITHMS: dict[str, Algorithm] = {
                     choices=("runs", "greedy"),
                 ),
                 Option(
+                    "passes",
+                    int,
+                    2,
+                    "runs: passes of exchanges between nearby clusters after the cut (0: none)",
+                    minimum=0,
+                ),
+                Option(
+                    "span",
+                    int,
+                    3,
+                    "runs: how many clusters apart in the order two clusters may exchange members",
+                    minimum=1,
+                ),
+                Option(
+                    "outs",
+                    int,
+                    3,
+                    "runs: members of a cluster offered for exchange, those whose leaving saves most",
+                    minimum=1,
+                ),
+                Option(
                     "reach",
                     int,
                     15,

@@ -53,21 +53,28 @@ run's cost) and `clump_run` (the chosen runs), or for the greedy `cluster_count`
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
 
-from .. import lcg
+from .. import lcg, sqlfiles
 from ..params import Params
 from ..store import Store, quote
 from . import Progress
 
 INTERMEDIATE = (
-    "tx_count", "clump_order", "clump_segment", "clump_run", "clump_free", "cluster_count", "clump_cluster",
+    "tx_count", "clump_order", "clump_segment", "clump_run", "clump_swap", "clump_swap_side",
+    "clump_swap_member", "clump_swap_node", "clump_swap_cost", "clump_swap_loo",
+    "clump_swap_misfit", "clump_free", "cluster_count", "clump_cluster",
     "clump_pool", "clump_candidates", "clump_round", "clump_stuck",
 )  # fmt: skip
 UNLIMITED = 2**31 - 1
+SWAP_PHASE = tuple(
+    f"clump_swap_{step}"
+    for step in ("sides", "members", "nodes", "costs", "leave_one_out", "misfits", "choices")
+)
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
@@ -80,6 +87,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     scale = int(store.scalar("SELECT max(leaf_count) - 1 FROM node"))
     if opts["method"] == "runs":
         info = cluster_runs(store, k=k, n=n, scale=scale)
+        info |= improve(store, k=k, scale=scale, opts=opts)
     else:
         info = cluster_greedy(store, opts, k=k, n=n, scale=scale, progress=progress)
     total = lcg.release(store)
@@ -122,6 +130,41 @@ def cluster_runs(store: Store, *, k: int, n: int, scale: int) -> dict[str, Any]:
     )
     store.run("clump_clusters_of_runs")
     return {"runs_ggd": round(best_cost(costs, starts, n=n, k=k) / max(scale, 1), 4)}
+
+
+def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[str, Any]:
+    """Exchange members between clusters up to `span` apart in the order while GGD drops.
+
+    A phase pairs clusters d apart (d = 1..span, each parity), so its exchanges are
+    independent: a few statements pick each pair's best swap or move among its clusters'
+    `outs` misfits, one carries them out. Stops after `passes` passes or a pass that changes
+    nothing. Returns the exchanges made and the GGD they were costed to save.
+    """
+    exchanges = done = saved = 0
+    if k == 1:  # every cluster is one transaction and costs nothing
+        return {"exchanges": 0, "passes": 0, "exchange_saving": 0.0}
+    for _ in range(opts["passes"]):
+        done += 1
+        before = exchanges
+        for d in range(1, opts["span"] + 1):
+            for parity in (0, 1):
+                phase = {"d": d, "parity": parity, "k": k, "scale": scale, "outs": opts["outs"]}
+                for step in SWAP_PHASE:
+                    store.run(step, {p: phase[p] for p in parameters(step)})
+                chosen, delta = store.query(
+                    "SELECT count(*), coalesce(sum(delta), 0) FROM clump_swap"
+                )[0]
+                if chosen:
+                    store.run("clump_apply_swaps")
+                exchanges, saved = exchanges + chosen, saved - delta
+        if exchanges == before:
+            break
+    return {"exchanges": exchanges, "passes": done, "exchange_saving": round(saved / scale, 4)}
+
+
+def parameters(name: str) -> set[str]:
+    """The `$name` parameters a named statement takes (DuckDB refuses any extra one)."""
+    return set(re.findall(r"\$([a-z_]+)", sqlfiles.statement(name).sql))
 
 
 def best_runs(costs: Sequence[int | None], *, n: int, k: int) -> list[int]:
