@@ -318,7 +318,7 @@ def test_options_from_text_are_typed():
         "method": "runs",
         "passes": 2,
         "span": 3,
-        "outs": 3,
+        "outs": 6,
         "reach": 8,
         "batch": 4,
         "keep": 8,

@@ -226,7 +226,7 @@ ALGORITHMS: dict[str, Algorithm] = {
                 Option(
                     "outs",
                     int,
-                    3,
+                    6,
                     "runs: members of a cluster offered for exchange, those whose leaving saves most",
                     minimum=1,
                 ),
