@@ -79,7 +79,7 @@ def main() -> None:
     for dataset in args.dataset:
         for k in args.k:
             for variant in args.variant:
-                options = VARIANTS.get(variant) or json.loads(variant)
+                options = VARIANTS[variant] if variant in VARIANTS else json.loads(variant)
                 cmd = [sys.executable, __file__, "--single", dataset, str(k), json.dumps(options)]
                 runs = [
                     json.loads(
