@@ -157,14 +157,18 @@ def test_clump_is_deterministic():
     store.close()
 
 
+def random_food_store(seed: int, n: int):
+    """A store of n random transactions of 1..4 foods."""
+    rng = random.Random(seed)
+    leaves = sorted(FOOD.leaf_set)
+    return make_store([rng.sample(leaves, rng.randint(1, 4)) for _ in range(n)], FOOD_TREE)
+
+
 @pytest.mark.parametrize("k", [3, 5])
 def test_clump_dissolves_stuck_clusters_and_places_their_members(k):
     dissolved = 0
     for seed in range(4):
-        rng = random.Random(seed)
-        leaves = sorted(FOOD.leaf_set)
-        txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(40)]
-        store = make_store(txs, FOOD_TREE)
+        store = random_food_store(seed, 40)
         options = {"method": "greedy", "reach": 1, "batch": 1}
         result = anonymize(store, Params(algorithm="clump", k=k, options=options))
         dissolved += result.info["dissolved"]
@@ -278,10 +282,7 @@ def test_the_cut_alone_gives_runs_of_k_to_2k_minus_1(db, k):
 def test_exchanges_lower_ggd_by_what_they_were_costed():
     exchanges = 0
     for seed in range(6):
-        rng = random.Random(seed)
-        leaves = sorted(FOOD.leaf_set)
-        txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(30)]
-        store = make_store(txs, FOOD_TREE)
+        store = random_food_store(seed, 30)
         cut = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 0}))
         improved = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 3}))
         check_run(store, improved, 3, FOOD)
