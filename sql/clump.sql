@@ -87,16 +87,244 @@ LEFT JOIN node AS up ON up.id = n.parent
 ORDER BY counts.tid, counts.node;
 
 -- name: clump_order
--- Transactions in similarity order (by length, then by their items in preorder, then tid), cut
--- into blocks of $k consecutive positions.
+-- Transactions in similarity order, by their items' ancestors from the top down: first the
+-- multiset of ancestors one level below the root, the dominant ones first (most items under
+-- them, then id), then length, then every level's ancestors the same way, then tid; cut into
+-- blocks of $k consecutive positions.
 CREATE OR REPLACE TABLE clump_order AS
-WITH ordered AS (
-    SELECT tid, len, row_number() OVER (ORDER BY len, items, tid) - 1 AS pos
-    FROM (SELECT tid, count(*) AS len, list(item ORDER BY item) AS items FROM tx GROUP BY tid)
+WITH lengths AS (
+    SELECT tid, count(*) AS len FROM tx GROUP BY tid
+), profile AS (
+    SELECT tc.tid,
+           list(tc.node ORDER BY tc.cnt DESC, tc.node) FILTER (WHERE n.depth = 1) AS top,
+           list(tc.node ORDER BY n.depth, tc.cnt DESC, tc.node) AS ancestors
+    FROM tx_count AS tc
+    JOIN node AS n ON n.id = tc.node,
+    range(tc.cnt)
+    WHERE n.parent IS NOT NULL
+    GROUP BY tc.tid
+), ordered AS (
+    SELECT l.tid, l.len, row_number() OVER (ORDER BY p.top, l.len, p.ancestors, l.tid) - 1 AS pos
+    FROM lengths AS l
+    LEFT JOIN profile AS p ON p.tid = l.tid
 )
 SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
 FROM ordered
 ORDER BY pos;
+
+-- name: clump_segment_costs
+-- Cost of every run of $k to 2$k - 1 consecutive transactions of the order taken as a cluster:
+-- its GGD * (M - 1), at (pos * $k + size - $k). c(p) of a run is the number of layers h with
+-- count_t(p) >= h in every member, so each (transaction, node, layer) row finds how far its
+-- layer continues unbroken down the order (an island of consecutive positions), and a run
+-- gains w(p) for every layer of its first member that reaches its last one.
+CREATE OR REPLACE TABLE clump_segment AS
+WITH layer AS (
+    SELECT o.pos, tc.node, h.layer, tc.w
+    FROM clump_order AS o
+    JOIN tx_count AS tc ON tc.tid = o.tid,
+    range(1, tc.cnt + 1) AS h(layer)
+    WHERE tc.w > 0
+), island AS (
+    SELECT pos, node, layer, w,
+           pos - row_number() OVER (PARTITION BY node, layer ORDER BY pos) AS island
+    FROM layer
+), reach AS (
+    -- how many consecutive positions from pos on hold this layer (at most 2k - 1 matter)
+    SELECT pos, w,
+           least(max(pos) OVER (PARTITION BY node, layer, island) - pos + 1, 2 * $k - 1) AS reach
+    FROM island
+), gain_by_reach AS (
+    SELECT pos, reach, sum(w) AS w FROM reach WHERE reach >= $k GROUP BY pos, reach
+), gain AS (
+    SELECT g.pos, s.size, sum(g.w) AS gain
+    FROM gain_by_reach AS g
+    JOIN range($k, 2 * $k) AS s(size) ON g.reach >= s.size
+    GROUP BY g.pos, s.size
+), items_before AS (
+    SELECT pos, sum(len) OVER (ORDER BY pos) - len AS before, sum(len) OVER (ORDER BY pos) AS upto
+    FROM clump_order
+)
+SELECT CAST(o.pos * $k + s.size - $k AS BIGINT) AS slot, o.pos, CAST(s.size AS INTEGER) AS size,
+       CAST((last.upto - o.before) * $scale - s.size * coalesce(g.gain, 0) AS BIGINT) AS cost
+FROM items_before AS o
+JOIN range($k, 2 * $k) AS s(size) ON o.pos + s.size <= (SELECT count(*) FROM clump_order)
+JOIN items_before AS last ON last.pos = o.pos + s.size - 1
+LEFT JOIN gain AS g ON g.pos = o.pos AND g.size = s.size
+ORDER BY slot;
+
+-- name: clump_clusters_of_runs
+-- cluster_of from the chosen runs `clump_run(pos, cluster)`: each transaction joins the run
+-- that starts at or before its position.
+CREATE OR REPLACE TABLE cluster_of AS
+SELECT o.tid, r.cluster
+FROM clump_order AS o
+ASOF JOIN clump_run AS r ON o.pos >= r.pos
+ORDER BY o.tid;
+
+-- name: clump_swap_sides
+-- One phase of the improvement pass pairs clusters $d apart in the order (cluster a with
+-- a + $d, a // $d of parity $parity, so no cluster is in two pairs): each side of a pair with
+-- its partner, its pair's a, and its size and item occurrences.
+CREATE OR REPLACE TABLE clump_swap_side AS
+WITH cluster AS (
+    SELECT co.cluster, count(*) AS size, sum(o.len) AS items
+    FROM cluster_of AS co
+    JOIN clump_order AS o ON o.tid = co.tid
+    GROUP BY co.cluster
+), pair AS (
+    SELECT a.cluster AS a, b.cluster AS b
+    FROM cluster AS a
+    JOIN cluster AS b ON b.cluster = a.cluster + $d
+    WHERE (a.cluster // $d) % 2 = $parity
+)
+SELECT p.a AS cluster, p.b AS partner, p.a, c.size, c.items
+FROM pair AS p JOIN cluster AS c ON c.cluster = p.a
+UNION ALL
+SELECT p.b, p.a, p.a, c.size, c.items
+FROM pair AS p JOIN cluster AS c ON c.cluster = p.b;
+
+-- name: clump_swap_members
+-- The members of the paired clusters, with their length.
+CREATE OR REPLACE TABLE clump_swap_member AS
+SELECT co.tid, co.cluster, o.len
+FROM cluster_of AS co
+JOIN clump_order AS o ON o.tid = co.tid
+SEMI JOIN clump_swap_side AS s ON s.cluster = co.cluster;
+
+-- name: clump_swap_nodes
+-- Per paired cluster and node: members with items under it and their counts, sorted.
+CREATE OR REPLACE TABLE clump_swap_node AS
+SELECT m.cluster, tc.node, any_value(tc.w) AS w, count(*) AS present,
+       list_sort(list(tc.cnt)) AS counts
+FROM clump_swap_member AS m
+JOIN tx_count AS tc ON tc.tid = m.tid
+WHERE tc.w > 0
+GROUP BY m.cluster, tc.node;
+
+-- name: clump_swap_costs
+-- Each paired cluster's cost, GGD * (M - 1).
+CREATE OR REPLACE TABLE clump_swap_cost AS
+SELECT s.cluster, s.size, s.items,
+       s.items * $scale - s.size * coalesce(sum(n.w * n.counts[1]), 0) AS cost
+FROM clump_swap_side AS s
+LEFT JOIN clump_swap_node AS n ON n.cluster = s.cluster AND n.present = s.size
+GROUP BY s.cluster, s.size, s.items;
+
+-- name: clump_swap_leave_one_out
+-- c(p) of a paired cluster without member `out`, where above 0: with the counts of p sorted,
+-- the second smallest where the member held the smallest, and the smallest where it was the
+-- one member without p.
+CREATE OR REPLACE TABLE clump_swap_loo AS
+SELECT m.cluster, m.tid AS out, n.node, n.w,
+       CASE WHEN tc.cnt = n.counts[1] THEN n.counts[2] ELSE n.counts[1] END AS c
+FROM clump_swap_member AS m
+JOIN clump_swap_cost AS c ON c.cluster = m.cluster
+JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size
+JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node
+UNION ALL
+SELECT m.cluster, m.tid, n.node, n.w, n.counts[1]
+FROM clump_swap_member AS m
+JOIN clump_swap_cost AS c ON c.cluster = m.cluster
+JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size - 1
+ANTI JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node;
+
+-- name: clump_swap_misfits
+-- The $outs members of each paired cluster whose leaving would save it most: the only ones
+-- offered for exchange.
+CREATE OR REPLACE TABLE clump_swap_misfit AS
+WITH kept AS (
+    SELECT cluster, out, sum(w * c) AS gain FROM clump_swap_loo GROUP BY cluster, out
+)
+SELECT m.cluster, m.tid, m.len
+FROM clump_swap_member AS m
+JOIN clump_swap_cost AS c ON c.cluster = m.cluster
+LEFT JOIN kept AS k ON k.cluster = m.cluster AND k.out = m.tid
+QUALIFY row_number() OVER (
+    PARTITION BY m.cluster
+    ORDER BY c.cost - (c.items - m.len) * $scale + (c.size - 1) * coalesce(k.gain, 0) DESC,
+             m.tid
+) <= $outs;
+
+-- name: clump_swap_choices
+-- Each pair's best exchange, a swap of two misfits or a move of one from a cluster above $k
+-- members, when it lowers the pair's summed GGD * (M - 1).
+CREATE OR REPLACE TABLE clump_swap AS
+WITH exchange AS (
+    -- every way a side can change: a misfit out for one of its partner's in (swap), a misfit
+    -- out (move away), or one of its partner's misfits in (move here)
+    SELECT s.cluster, s.a, o.tid AS out, i.tid AS inn
+    FROM clump_swap_side AS s
+    JOIN clump_swap_misfit AS o ON o.cluster = s.cluster
+    JOIN clump_swap_misfit AS i ON i.cluster = s.partner
+    UNION ALL
+    SELECT s.cluster, s.a, o.tid, NULL
+    FROM clump_swap_side AS s
+    JOIN clump_swap_misfit AS o ON o.cluster = s.cluster
+    WHERE s.size > $k
+    UNION ALL
+    SELECT s.cluster, s.a, NULL, i.tid
+    FROM clump_swap_side AS s
+    JOIN clump_swap_side AS p ON p.cluster = s.partner
+    JOIN clump_swap_misfit AS i ON i.cluster = s.partner
+    WHERE p.size > $k
+), kept AS (
+    -- sum of w(p) * c(p) over the changed side: leave-one-out c(p) capped by the newcomer
+    SELECT e.cluster, e.out, e.inn, sum(l.w * least(l.c, tc.cnt)) AS gain
+    FROM exchange AS e
+    JOIN clump_swap_loo AS l ON l.cluster = e.cluster AND l.out = e.out
+    JOIN tx_count AS tc ON tc.tid = e.inn AND tc.node = l.node
+    GROUP BY e.cluster, e.out, e.inn
+    UNION ALL
+    SELECT e.cluster, e.out, NULL, sum(l.w * l.c)
+    FROM exchange AS e
+    JOIN clump_swap_loo AS l ON l.cluster = e.cluster AND l.out = e.out
+    WHERE e.inn IS NULL
+    GROUP BY e.cluster, e.out
+    UNION ALL
+    SELECT e.cluster, NULL, e.inn, sum(n.w * least(n.counts[1], tc.cnt))
+    FROM exchange AS e
+    JOIN clump_swap_cost AS c ON c.cluster = e.cluster
+    JOIN clump_swap_node AS n ON n.cluster = e.cluster AND n.present = c.size
+    JOIN tx_count AS tc ON tc.tid = e.inn AND tc.node = n.node
+    WHERE e.out IS NULL
+    GROUP BY e.cluster, e.inn
+), change AS (
+    -- the change of one side's cost
+    SELECT e.a, e.out, e.inn, e.cluster,
+           (c.items - coalesce(lo.len, 0) + coalesce(li.len, 0)) * $scale
+               - (c.size - (e.out IS NOT NULL)::INTEGER + (e.inn IS NOT NULL)::INTEGER)
+                 * coalesce(k.gain, 0)
+               - c.cost AS delta
+    FROM exchange AS e
+    JOIN clump_swap_cost AS c ON c.cluster = e.cluster
+    LEFT JOIN kept AS k
+        ON k.cluster = e.cluster AND k.out IS NOT DISTINCT FROM e.out
+        AND k.inn IS NOT DISTINCT FROM e.inn
+    LEFT JOIN clump_swap_misfit AS lo ON lo.tid = e.out
+    LEFT JOIN clump_swap_misfit AS li ON li.tid = e.inn
+)
+-- a pair's exchange seen from side a (x leaves a, y leaves b) and from side b (y out, x in)
+SELECT ca.a, cb.cluster AS b, ca.out AS x, ca.inn AS y, ca.delta + cb.delta AS delta
+FROM change AS ca
+JOIN change AS cb
+    ON cb.a = ca.a AND cb.cluster <> ca.a
+    AND cb.out IS NOT DISTINCT FROM ca.inn AND cb.inn IS NOT DISTINCT FROM ca.out
+WHERE ca.cluster = ca.a AND ca.delta + cb.delta < 0
+QUALIFY row_number() OVER (
+    PARTITION BY ca.a ORDER BY ca.delta + cb.delta, ca.out NULLS FIRST, ca.inn NULLS FIRST
+) = 1;
+
+-- name: clump_apply_swaps
+-- Carry out the phase's chosen exchanges.
+UPDATE cluster_of
+SET cluster = moved.cluster
+FROM (
+    SELECT x AS tid, b AS cluster FROM clump_swap WHERE x IS NOT NULL
+    UNION ALL
+    SELECT y, a FROM clump_swap WHERE y IS NOT NULL
+) AS moved
+WHERE cluster_of.tid = moved.tid;
 
 -- name: clump_seeds
 -- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.

@@ -14,6 +14,7 @@ from reference import Tree, generalizes, is_k_anonymous
 from strategies import databases
 
 from setanon_sql import Params, ParamsError, anonymize, lcg
+from setanon_sql.algorithms.clump import best_cost, best_runs
 from setanon_sql.verify import verify
 
 FOOD = Tree(FOOD_TREE)
@@ -149,31 +150,41 @@ def test_clump_groups_identical_transactions_at_no_cost():
 def test_clump_is_deterministic():
     db = [["Orange", "Beef"], ["Apple", "Chicken"], ["Milk"], ["Cheese", "Butter"], ["Banana"]]
     store = make_store(db * 3, FOOD_TREE)
-    first = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
-    second = anonymize(store, Params(algorithm="clump", k=2, options={"reach": 1}))
-    assert clustering_of(store, first.run) == clustering_of(store, second.run)
+    for options in ({"method": "greedy", "reach": 1}, {"method": "runs"}):
+        first = anonymize(store, Params(algorithm="clump", k=2, options=options))
+        second = anonymize(store, Params(algorithm="clump", k=2, options=options))
+        assert clustering_of(store, first.run) == clustering_of(store, second.run)
     store.close()
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("k", [3, 5])
-def test_clump_dissolves_stuck_clusters_and_places_their_members(seed, k):
+def random_food_store(seed: int, n: int):
+    """A store of n random transactions of 1..4 foods."""
     rng = random.Random(seed)
     leaves = sorted(FOOD.leaf_set)
-    txs = [rng.sample(leaves, rng.randint(1, 4)) for _ in range(40)]
-    store = make_store(txs, FOOD_TREE)
-    result = anonymize(store, Params(algorithm="clump", k=k, options={"reach": 1, "batch": 1}))
-    assert result.info["dissolved"] > 0
-    check_run(store, result, k, FOOD)
-    store.close()
+    return make_store([rng.sample(leaves, rng.randint(1, 4)) for _ in range(n)], FOOD_TREE)
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_clump_dissolves_stuck_clusters_and_places_their_members(k):
+    dissolved = 0
+    for seed in range(4):
+        store = random_food_store(seed, 40)
+        options = {"method": "greedy", "reach": 1, "batch": 1}
+        result = anonymize(store, Params(algorithm="clump", k=k, options=options))
+        dissolved += result.info["dissolved"]
+        check_run(store, result, k, FOOD)
+        store.close()
+    assert dissolved > 0  # the random databases do make the greedy dissolve clusters
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(db=databases(max_tx=14), k=st.integers(1, 4), reach=st.sampled_from([None, 1, 2]))
-def test_clump_releases_verify_and_match_the_reference(db, k, reach):
+def test_greedy_releases_verify_and_match_the_reference(db, k, reach):
     txs, edges = db
     k = min(k, len(txs))
-    options = {} if reach is None else {"reach": reach, "batch": 1 + k // 3}
+    options = {"method": "greedy"} | (
+        {} if reach is None else {"reach": reach, "batch": 1 + k // 3}
+    )
     store = make_store(txs, edges)
     params = Params(algorithm="clump", k=k, options=options, keep_intermediate=True)
     result = anonymize(store, params)
@@ -190,14 +201,111 @@ def test_clump_releases_verify_and_match_the_reference(db, k, reach):
     store.close()
 
 
+def tilings(n: int, k: int) -> list[list[int]]:
+    """Every cut of 0..n-1 into runs of k to 2k - 1 positions, as run starts."""
+    if n == 0:
+        return [[]]
+    return [
+        [*head, n - size]
+        for size in range(k, min(2 * k - 1, n) + 1)
+        for head in tilings(n - size, k)
+    ]
+
+
+@given(data=st.data(), k=st.integers(1, 4), extra=st.integers(0, 9))
+def test_best_runs_is_the_cheapest_tiling(data, k, extra):
+    n = k + extra
+    costs = [
+        data.draw(st.integers(0, 30)) if pos + size <= n else None
+        for pos in range(n)
+        for size in range(k, 2 * k)
+    ]
+    starts = best_runs(costs, n=n, k=k)
+    assert starts in tilings(n, k)
+    assert best_cost(costs, starts, n=n, k=k) == min(
+        best_cost(costs, t, n=n, k=k) for t in tilings(n, k)
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(db=databases(max_tx=14), k=st.integers(1, 4))
+def test_runs_release_verifies_and_every_run_is_costed_as_its_ggd(db, k):
+    txs, edges = db
+    k = min(k, len(txs))
+    tree = Tree(edges)
+    store = make_store(txs, edges)
+    params = Params(algorithm="clump", k=k, keep_intermediate=True)
+    result = anonymize(store, params)
+    assert result.report.ok
+    check_run(store, result, k, tree)
+    original = original_of(store)
+    with store.in_run(result.run):
+        order = [
+            t
+            for (t,) in store.query(
+                "SELECT t.label FROM clump_order AS o JOIN tids AS t USING (tid) ORDER BY o.pos"
+            )
+        ]
+        runs = store.query("SELECT pos, size, cost FROM clump_segment")
+        scale = store.scalar("SELECT max(leaf_count) - 1 FROM node")
+    expected = {
+        (pos, size)
+        for pos in range(len(order))
+        for size in range(k, 2 * k)
+        if pos + size <= len(order)
+    }
+    assert {(pos, size) for pos, size, _ in runs} == expected
+    for pos, size, cost in runs:
+        members = [original[t] for t in order[pos : pos + size]]
+        assert cost == pytest.approx(ggd_reference(members, tree) * scale)
+    # the exchanges after the cut saved exactly what they were costed to save
+    saving = result.info["exchange_saving"]
+    assert saving >= 0
+    assert result.info["ggd"] == pytest.approx(result.info["runs_ggd"] - saving, abs=1e-3)
+    store.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(db=databases(max_tx=14), k=st.integers(2, 3))
+def test_the_cut_alone_gives_runs_of_k_to_2k_minus_1(db, k):
+    txs, edges = db
+    k = min(k, len(txs))
+    store = make_store(txs, edges)
+    result = anonymize(store, Params(algorithm="clump", k=k, options={"passes": 0}))
+    check_run(store, result, k, Tree(edges))
+    sizes = [len(m) for m in clustering_of(store, result.run).values()]
+    assert all(k <= size < 2 * k for size in sizes)
+    assert result.info["runs_ggd"] == pytest.approx(result.info["ggd"], abs=1e-3)
+    store.close()
+
+
+def test_exchanges_lower_ggd_by_what_they_were_costed():
+    exchanges = 0
+    for seed in range(6):
+        store = random_food_store(seed, 30)
+        cut = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 0}))
+        improved = anonymize(store, Params(algorithm="clump", k=3, options={"passes": 3}))
+        check_run(store, improved, 3, FOOD)
+        saving = improved.info["exchange_saving"]
+        assert improved.info["ggd"] == pytest.approx(cut.info["ggd"] - saving, abs=1e-4)
+        assert saving > 0 or improved.info["exchanges"] == 0
+        exchanges += improved.info["exchanges"]
+        store.close()
+    assert exchanges > 0  # these databases do leave exchanges worth making
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
+        ({"method": "best"}, "option method of clump must be one of runs, greedy; got 'best'"),
         ({"reach": 0}, "option reach of clump must be >= 1, got 0"),
         ({"batch": "five"}, "option batch of clump must be a whole number, got 'five'"),
         ({"keep": True}, "option keep of clump must be a whole number, got True"),
         ({"batch": 2.5}, "option batch of clump must be a whole number, got 2.5"),
-        ({"window": 3}, "unknown option(s) for clump: window; valid keys: reach, batch, keep"),
+        (
+            {"window": 3},
+            "unknown option(s) for clump: window; valid keys: method, passes, span, outs, reach, batch, keep",
+        ),
     ],
 )
 def test_bad_options(options, message):
@@ -208,6 +316,10 @@ def test_bad_options(options, message):
 
 def test_options_from_text_are_typed():
     assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
+        "method": "runs",
+        "passes": 2,
+        "span": 3,
+        "outs": 6,
         "reach": 8,
         "batch": 4,
         "keep": 8,
