@@ -547,6 +547,13 @@ def metrics_cmd(
     multiset: Annotated[
         bool, typer.Option("--multiset", help="Each released copy stands for one item.")
     ] = False,
+    per_copy: Annotated[
+        bool,
+        typer.Option(
+            "--per-copy",
+            help="Match every released copy to one original item (unmatched items suppressed).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Information loss of a release file or a stored run: NCP, LM and suppressed items."""
@@ -558,7 +565,9 @@ def metrics_cmd(
     else:
         store = _open(src, hier, dbo)
     try:
-        loss = api.release_metrics(store, release=release_file, run=run, multiset=multiset or None)
+        loss = api.release_metrics(
+            store, release=release_file, run=run, multiset=multiset or None, per_copy=per_copy
+        )
     finally:
         store.close()
     _emit(loss, as_json, "information loss")

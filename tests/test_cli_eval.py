@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from cli_helpers import DATA, cli, fig2
 
 from setanon_sql.errors import ExitCode
@@ -66,3 +67,12 @@ def test_synth_writes_seeded_baskets_that_anonymize(tmp_path):
     r = cli("anonymize", a, "--fanout", 5, "-a", "partition", "-k", 5, "--json", "-q")
     assert r.code == 0 and r.json()["verified"], r.stderr
     assert cli("synth", tmp_path / "x.csv", "-n", 3).code == ExitCode.USAGE
+
+
+def test_metrics_per_copy_matches_the_multiset_measure_on_a_clump_run(tmp_path):
+    db = tmp_path / "w.duckdb"
+    run = fig2("anonymize", "-a", "clump", "-k", 2, "--db", db, "--json", "-q").json()["run"]
+    per_copy = cli("metrics", "--db", db, "--run", run, "--per-copy", "--json").json()
+    multiset = cli("metrics", "--db", db, "--run", run, "--json").json()
+    assert per_copy["release"] == "per copy" and per_copy["unmatched_copies"] == 0
+    assert per_copy["ncp"] == pytest.approx(multiset["ncp"])

@@ -243,7 +243,8 @@ def test_runs_release_verifies_and_every_run_is_costed_as_its_ggd(db, k):
         order = [
             t
             for (t,) in store.query(
-                "SELECT t.label FROM clump_order AS o JOIN tids AS t USING (tid) ORDER BY o.pos"
+                "SELECT CAST(t.label AS VARCHAR) FROM clump_order AS o JOIN tids AS t USING (tid) "
+                "ORDER BY o.pos"
             )
         ]
         runs = store.query("SELECT pos, size, cost FROM clump_segment")

@@ -110,7 +110,10 @@ def test_5_unwritable_output_is_refused_before_the_run(tmp_path):
 # -- 6. typed options ----------------------------------------------------------------------------------------
 def test_6_unknown_or_ill_typed_option_lists_the_valid_keys():
     r = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "nonsense=1")
-    assert r.code == ExitCode.USAGE and "valid keys: reach, batch, keep" in r.stderr
+    assert (
+        r.code == ExitCode.USAGE
+        and "valid keys: method, passes, span, outs, reach, batch, keep" in r.stderr
+    )
     r = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "reach=many")
     assert r.code == ExitCode.USAGE and "whole number" in r.stderr
 
