@@ -237,13 +237,17 @@ def _open(src: SourceOpts, hier: HierOpts, dbo: DbOpts, *, read_only: bool = Fal
     return store
 
 
-def _inspect(dbo: DbOpts) -> Any:
-    """A database opened read-only for inspection: it must exist and be the tool's."""
+def _inspect(dbo: DbOpts, *, read_only: bool = True) -> Any:
+    """A database of the tool's that must exist: opened read-only for inspection, or to write
+    into a stored run (evaluate)."""
+    from .errors import InputError
     from .store import Store
 
     if dbo.db is None:
         raise _usage("--db is required")
-    store = Store(dbo.db, read_only=True, **dbo.settings())
+    if not Path(dbo.db).exists():
+        raise InputError(f"no DuckDB database at {dbo.db}")
+    store = Store(dbo.db, read_only=read_only, **dbo.settings())
     try:
         store.registry.require()
     except BaseException:

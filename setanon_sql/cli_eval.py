@@ -18,6 +18,7 @@ from .cli import (
     SourceOpts,
     _emit,
     _inputs,
+    _inspect,
     _open,
     _rows,
     _run_only,
@@ -69,21 +70,7 @@ def _names(text: str) -> list[str]:
 
 def _store_for_run(dbo: DbOpts) -> Any:
     """A stored run is evaluated in place: its eval_* tables join the run's schema."""
-    from .store import Store
-
-    if dbo.db is None:
-        raise _usage("--run needs --db")
-    if not Path(dbo.db).exists():
-        from .errors import InputError
-
-        raise InputError(f"no DuckDB database at {dbo.db}")
-    store = Store(dbo.db, **dbo.settings())
-    try:
-        store.registry.require()
-    except BaseException:
-        store.close()
-        raise
-    return store
+    return _inspect(dbo, read_only=False)
 
 
 def _print_evaluation(data: dict[str, Any], as_json: bool, quiet: bool) -> None:
