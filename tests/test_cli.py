@@ -136,3 +136,31 @@ def test_support_ordered_builder_from_the_cli(tmp_path):
     assert r.code == 0 and r.json()["verified"], r.stderr
     r = fig2("anonymize", "-a", "partition", "-k", 2, "--order", "support")
     assert r.code == ExitCode.USAGE and "--order applies to the --fanout builder" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("good_lines.txt", "-H", "bad_cycle.csv"), "cycle"),
+        (("good_lines.txt", "-H", "bad_two_roots.csv"), "roots"),
+        (("good_lines.txt", "-H", "bad_missing_items.csv"), "missing from the hierarchy"),
+        (("items_with_internal.txt", "-H", "bad_internal_item.csv"), "internal nodes"),
+        (("bad_empty_transaction.txt", "--fanout", "2"), "empty transaction"),
+        (("bad_empty_item.csv", "--fanout", "2"), "empty item"),
+        (("bad_not_parquet.parquet", "--fanout", "2"), "as parquet"),
+        (("bad_unknown_column.csv", "--fanout", "2"), "no column 'item'"),
+        (("no_such_file.txt", "--fanout", "2"), "not found"),
+    ],
+)
+def test_bad_input_through_the_cli_is_one_line_and_exit_3(tmp_path, args, message):
+    files = [DATA / a if a.endswith((".txt", ".csv", ".parquet")) else a for a in args]
+    out = tmp_path / "r.csv"
+    r = cli("anonymize", *files, "-a", "partition", "-k", 1, "-o", out)
+    assert r.code == ExitCode.INPUT, r.stderr
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_duplicate_rows_collapse_with_a_warning():
+    r = cli("anonymize", DATA / "dup_rows.csv", "--fanout", 2, "-a", "partition", "-k", 1, "--json")
+    assert r.code == 0 and "1 duplicate (tid, item) row(s) collapsed" in r.stderr
