@@ -114,3 +114,21 @@ def test_support_ordered_siblings_are_consecutive_in_support_order(supports, fan
     for members in by_parent.values():
         members.sort()
         assert members == list(range(members[0], members[0] + len(members)))
+
+
+@given(
+    st.dictionaries(st.text("abcxyz0", min_size=1, max_size=3), st.integers(0, 9), min_size=1),
+    st.integers(2, 5),
+    st.randoms(use_true_random=False),
+)
+def test_support_order_builds_the_same_tree_whatever_the_input_order(supports, fanout, rnd):
+    items = list(supports)
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    first = h.build_fanout(items, fanout, supports=supports)
+    again = h.build_fanout(shuffled, fanout, supports=dict(reversed(list(supports.items()))))
+    assert first == again  # labels, parents and numbering: ties are broken by label
+    leaves = [first.labels[i] for i in first.leaves()]
+    assert sorted(leaves) == sorted(items) and len(set(first.labels)) == first.size
+    for i in range(first.size):  # every internal node groups at most `fanout` children
+        assert len(first.children(i)) <= fanout
