@@ -31,6 +31,7 @@ class HierarchySpec:
 
     @property
     def leaf_order(self) -> str:
+        """The order the --fanout builder uses; unset, the measured default (support)."""
         return self.order or hierarchy.DEFAULT_ORDER
 
     def check(self) -> None:

@@ -132,3 +132,15 @@ def test_support_order_builds_the_same_tree_whatever_the_input_order(supports, f
     assert sorted(leaves) == sorted(items) and len(set(first.labels)) == first.size
     for i in range(first.size):  # every internal node groups at most `fanout` children
         assert len(first.children(i)) <= fanout
+
+
+def test_fanout_builds_by_support_unless_told_id():
+    from setanon_sql.api import HierarchySpec
+
+    supports = {"1": 1, "2": 9, "3": 1, "4": 9}
+    built = HierarchySpec(fanout=2).build(list(supports), supports)
+    assert {c: p for c, p in built.edges()}["2"] == "2,4"  # the two frequent items together
+    by_id = HierarchySpec(fanout=2, order="id").build(list(supports))
+    assert {c: p for c, p in by_id.edges()}["2"] == "1,2"
+    assert HierarchySpec(fanout=2).describe() == "fanout 2 by support"
+    HierarchySpec(path="h.csv").check()  # the default order is no --order given
