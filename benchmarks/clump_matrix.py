@@ -37,7 +37,7 @@ def one(dataset: str, k: int, options: dict) -> dict:
     from setanon_sql.instance_loss import instance_loss
 
     if dataset == "wv1":
-        source, spec = DATA / "bms-webview-1.spmf.txt", HierarchySpec(fanout=5)
+        source, spec = DATA / "bms-webview-1.spmf.txt", HierarchySpec(fanout=5, order="id")
     else:
         source = DATA / "bms-webview-2.spmf.txt"
         spec = HierarchySpec(path=DATA / "bms-webview-2.hierarchy.txt")

@@ -33,7 +33,11 @@ def one(args: argparse.Namespace) -> dict:
     from setanon_sql import HierarchySpec, Params, anonymize, open_store
 
     source, shipped = DATASETS[args.dataset]
-    spec = HierarchySpec(fanout=args.fanout) if args.fanout else HierarchySpec(path=shipped)
+    spec = (
+        HierarchySpec(fanout=args.fanout, order="id")
+        if args.fanout
+        else HierarchySpec(path=shipped)
+    )
     t0 = time.perf_counter()
     store, _ = open_store(source, hierarchy_spec=spec)
     if args.replicate > 1:

@@ -46,7 +46,7 @@ def one(args: argparse.Namespace) -> dict:
     wall0, cpu0 = time.perf_counter(), time.process_time()
     store, _ = open_store(
         args.path,
-        hierarchy_spec=HierarchySpec(fanout=args.fanout),
+        hierarchy_spec=HierarchySpec(fanout=args.fanout, order="id"),
         memory_limit=args.memory_limit or None,
     )
     load_s = time.perf_counter() - wall0

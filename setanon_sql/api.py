@@ -27,20 +27,25 @@ class HierarchySpec:
     edges: tuple[tuple[str, str], ...] | None = None
     fanout: int | None = None
     code_prefix: bool = False
-    order: str = "id"
+    order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
+
+    @property
+    def leaf_order(self) -> str:
+        """The order the --fanout builder uses; unset, the measured default (support)."""
+        return self.order or hierarchy.DEFAULT_ORDER
 
     def check(self) -> None:
         chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
         if chosen != 3:
             raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
-        if self.order not in hierarchy.ORDERS:
+        if self.leaf_order not in hierarchy.ORDERS:
             raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
-        if self.order != "id" and self.fanout is None:
+        if self.order is not None and self.fanout is None:
             raise ParamsError("--order applies to the --fanout builder")
 
     @property
     def needs_supports(self) -> bool:
-        return self.fanout is not None and self.order == "support"
+        return self.fanout is not None and self.leaf_order == "support"
 
     def build(
         self, items: list[str], supports: dict[str, int] | None = None
@@ -63,7 +68,7 @@ class HierarchySpec:
         if self.path is not None:
             return str(Path(self.path).resolve())
         if self.fanout is not None:
-            return f"fanout {self.fanout}" + (" by support" if self.order == "support" else "")
+            return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
         return "code-prefix" if self.code_prefix else "edges"
 
 

@@ -94,11 +94,12 @@ class HierOpts:
         typer.Option("--code-prefix", help="Build a hierarchy by dropping trailing code digits."),
     ] = False
     order: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--order", help="Leaf order of --fanout: id, or support (most frequent first)."
+            "--order",
+            help="Leaf order of --fanout: support (most frequent first; default) or id.",
         ),
-    ] = "id"
+    ] = None
 
     def spec(self) -> Any:
         from .api import HierarchySpec
@@ -657,8 +658,9 @@ def hierarchy_build(
         bool, typer.Option("--code-prefix", help="Drop trailing code digits level by level.")
     ] = False,
     order: Annotated[
-        str, typer.Option("--order", help="Leaf order for --fanout: id or support.")
-    ] = "id",
+        str | None,
+        typer.Option("--order", help="Leaf order for --fanout: support (default) or id."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the

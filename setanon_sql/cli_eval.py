@@ -233,7 +233,7 @@ def sweep_cmd(
     ] = None,
     order: Annotated[
         str, typer.Option("--order", help="With --fanout: leaf orders, e.g. id,support.")
-    ] = "id",
+    ] = "support",
     replace: Annotated[bool, typer.Option("--replace", help="Replace earlier sweep runs.")] = False,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")

@@ -231,6 +231,9 @@ def read(path: str | Path, fmt: str | None = None) -> Hierarchy:
 
 
 ORDERS = ("id", "support")
+# The default leaf order of the --fanout builder: measured on BMS-WebView-1/2 and synthetic
+# baskets (issue 17), support order lowers NCP and query error for AA and Partition alike.
+DEFAULT_ORDER = "support"
 
 
 def leaf_order(items: Iterable[str], supports: Mapping[str, int] | None = None) -> list[str]:

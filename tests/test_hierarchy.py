@@ -114,3 +114,33 @@ def test_support_ordered_siblings_are_consecutive_in_support_order(supports, fan
     for members in by_parent.values():
         members.sort()
         assert members == list(range(members[0], members[0] + len(members)))
+
+
+@given(
+    st.dictionaries(st.text("abcxyz0", min_size=1, max_size=3), st.integers(0, 9), min_size=1),
+    st.integers(2, 5),
+    st.randoms(use_true_random=False),
+)
+def test_support_order_builds_the_same_tree_whatever_the_input_order(supports, fanout, rnd):
+    items = list(supports)
+    shuffled = items[:]
+    rnd.shuffle(shuffled)
+    first = h.build_fanout(items, fanout, supports=supports)
+    again = h.build_fanout(shuffled, fanout, supports=dict(reversed(list(supports.items()))))
+    assert first == again  # labels, parents and numbering: ties are broken by label
+    leaves = [first.labels[i] for i in first.leaves()]
+    assert sorted(leaves) == sorted(items) and len(set(first.labels)) == first.size
+    for i in range(first.size):  # every internal node groups at most `fanout` children
+        assert len(first.children(i)) <= fanout
+
+
+def test_fanout_builds_by_support_unless_told_id():
+    from setanon_sql.api import HierarchySpec
+
+    supports = {"1": 1, "2": 9, "3": 1, "4": 9}
+    built = HierarchySpec(fanout=2).build(list(supports), supports)
+    assert {c: p for c, p in built.edges()}["2"] == "2,4"  # the two frequent items together
+    by_id = HierarchySpec(fanout=2, order="id").build(list(supports))
+    assert {c: p for c, p in by_id.edges()}["2"] == "1,2"
+    assert HierarchySpec(fanout=2).describe() == "fanout 2 by support"
+    HierarchySpec(path="h.csv").check()  # the default order is no --order given
