@@ -22,11 +22,14 @@ import pyarrow as pa
 
 from . import load
 from .errors import HierarchyError, InputError
-from .executor import Executor, Logged, qualified
+from .executor import Executor, Logged, qualified, quote
 from .hierarchy import Hierarchy, natural_key
 from .registry import Registry
 
 LOG_TABLE = "sql_log"
+# The columns of `source_check` that make a source's fingerprint (as `source_fingerprint` made
+# it before, so datasets loaded by earlier versions are still found by content).
+FINGERPRINT_KEYS = ("pairs", "hash_sum", "hash_xor", "tid_type")
 
 
 @dataclass(frozen=True)
@@ -156,18 +159,18 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     ids = reg.next_ids()
     schema = reg.free_name(f"setanon_d{ids.dataset}")
     log: list[Logged] = []
-    with ex.recording(log):
-        if isinstance(source, load.SourceSpec):
-            load.read(ex, source)
-        else:
-            load.read_python(ex, source)
-        problems = ex.run("source_problems").one()
-        _check_problems(problems, desc["source"])
-        fingerprint = _fingerprint(ex.run("source_fingerprint").one())
-    same = reg.dataset_by_fingerprint("transactions", fingerprint)
-    if same:
-        return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
     try:
+        with ex.recording(log):
+            if isinstance(source, load.SourceSpec):
+                load.read(ex, source)
+            else:
+                load.read_python(ex, source)
+            problems = ex.run("source_check").one()
+            _check_problems(problems, desc["source"])
+            fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
+        same = reg.dataset_by_fingerprint("transactions", fingerprint)
+        if same:
+            return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
             ex.run("make_tids")
             ex.run("make_tx_raw")
@@ -186,7 +189,8 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             reg.drop_schema(schema, force=True)
         raise
     finally:
-        ex.execute("DROP TABLE IF EXISTS source_pairs", step="drop_source", bookkeeping=True)
+        for table in load.SOURCE_TABLES:  # the text copies of the source are not kept
+            ex.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source", bookkeeping=True)
     row = reg.dataset(ids.dataset)
     return Loaded(
         Dataset.of(row), reused=False, duplicates_collapsed=int(problems["duplicate_rows"])

@@ -35,15 +35,15 @@ DB_SUFFIXES = ("", ".duckdb", ".db", ".ddb")
 
 
 def quote(name: str) -> str:
-    """The one way identifiers are quoted (sqlglot, DuckDB dialect).
+    """The one way identifiers are quoted: in double quotes, an inner one doubled (what
+    sqlglot's `to_identifier(name, quoted=True)` writes for DuckDB, without importing sqlglot
+    on paths that build no SQL with it).
 
     Example:
-        >>> quote('o"brien')
-        '"o""brien"'
+        >>> quote('o"brien'), quote("a.b")
+        ('"o""brien"', '"a.b"')
     """
-    from sqlglot import exp
-
-    return exp.to_identifier(name, quoted=True).sql("duckdb")
+    return '"' + name.replace('"', '""') + '"'
 
 
 def literal(value: Any) -> str:

@@ -1,28 +1,26 @@
 -- Turning a loaded source (temp table `source_pairs(tid_label, label)`) into a dataset's tables.
 -- Transaction ids keep the type and text of the source; item labels are kept exactly.
 
--- name: source_problems
--- Rows of the source with a missing tid or item (NULL, or only white space), counted, and the
--- rows that repeat a (tid, item) pair.
-SELECT count(*) FILTER (
+-- name: source_check
+-- One pass over the distinct (tid, item) pairs of the source: rows with a missing tid or item
+-- (NULL, or only white space), all rows, rows that repeat a pair; and an order-free
+-- fingerprint of the pairs: their count, the sum and the xor of their hashes, the tids' type.
+WITH pairs AS (
+    SELECT tid_label, label, count(*) AS n, hash(CAST(tid_label AS VARCHAR), label) AS h
+    FROM source_pairs
+    GROUP BY tid_label, label
+)
+SELECT coalesce(sum(n) FILTER (
            WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
-       ) AS missing_tid,
-       count(*) FILTER (WHERE label IS NULL OR trim(label) = '') AS missing_item,
-       count(*) AS rows,
-       count(*) - count(DISTINCT (tid_label, label)) AS duplicate_rows
-FROM source_pairs;
-
--- name: source_fingerprint
--- An order-free fingerprint of the distinct (tid, item) pairs: their count, the sum and the xor
--- of their hashes, and the type of the tids.
-SELECT count(*) AS pairs,
+       ), 0) AS missing_tid,
+       coalesce(sum(n) FILTER (WHERE label IS NULL OR trim(label) = ''), 0) AS missing_item,
+       coalesce(sum(n), 0) AS rows,
+       coalesce(sum(n), 0) - count(*) AS duplicate_rows,
+       count(*) AS pairs,
        CAST(coalesce(sum(h), 0) AS VARCHAR) AS hash_sum,
        CAST(coalesce(bit_xor(h), 0) AS VARCHAR) AS hash_xor,
-       (SELECT any_value(typeof(tid_label)) FROM source_pairs) AS tid_type
-FROM (
-    SELECT hash(CAST(tid_label AS VARCHAR), label) AS h
-    FROM (SELECT DISTINCT tid_label, label FROM source_pairs)
-);
+       any_value(typeof(tid_label)) AS tid_type
+FROM pairs;
 
 -- name: make_tids
 -- One row per transaction: its internal integer id (rank in the natural order of the ids:
