@@ -174,7 +174,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
             ex.run("make_tids")
             ex.run("make_tx_raw")
-            stats = ex.run("dataset_stats").one()
+            stats = ex.run("dataset_size").one()
         reg.add_dataset(
             id=ids.dataset,
             schema=schema,
@@ -262,28 +262,24 @@ def _whitespace_hint(missing: list[str], ids: dict[str, int]) -> str:
     return f" (labels are compared exactly: the data has {x!r}, the hierarchy {y!r})"
 
 
-def node_table(h: Hierarchy) -> pa.Table:
-    """The hierarchy as rows: preorder id, label, parent, depth, subtree end, leaves, costs."""
+def node_columns(h: Hierarchy) -> dict[str, list[Any]]:
+    """The hierarchy as one list per column of `node` (preorder id, label, parent, depth,
+    subtree end, leaves, costs), bound to `make_node`: the statement is then logged with its
+    parameters, which the `sql_log` keeps as JSON, instead of thousands of rows rendered as SQL
+    text on every load."""
     n_leaves = h.n_leaves
-    ids = list(range(h.size))
-    return pa.table(
-        {
-            "id": pa.array(ids, pa.int32()),
-            "label": pa.array(h.labels, pa.string()),
-            "parent": pa.array([p if p >= 0 else None for p in h.parent], pa.int32()),
-            "depth": pa.array(h.depth, pa.int32()),
-            "last": pa.array(h.last, pa.int32()),
-            "leaf_count": pa.array(h.leaf_count, pa.int32()),
-            "is_leaf": pa.array([h.is_leaf(i) for i in ids], pa.bool_()),
-            "ncp": pa.array(
-                [0.0 if h.is_leaf(i) else h.leaf_count[i] / n_leaves for i in ids], pa.float64()
-            ),
-            "lm": pa.array(
-                [(h.leaf_count[i] - 1) / (n_leaves - 1) if n_leaves > 1 else 0.0 for i in ids],
-                pa.float64(),
-            ),
-        }
-    )
+    ids = range(h.size)
+    return {
+        "id": list(ids),
+        "label": list(h.labels),
+        "parent": [p if p >= 0 else None for p in h.parent],
+        "depth": list(h.depth),
+        "last": list(h.last),
+        "leaf_count": list(h.leaf_count),
+        "is_leaf": [h.is_leaf(i) for i in ids],
+        "ncp": [0.0 if h.is_leaf(i) else h.leaf_count[i] / n_leaves for i in ids],
+        "lm": [(h.leaf_count[i] - 1) / (n_leaves - 1) if n_leaves > 1 else 0.0 for i in ids],
+    }
 
 
 def attach_hierarchy(
@@ -299,7 +295,7 @@ def attach_hierarchy(
     ids = reg.next_ids()
     schema = reg.free_name(f"{dataset.schema}_h{ids.hierarchy}")
     with building(ex, reg, schema, "hierarchy", ids.hierarchy, reads=(dataset.schema,)):
-        ex.put_arrow("node", node_table(h))
+        ex.run("make_node", node_columns(h))
         ex.run("closure")
         ex.run("encode_transactions")
     reg.add_hierarchy(
