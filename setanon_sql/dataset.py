@@ -165,6 +165,8 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
                 load.read(ex, source)
             else:
                 load.read_python(ex, source)
+            ex.run("source_distinct")
+            ex.execute("DROP TABLE source_pairs", step="drop_source_pairs")
             problems = ex.run("source_check").one()
             _check_problems(problems, desc["source"])
             fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
@@ -189,7 +191,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             reg.drop_schema(schema, force=True)
         raise
     finally:
-        for table in load.SOURCE_TABLES:  # the text copies of the source are not kept
+        for table in (*load.SOURCE_TABLES, "source_distinct"):  # no text copy of the source
             ex.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source", bookkeeping=True)
     row = reg.dataset(ids.dataset)
     return Loaded(
