@@ -39,6 +39,12 @@ class HierarchySpec:
             raise ParamsError("--order applies to the --fanout builder")
 
     @property
+    def needs_items(self) -> bool:
+        """Whether building the tree reads the data's items (a tree from a file or edges
+        does not: its coverage is checked when it is attached)."""
+        return self.fanout is not None or self.code_prefix
+
+    @property
     def needs_supports(self) -> bool:
         return self.fanout is not None and self.order == "support"
 
@@ -118,7 +124,8 @@ def open_store(
             store.use_dataset_id(dataset)
         if hierarchy_spec is not None:
             supports = store.item_supports() if hierarchy_spec.needs_supports else None
-            h = hierarchy_spec.build(store.item_labels(), supports)
+            items = store.item_labels() if hierarchy_spec.needs_items else []
+            h = hierarchy_spec.build(items, supports)
             notes.extend(h.warnings)
             store.use_hierarchy(h, hierarchy_spec.describe())
         else:
