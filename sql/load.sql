@@ -8,8 +8,8 @@ WITH f AS (
     SELECT string_split(translate(content, chr(9) || chr(12) || chr(13), '   '), chr(10)) AS lines
     FROM read_text($path)
 )
-SELECT i - 1 AS lineno, lines[i] AS line
-FROM f, unnest(generate_series(1, len(lines))) AS g(i);
+SELECT generate_subscripts(lines, 1) - 1 AS lineno, unnest(lines) AS line
+FROM f;
 
 -- name: line_tokens
 -- The source pairs of a line file: (line number, item) for every token between spaces; in SPMF
