@@ -22,11 +22,14 @@ import pyarrow as pa
 
 from . import load
 from .errors import HierarchyError, InputError
-from .executor import Executor, Logged, qualified
+from .executor import Executor, Logged, qualified, quote
 from .hierarchy import Hierarchy, natural_key
 from .registry import Registry
 
 LOG_TABLE = "sql_log"
+# The columns of `source_check` that make a source's fingerprint (as `source_fingerprint` made
+# it before, so datasets loaded by earlier versions are still found by content).
+FINGERPRINT_KEYS = ("pairs", "hash_sum", "hash_xor", "tid_type")
 
 
 @dataclass(frozen=True)
@@ -156,22 +159,24 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     ids = reg.next_ids()
     schema = reg.free_name(f"setanon_d{ids.dataset}")
     log: list[Logged] = []
-    with ex.recording(log):
-        if isinstance(source, load.SourceSpec):
-            load.read(ex, source)
-        else:
-            load.read_python(ex, source)
-        problems = ex.run("source_problems").one()
-        _check_problems(problems, desc["source"])
-        fingerprint = _fingerprint(ex.run("source_fingerprint").one())
-    same = reg.dataset_by_fingerprint("transactions", fingerprint)
-    if same:
-        return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
     try:
+        with ex.recording(log):
+            if isinstance(source, load.SourceSpec):
+                load.read(ex, source)
+            else:
+                load.read_python(ex, source)
+            ex.run("source_distinct")
+            ex.execute("DROP TABLE source_pairs", step="drop_source_pairs")
+            problems = ex.run("source_check").one()
+            _check_problems(problems, desc["source"])
+            fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
+        same = reg.dataset_by_fingerprint("transactions", fingerprint)
+        if same:
+            return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
             ex.run("make_tids")
             ex.run("make_tx_raw")
-            stats = ex.run("dataset_stats").one()
+            stats = ex.run("dataset_size").one()
         reg.add_dataset(
             id=ids.dataset,
             schema=schema,
@@ -186,7 +191,8 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             reg.drop_schema(schema, force=True)
         raise
     finally:
-        ex.execute("DROP TABLE IF EXISTS source_pairs", step="drop_source", bookkeeping=True)
+        for table in (*load.SOURCE_TABLES, "source_distinct"):  # no text copy of the source
+            ex.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source", bookkeeping=True)
     row = reg.dataset(ids.dataset)
     return Loaded(
         Dataset.of(row), reused=False, duplicates_collapsed=int(problems["duplicate_rows"])
@@ -258,28 +264,24 @@ def _whitespace_hint(missing: list[str], ids: dict[str, int]) -> str:
     return f" (labels are compared exactly: the data has {x!r}, the hierarchy {y!r})"
 
 
-def node_table(h: Hierarchy) -> pa.Table:
-    """The hierarchy as rows: preorder id, label, parent, depth, subtree end, leaves, costs."""
+def node_columns(h: Hierarchy) -> dict[str, list[Any]]:
+    """The hierarchy as one list per column of `node` (preorder id, label, parent, depth,
+    subtree end, leaves, costs), bound to `make_node`: the statement is then logged with its
+    parameters, which the `sql_log` keeps as JSON, instead of thousands of rows rendered as SQL
+    text on every load."""
     n_leaves = h.n_leaves
-    ids = list(range(h.size))
-    return pa.table(
-        {
-            "id": pa.array(ids, pa.int32()),
-            "label": pa.array(h.labels, pa.string()),
-            "parent": pa.array([p if p >= 0 else None for p in h.parent], pa.int32()),
-            "depth": pa.array(h.depth, pa.int32()),
-            "last": pa.array(h.last, pa.int32()),
-            "leaf_count": pa.array(h.leaf_count, pa.int32()),
-            "is_leaf": pa.array([h.is_leaf(i) for i in ids], pa.bool_()),
-            "ncp": pa.array(
-                [0.0 if h.is_leaf(i) else h.leaf_count[i] / n_leaves for i in ids], pa.float64()
-            ),
-            "lm": pa.array(
-                [(h.leaf_count[i] - 1) / (n_leaves - 1) if n_leaves > 1 else 0.0 for i in ids],
-                pa.float64(),
-            ),
-        }
-    )
+    ids = range(h.size)
+    return {
+        "id": list(ids),
+        "label": list(h.labels),
+        "parent": [p if p >= 0 else None for p in h.parent],
+        "depth": list(h.depth),
+        "last": list(h.last),
+        "leaf_count": list(h.leaf_count),
+        "is_leaf": [h.is_leaf(i) for i in ids],
+        "ncp": [0.0 if h.is_leaf(i) else h.leaf_count[i] / n_leaves for i in ids],
+        "lm": [(h.leaf_count[i] - 1) / (n_leaves - 1) if n_leaves > 1 else 0.0 for i in ids],
+    }
 
 
 def attach_hierarchy(
@@ -295,7 +297,7 @@ def attach_hierarchy(
     ids = reg.next_ids()
     schema = reg.free_name(f"{dataset.schema}_h{ids.hierarchy}")
     with building(ex, reg, schema, "hierarchy", ids.hierarchy, reads=(dataset.schema,)):
-        ex.put_arrow("node", node_table(h))
+        ex.run("make_node", node_columns(h))
         ex.run("closure")
         ex.run("encode_transactions")
     reg.add_hierarchy(

@@ -20,6 +20,8 @@ from .executor import Executor, first_line, literal, qualified, quote, split_qua
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
+# Temp tables the readers make; dropped once the dataset is built (they hold the source as text).
+SOURCE_TABLES = ("source_lines", "source_pairs")
 
 
 @dataclass(frozen=True)
@@ -108,11 +110,6 @@ def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> None:
     empty = [r[0] for r in ex.run("empty_lines").rows]
     if empty:
         raise InputError(f"{path}: empty transaction(s) on line(s) {empty}")
-    ex.execute(
-        "CREATE OR REPLACE TEMP TABLE source_pairs AS "
-        "SELECT lineno AS tid_label, label FROM source_tokens",
-        step="source_pairs",
-    )
 
 
 def _columns(ex: Executor, relation: str) -> dict[str, str]:

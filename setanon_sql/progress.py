@@ -5,16 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
-
 from .algorithms import Progress as Callback
 
 
@@ -24,6 +14,16 @@ def cli_progress(enabled: bool = True) -> Iterator[Callback]:
     if not enabled:
         yield lambda step, done, total: None
         return
+    from rich.console import Console  # only when drawing: a quiet run never imports rich
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     bars = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),

@@ -163,6 +163,7 @@ class Store:
 
     def use(self, dataset: Dataset, hierarchy: HierarchyRef | None = None) -> None:
         self.dataset, self.hierarchy = dataset, hierarchy
+        self.ex.fit_threads(dataset.rows)
         self._point(scratch=self.ex.read_only)
 
     def use_dataset_id(self, dataset_id: int | None) -> Dataset:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import queries, sqlfiles
+from . import sqlfiles
 from .errors import ParamsError
 from .store import Store, quote
 
@@ -113,6 +113,8 @@ def verify(
         step="release_set",
     )
     store.run("release_frequent", {"k": k})
+    from . import queries  # sqlglot, needed only for k^m checks
+
     sql = queries.render(queries.km_violations(m or 1))
     store.execute(f"CREATE OR REPLACE TABLE violations_km AS {sql}", {"k": k}, step="violations_km")
     per_size = dict(store.query("SELECT size, count(*) FROM violations_km GROUP BY size"))

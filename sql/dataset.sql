@@ -10,6 +10,12 @@ SELECT count(DISTINCT tid) AS transactions,
        avg(n) AS mean_length
 FROM (SELECT tid, label, count(*) OVER (PARTITION BY tid) AS n FROM tx_raw);
 
+-- name: dataset_size
+-- Transactions and distinct items of a dataset being made (what the registry records; no
+-- window over every row as `dataset_stats` needs for lengths).
+SELECT (SELECT count(*) FROM tids) AS transactions,
+       (SELECT count(DISTINCT label) FROM tx_raw) AS items;
+
 -- name: closure
 -- Every (node, ancestor) pair, self included, from the preorder intervals of `node`.
 CREATE TABLE closure AS
@@ -25,3 +31,18 @@ SELECT r.tid, n.id AS item
 FROM tx_raw AS r
 JOIN node AS n ON n.label = r.label
 ORDER BY r.tid, item;
+
+-- name: make_node
+-- The hierarchy numbered in preorder, from one list per column: id, label, parent (NULL for
+-- the root), depth, last id of its subtree, leaves below it, whether it is a leaf, and its NCP
+-- and LM costs.
+CREATE TABLE node AS
+SELECT CAST(unnest($id) AS INTEGER) AS id,
+       CAST(unnest($label) AS VARCHAR) AS label,
+       CAST(unnest($parent) AS INTEGER) AS parent,
+       CAST(unnest($depth) AS INTEGER) AS depth,
+       CAST(unnest($last) AS INTEGER) AS last,
+       CAST(unnest($leaf_count) AS INTEGER) AS leaf_count,
+       CAST(unnest($is_leaf) AS BOOLEAN) AS is_leaf,
+       CAST(unnest($ncp) AS DOUBLE) AS ncp,
+       CAST(unnest($lm) AS DOUBLE) AS lm;

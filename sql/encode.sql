@@ -1,28 +1,29 @@
 -- Turning a loaded source (temp table `source_pairs(tid_label, label)`) into a dataset's tables.
 -- Transaction ids keep the type and text of the source; item labels are kept exactly.
 
--- name: source_problems
--- Rows of the source with a missing tid or item (NULL, or only white space), counted, and the
--- rows that repeat a (tid, item) pair.
-SELECT count(*) FILTER (
-           WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
-       ) AS missing_tid,
-       count(*) FILTER (WHERE label IS NULL OR trim(label) = '') AS missing_item,
-       count(*) AS rows,
-       count(*) - count(DISTINCT (tid_label, label)) AS duplicate_rows
-FROM source_pairs;
+-- name: source_distinct
+-- The distinct (tid, item) pairs of the source, each with how many rows gave it: grouped once,
+-- then checked, fingerprinted and numbered from here.
+CREATE OR REPLACE TEMP TABLE source_distinct AS
+SELECT tid_label, label, count(*) AS n
+FROM source_pairs
+GROUP BY tid_label, label;
 
--- name: source_fingerprint
--- An order-free fingerprint of the distinct (tid, item) pairs: their count, the sum and the xor
--- of their hashes, and the type of the tids.
-SELECT count(*) AS pairs,
-       CAST(coalesce(sum(h), 0) AS VARCHAR) AS hash_sum,
-       CAST(coalesce(bit_xor(h), 0) AS VARCHAR) AS hash_xor,
-       (SELECT any_value(typeof(tid_label)) FROM source_pairs) AS tid_type
-FROM (
-    SELECT hash(CAST(tid_label AS VARCHAR), label) AS h
-    FROM (SELECT DISTINCT tid_label, label FROM source_pairs)
-);
+-- name: source_check
+-- Rows of the source with a missing tid or item (NULL, or only white space), all rows, rows
+-- that repeat a pair; and an order-free fingerprint of the distinct pairs: their count, the sum
+-- and the xor of their hashes, the tids' type.
+SELECT coalesce(sum(n) FILTER (
+           WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
+       ), 0) AS missing_tid,
+       coalesce(sum(n) FILTER (WHERE label IS NULL OR trim(label) = ''), 0) AS missing_item,
+       coalesce(sum(n), 0) AS rows,
+       coalesce(sum(n), 0) - count(*) AS duplicate_rows,
+       count(*) AS pairs,
+       CAST(coalesce(sum(hash(CAST(tid_label AS VARCHAR), label)), 0) AS VARCHAR) AS hash_sum,
+       CAST(coalesce(bit_xor(hash(CAST(tid_label AS VARCHAR), label)), 0) AS VARCHAR) AS hash_xor,
+       any_value(typeof(tid_label)) AS tid_type
+FROM source_distinct;
 
 -- name: make_tids
 -- One row per transaction: its internal integer id (rank in the natural order of the ids:
@@ -32,13 +33,13 @@ SELECT CAST(dense_rank() OVER (
            ORDER BY TRY_CAST(tid_label AS DOUBLE) NULLS LAST, CAST(tid_label AS VARCHAR)
        ) - 1 AS BIGINT) AS tid,
        tid_label AS label
-FROM (SELECT DISTINCT tid_label FROM source_pairs)
+FROM (SELECT DISTINCT tid_label FROM source_distinct)
 ORDER BY tid;
 
 -- name: make_tx_raw
--- The transactions as (tid, item label), duplicates collapsed (set semantics).
+-- The transactions as (tid, item label), duplicates collapsed (set semantics) by source_distinct.
 CREATE TABLE tx_raw AS
-SELECT DISTINCT t.tid, s.label
-FROM source_pairs AS s
+SELECT t.tid, s.label
+FROM source_distinct AS s
 JOIN tids AS t ON t.label = s.tid_label
 ORDER BY t.tid, s.label;
