@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from . import load
 from .errors import HierarchyError, InputError
-from .executor import Executor, Logged, qualified, quote
+from .executor import Executor, Logged, Rows, qualified, quote
 from .hierarchy import Hierarchy, natural_key
 from .registry import Registry
 
@@ -90,21 +88,21 @@ class Loaded:
 def save_log(ex: Executor, entries: list[Logged]) -> None:
     """The statements that built the current schema, as its table `sql_log` (step, the SQL as
     run, its parameters as JSON, seconds)."""
-    ex.put_arrow(
+    ex.put_rows(
         LOG_TABLE,
-        pa.table(
+        Rows(
             {
-                "seq": pa.array(range(1, len(entries) + 1), pa.int32()),
-                "step": pa.array([e.step for e in entries], pa.string()),
-                "sql": pa.array(
+                "seq": ("INTEGER", list(range(1, len(entries) + 1))),
+                "step": ("VARCHAR", [e.step for e in entries]),
+                "sql": (
+                    "VARCHAR",
                     [e.replay_text() if e.data is not None else e.sql for e in entries],
-                    pa.string(),
                 ),
-                "params": pa.array(
+                "params": (
+                    "VARCHAR",
                     [json.dumps(e.params, default=str) if e.params else None for e in entries],
-                    pa.string(),
                 ),
-                "seconds": pa.array([round(e.seconds, 6) for e in entries], pa.float64()),
+                "seconds": ("DOUBLE", [round(e.seconds, 6) for e in entries]),
             }
         ),
         bookkeeping=True,

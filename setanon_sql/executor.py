@@ -21,10 +21,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
+
+if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
+    import pyarrow as pa
 
 from . import interrupts, sqlfiles
 from .errors import InputError, ParamsError
@@ -131,17 +133,42 @@ class Logged:
     sql: str
     params: dict[str, Any] | None = None
     seconds: float = 0.0
-    data: pa.Table | None = None
+    data: pa.Table | Rows | None = None
     types: tuple[str, ...] = ()
     temp: bool = False
 
     def replay_text(self) -> str:
         """The statement as it can run again on its own: parameters written in as literals,
-        Arrow rows written out."""
+        Arrow rows (or `Rows`) written out."""
         if self.data is not None:
             name = self.step.removeprefix("put_")
             return data_script(name, self.data, list(self.types), temp=self.temp)
         return inline_params(self.sql, self.params or {})
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Columns of Python values for `Executor.put_rows`: name -> (DuckDB type, values). Why
+    not Arrow: a run that only hands DuckDB a few small tables need not import pyarrow."""
+
+    columns: dict[str, tuple[str, list]]
+
+    @property
+    def column_names(self) -> list[str]:
+        return list(self.columns)
+
+    @property
+    def num_rows(self) -> int:
+        return len(next(iter(self.columns.values()))[1]) if self.columns else 0
+
+    @property
+    def types(self) -> list[str]:
+        return [kind for kind, _ in self.columns.values()]
+
+    def to_pylist(self) -> list[dict[str, Any]]:
+        names = self.column_names
+        values = [v for _, v in self.columns.values()]
+        return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -181,8 +208,8 @@ def inline_params(sql: str, params: Mapping[str, Any]) -> str:
     return _TOKEN.sub(sub, sql)
 
 
-def data_script(name: str, table: pa.Table, types: list[str], *, temp: bool) -> str:
-    """CREATE + INSERT statements that rebuild an Arrow table handed to DuckDB."""
+def data_script(name: str, table: pa.Table | Rows, types: list[str], *, temp: bool) -> str:
+    """CREATE + INSERT statements that rebuild an Arrow table (or `Rows`) handed to DuckDB."""
     kind = "TEMP TABLE" if temp else "TABLE"
     cols = ", ".join(f"{quote(c)} {t}" for c, t in zip(table.column_names, types, strict=True))
     out = [f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"]
@@ -377,6 +404,30 @@ class Executor:
             self._record(Logged(f"put_{name}", sql, None, seconds), bookkeeping=True)
         else:
             self._record(Logged(f"put_{name}", sql, None, seconds, table, tuple(types), temp))
+
+    def put_rows(
+        self, name: str, rows: Rows, *, temp: bool = False, bookkeeping: bool = False
+    ) -> None:
+        """Like `put_arrow`, for columns held in Python lists: each column is bound as one
+        typed list parameter and unnested, one statement for the whole table."""
+        kind = "TEMP TABLE" if temp else "TABLE"
+        cols = ", ".join(
+            f"{quote(c)} {t}" for c, t in zip(rows.column_names, rows.types, strict=True)
+        )
+        values = ", ".join(f"unnest(${i}::{t}[])" for i, t in enumerate(rows.types, start=1))
+        started = time.perf_counter()
+        self.con.execute(f"CREATE OR REPLACE {kind} {quote(name)} ({cols})")
+        if rows.columns:
+            self.con.execute(
+                f"INSERT INTO {quote(name)} SELECT {values}",
+                [v for _, v in rows.columns.values()],
+            )
+        seconds = time.perf_counter() - started
+        sql = f"CREATE OR REPLACE {kind} {quote(name)} AS <{rows.num_rows} rows from Python>"
+        if bookkeeping:
+            self._record(Logged(f"put_{name}", sql, None, seconds), bookkeeping=True)
+        else:
+            self._record(Logged(f"put_{name}", sql, None, seconds, rows, tuple(rows.types), temp))
 
     # -- context --------------------------------------------------------------------------------
     @contextmanager

@@ -15,9 +15,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 from .dataset import LOG_TABLE as LOG
 from .dataset import (
@@ -31,7 +32,17 @@ from .dataset import (
     save_log,
 )
 from .errors import HierarchyError, InputError
-from .executor import Executor, Logged, Result, first_line, literal, qualified, quote, replay_script
+from .executor import (
+    Executor,
+    Logged,
+    Result,
+    Rows,
+    first_line,
+    literal,
+    qualified,
+    quote,
+    replay_script,
+)
 from .hierarchy import Hierarchy
 from .registry import Registry
 
@@ -117,6 +128,9 @@ class Store:
 
     def put_arrow(self, name: str, table: pa.Table, *, temp: bool = False) -> None:
         self.ex.put_arrow(name, table, temp=temp)
+
+    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
+        self.ex.put_rows(name, rows, temp=temp)
 
     def unordered(self):
         return self.ex.unordered()

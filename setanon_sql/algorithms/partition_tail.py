@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import pyarrow as pa
-
+from ..executor import Rows
 from ..store import Store, quote
 from . import Progress
 
@@ -341,30 +340,26 @@ def opened(tid: int, pid: int, expanded: int, ctx: Context) -> list[Bucket]:
 def write_back(store: Store, made: Made) -> None:
     """Append what the tail made to the tables the SQL rounds fill."""
     tables = {
-        "tree": pa.table(
-            {
-                "level": pa.array([r[0] for r in made.tree], pa.int32()),
-                "pid": pa.array([r[1] for r in made.tree], pa.int64()),
-                "parent": pa.array([r[2] for r in made.tree], pa.int64()),
-                "expanded": pa.array([r[3] for r in made.tree], pa.int32()),
-                "mask": pa.array([r[4] for r in made.tree], pa.uint64()),
-                "wide": pa.array([r[5] for r in made.tree], pa.list_(pa.int32())),
-            }
+        "tree": _columns(
+            made.tree,
+            ("level", "INTEGER"),
+            ("pid", "BIGINT"),
+            ("parent", "BIGINT"),
+            ("expanded", "INTEGER"),
+            ("mask", "UBIGINT"),
+            ("wide", "INTEGER[]"),
         ),
-        "moves": _columns(
-            made.moves, ("level", pa.int32()), ("tid", pa.int64()), ("pid", pa.int64())
-        ),
-        "cuts": _columns(made.cuts, ("pid", pa.int64()), ("node", pa.int32())),
-        "blocked": _columns(made.blocked, ("pid", pa.int64()), ("node", pa.int32())),
+        "moves": _columns(made.moves, ("level", "INTEGER"), ("tid", "BIGINT"), ("pid", "BIGINT")),
+        "cuts": _columns(made.cuts, ("pid", "BIGINT"), ("node", "INTEGER")),
+        "blocked": _columns(made.blocked, ("pid", "BIGINT"), ("node", "INTEGER")),
     }
     for what, table in tables.items():
         name = f"partition_tail_new_{what}"
-        store.put_arrow(name, table, temp=True)
+        store.put_rows(name, table, temp=True)
         store.run(f"partition_tail_append_{what}")
         store.execute(f"DROP TABLE temp.{quote(name)}", step="partition_tail_drop")
 
 
-def _columns(rows: list[tuple], *cols: tuple[str, pa.DataType]) -> pa.Table:
-    return pa.table(
-        {name: pa.array([r[i] for r in rows], kind) for i, (name, kind) in enumerate(cols)}
-    )
+def _columns(rows: list[tuple], *cols: tuple[str, str]) -> Rows:
+    """Python rows as typed columns (a DuckDB type each) for `Store.put_rows`."""
+    return Rows({name: (kind, [r[i] for r in rows]) for i, (name, kind) in enumerate(cols)})
