@@ -162,10 +162,17 @@ FROM clump_order AS o
 ASOF JOIN clump_run AS r ON o.pos >= r.pos
 ORDER BY o.tid;
 
+-- name: clump_swap_touched_start
+-- The phase in which each cluster last changed (none yet): a pair whose two clusters are
+-- unchanged since the same pairing one pass earlier would find the same nothing again.
+CREATE OR REPLACE TABLE clump_touched (cluster INTEGER PRIMARY KEY, phase INTEGER);
+
 -- name: clump_swap_sides
 -- One phase of the improvement pass pairs clusters $d apart in the order (cluster a with
 -- a + $d, a // $d of parity $parity, so no cluster is in two pairs): each side of a pair with
--- its partner, its pair's a, and its size and item occurrences.
+-- its partner, its pair's a, and its size and item occurrences. Phase $phase of a pass of
+-- $period phases: after the first pass, only pairs with a cluster changed by or since this
+-- pairing was last tried (phase $phase - $period) are tried again.
 CREATE OR REPLACE TABLE clump_swap_side AS
 WITH cluster AS (
     SELECT co.cluster, count(*) AS size, sum(o.len) AS items
@@ -176,7 +183,10 @@ WITH cluster AS (
     SELECT a.cluster AS a, b.cluster AS b
     FROM cluster AS a
     JOIN cluster AS b ON b.cluster = a.cluster + $d
+    LEFT JOIN clump_touched AS ta ON ta.cluster = a.cluster
+    LEFT JOIN clump_touched AS tb ON tb.cluster = b.cluster
     WHERE (a.cluster // $d) % 2 = $parity
+      AND ($phase < $period OR greatest(ta.phase, tb.phase) >= $phase - $period)
 )
 SELECT p.a AS cluster, p.b AS partner, p.a, c.size, c.items
 FROM pair AS p JOIN cluster AS c ON c.cluster = p.a
@@ -325,6 +335,13 @@ FROM (
     SELECT y, a FROM clump_swap WHERE y IS NOT NULL
 ) AS moved
 WHERE cluster_of.tid = moved.tid;
+
+-- name: clump_swap_touch
+-- Mark the clusters the phase's exchanges changed as changed in phase $phase.
+INSERT OR REPLACE INTO clump_touched
+SELECT a, $phase FROM clump_swap
+UNION ALL
+SELECT b, $phase FROM clump_swap;
 
 -- name: clump_seeds
 -- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.
