@@ -73,13 +73,16 @@ from . import Progress
 INTERMEDIATE = (
     "tx_count", "clump_order", "clump_segment", "clump_run", "clump_swap", "clump_swap_side",
     "clump_swap_member", "clump_swap_node", "clump_swap_cost", "clump_swap_loo",
-    "clump_swap_misfit", "clump_touched", "clump_free", "cluster_count", "clump_cluster",
-    "clump_pool", "clump_candidates", "clump_round", "clump_stuck",
+    "clump_swap_misfit", "clump_touched", "clump_dirty", "clump_free", "cluster_count",
+    "clump_cluster", "clump_pool", "clump_candidates", "clump_round", "clump_stuck",
 )  # fmt: skip
 UNLIMITED = 2**31 - 1
-SWAP_PHASE = tuple(
-    f"clump_swap_{step}"
-    for step in ("members", "nodes", "costs", "leave_one_out", "misfits", "choices")
+SWAP_STATE = (
+    "clump_swap_member", "clump_swap_node", "clump_swap_cost", "clump_swap_loo",
+    "clump_swap_misfit",
+)  # fmt: skip
+SWAP_STATE_STEPS = tuple(
+    f"clump_swap_{step}" for step in ("members", "nodes", "costs", "leave_one_out", "misfits")
 )
 
 
@@ -153,6 +156,8 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
     if k == 1:  # every cluster is one transaction and costs nothing
         return {"exchanges": 0, "passes": 0, "pairs_tried": 0, "exchange_saving": 0.0}
     store.run("clump_swap_touched_start")
+    store.run("clump_swap_state_start")
+    refresh(store, outs=opts["outs"], scale=scale)
     period = 2 * opts["span"]
     for pass_no in range(opts["passes"]):
         done += 1
@@ -168,15 +173,15 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
             if not pairs:
                 continue
             tried += pairs
-            phase = {"k": k, "scale": scale, "outs": opts["outs"]}
-            for step in SWAP_PHASE:
-                store.run(step, {p: phase[p] for p in parameters(step)})
+            store.run("clump_swap_choices", {"k": k, "scale": scale})
             chosen, delta = store.query("SELECT count(*), coalesce(sum(delta), 0) FROM clump_swap")[
                 0
             ]
             if chosen:
                 store.run("clump_apply_swaps")
                 store.run("clump_swap_touch", {"phase": phase_no})
+                store.run("clump_swap_dirty")
+                refresh(store, outs=opts["outs"], scale=scale)
             exchanges, saved = exchanges + chosen, saved - delta
         if exchanges == before:
             break
@@ -186,6 +191,19 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
         "pairs_tried": tried,
         "exchange_saving": round(saved / scale, 4),
     }
+
+
+def refresh(store: Store, *, outs: int, scale: int) -> None:
+    """Recompute the exchange state of the clusters in `clump_dirty` (all at the start, then
+    those the last exchanges changed), so a phase costs only its pairs' choices."""
+    for table in SWAP_STATE:
+        store.execute(
+            f"DELETE FROM {quote(table)} WHERE cluster IN (SELECT cluster FROM clump_dirty)",
+            step=f"stale_{table}",
+        )
+    given = {"outs": outs, "scale": scale}
+    for step in SWAP_STATE_STEPS:
+        store.run(step, {p: given[p] for p in parameters(step)})
 
 
 def parameters(name: str) -> set[str]:
