@@ -244,20 +244,29 @@ GROUP BY s.cluster, s.size, s.items;
 -- the second smallest where the member held the smallest, and the smallest where it was the
 -- one member without p.
 INSERT INTO clump_swap_loo
+WITH member AS (
+    SELECT m.cluster, m.tid
+    FROM clump_swap_member AS m
+    SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
+), member_count AS (
+    -- the dirty members' counts only, so the anti join below need not hash all of tx_count
+    SELECT m.tid, tc.node, tc.cnt
+    FROM member AS m
+    JOIN tx_count AS tc ON tc.tid = m.tid
+    WHERE tc.w > 0
+)
 SELECT m.cluster, m.tid AS out, n.node, n.w,
        CASE WHEN tc.cnt = n.counts[1] THEN n.counts[2] ELSE n.counts[1] END AS c
-FROM clump_swap_member AS m
-SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
+FROM member AS m
 JOIN clump_swap_cost AS c ON c.cluster = m.cluster
 JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size
-JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node
+JOIN member_count AS tc ON tc.tid = m.tid AND tc.node = n.node
 UNION ALL
 SELECT m.cluster, m.tid, n.node, n.w, n.counts[1]
-FROM clump_swap_member AS m
-SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
+FROM member AS m
 JOIN clump_swap_cost AS c ON c.cluster = m.cluster
 JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size - 1
-ANTI JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node;
+ANTI JOIN member_count AS tc ON tc.tid = m.tid AND tc.node = n.node;
 
 -- name: clump_swap_misfits
 -- The $outs members of each dirty cluster whose leaving would save it most: the only ones
