@@ -337,8 +337,8 @@ def test_bad_options(options, message):
 def test_options_from_text_are_typed():
     assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
         "method": "runs",
-        "passes": 2,
-        "span": 3,
+        "passes": 3,
+        "span": 5,
         "outs": 6,
         "reach": 8,
         "batch": 4,

@@ -41,7 +41,7 @@ method=greedy: seeded clusters grow in batched rounds:
    clusters as grown; one with no cluster in reach waits for a round with a doubled reach.
    Clusters therefore hold k or more transactions (more where leftovers joined them).
 
-Options (`Params.options`): method (runs); for runs passes (2), span (3), outs (6); for the
+Options (`Params.options`): method (runs); for runs passes (3), span (5), outs (6); for the
 greedy reach (default 15 blocks), batch (default k), keep (default 2 * k).
 The first round costs about 2 * reach * n pairs whatever k is; later rounds cost only the
 shortlists. A wider reach finds closer transactions (lower GGD) and costs time proportionally.
