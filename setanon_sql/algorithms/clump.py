@@ -18,7 +18,7 @@ a shortest path over the positions, decided in Python. On WV2 at k = 10 this giv
 a time and by parity so that no cluster is in two pairs, and each pair makes its best swap of
 two members, or move out of a cluster above k, among each side's `outs` misfits (the members
 whose leaving saves most), when the pair's GGD drops; the change is costed exactly from each
-cluster's sorted counts per node (leave-one-out c(p)). WV2 k = 10: 21.5 -> 20.5 %.
+cluster's sorted counts per node (leave-one-out c(p)). WV2 k = 10: 21.5 -> 20.3 %.
 
 method=greedy: seeded clusters grow in batched rounds:
 
