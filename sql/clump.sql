@@ -162,82 +162,125 @@ FROM clump_order AS o
 ASOF JOIN clump_run AS r ON o.pos >= r.pos
 ORDER BY o.tid;
 
+-- name: clump_swap_touched_start
+-- The phase in which each cluster last changed (none yet): a pair whose two clusters are
+-- unchanged since the same pairing one pass earlier would find the same nothing again.
+CREATE OR REPLACE TABLE clump_touched (cluster INTEGER PRIMARY KEY, phase INTEGER);
+
+-- name: clump_swap_state_start
+-- Every cluster's exchange state (members, nodes, cost, leave-one-out, misfits) is kept from
+-- phase to phase and refreshed only for the clusters an exchange changed (`clump_dirty`);
+-- at the start every cluster is dirty.
+CREATE OR REPLACE TABLE clump_dirty AS
+SELECT DISTINCT cluster FROM cluster_of;
+CREATE OR REPLACE TABLE clump_swap_member (tid BIGINT, cluster INTEGER, len BIGINT);
+CREATE OR REPLACE TABLE clump_swap_node (
+    cluster INTEGER, node INTEGER, w BIGINT, present BIGINT, counts INTEGER[]
+);
+CREATE OR REPLACE TABLE clump_swap_cost (cluster INTEGER, size BIGINT, items BIGINT, cost BIGINT);
+CREATE OR REPLACE TABLE clump_swap_loo (
+    cluster INTEGER, out BIGINT, node INTEGER, w BIGINT, c INTEGER
+);
+CREATE OR REPLACE TABLE clump_swap_misfit (cluster INTEGER, tid BIGINT, len BIGINT);
+
 -- name: clump_swap_sides
 -- One phase of the improvement pass pairs clusters $d apart in the order (cluster a with
 -- a + $d, a // $d of parity $parity, so no cluster is in two pairs): each side of a pair with
--- its partner, its pair's a, and its size and item occurrences.
+-- its partner, its pair's a, and its size and item occurrences. Phase $phase of a pass of
+-- $period phases: after the first pass, only pairs with a cluster changed by or since this
+-- pairing was last tried (phase $phase - $period) are tried again.
 CREATE OR REPLACE TABLE clump_swap_side AS
-WITH cluster AS (
-    SELECT co.cluster, count(*) AS size, sum(o.len) AS items
-    FROM cluster_of AS co
-    JOIN clump_order AS o ON o.tid = co.tid
-    GROUP BY co.cluster
-), pair AS (
+WITH pair AS (
     SELECT a.cluster AS a, b.cluster AS b
-    FROM cluster AS a
-    JOIN cluster AS b ON b.cluster = a.cluster + $d
+    FROM clump_swap_cost AS a
+    JOIN clump_swap_cost AS b ON b.cluster = a.cluster + $d
+    LEFT JOIN clump_touched AS ta ON ta.cluster = a.cluster
+    LEFT JOIN clump_touched AS tb ON tb.cluster = b.cluster
     WHERE (a.cluster // $d) % 2 = $parity
+      AND ($phase < $period OR greatest(ta.phase, tb.phase) >= $phase - $period)
 )
 SELECT p.a AS cluster, p.b AS partner, p.a, c.size, c.items
-FROM pair AS p JOIN cluster AS c ON c.cluster = p.a
+FROM pair AS p JOIN clump_swap_cost AS c ON c.cluster = p.a
 UNION ALL
 SELECT p.b, p.a, p.a, c.size, c.items
-FROM pair AS p JOIN cluster AS c ON c.cluster = p.b;
+FROM pair AS p JOIN clump_swap_cost AS c ON c.cluster = p.b;
 
 -- name: clump_swap_members
--- The members of the paired clusters, with their length.
-CREATE OR REPLACE TABLE clump_swap_member AS
+-- The members of the dirty clusters, with their length.
+INSERT INTO clump_swap_member
 SELECT co.tid, co.cluster, o.len
 FROM cluster_of AS co
 JOIN clump_order AS o ON o.tid = co.tid
-SEMI JOIN clump_swap_side AS s ON s.cluster = co.cluster;
+SEMI JOIN clump_dirty AS d ON d.cluster = co.cluster;
 
 -- name: clump_swap_nodes
--- Per paired cluster and node: members with items under it and their counts, sorted.
-CREATE OR REPLACE TABLE clump_swap_node AS
+-- Per dirty cluster and node: members with items under it and their counts, sorted.
+INSERT INTO clump_swap_node
 SELECT m.cluster, tc.node, any_value(tc.w) AS w, count(*) AS present,
        list_sort(list(tc.cnt)) AS counts
 FROM clump_swap_member AS m
 JOIN tx_count AS tc ON tc.tid = m.tid
+SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
 WHERE tc.w > 0
 GROUP BY m.cluster, tc.node;
 
 -- name: clump_swap_costs
--- Each paired cluster's cost, GGD * (M - 1).
-CREATE OR REPLACE TABLE clump_swap_cost AS
+-- Each dirty cluster's size, item occurrences and cost, GGD * (M - 1).
+INSERT INTO clump_swap_cost
+WITH cluster AS (
+    SELECT m.cluster, count(*) AS size, sum(m.len) AS items
+    FROM clump_swap_member AS m
+    SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
+    GROUP BY m.cluster
+)
 SELECT s.cluster, s.size, s.items,
        s.items * $scale - s.size * coalesce(sum(n.w * n.counts[1]), 0) AS cost
-FROM clump_swap_side AS s
+FROM cluster AS s
 LEFT JOIN clump_swap_node AS n ON n.cluster = s.cluster AND n.present = s.size
 GROUP BY s.cluster, s.size, s.items;
 
 -- name: clump_swap_leave_one_out
--- c(p) of a paired cluster without member `out`, where above 0: with the counts of p sorted,
+-- c(p) of a dirty cluster without member `out`, where above 0: with the counts of p sorted,
 -- the second smallest where the member held the smallest, and the smallest where it was the
 -- one member without p.
-CREATE OR REPLACE TABLE clump_swap_loo AS
+INSERT INTO clump_swap_loo
+WITH member AS (
+    SELECT m.cluster, m.tid
+    FROM clump_swap_member AS m
+    SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
+), member_count AS (
+    -- the dirty members' counts only, so the anti join below need not hash all of tx_count
+    SELECT m.tid, tc.node, tc.cnt
+    FROM member AS m
+    JOIN tx_count AS tc ON tc.tid = m.tid
+    WHERE tc.w > 0
+)
 SELECT m.cluster, m.tid AS out, n.node, n.w,
        CASE WHEN tc.cnt = n.counts[1] THEN n.counts[2] ELSE n.counts[1] END AS c
-FROM clump_swap_member AS m
+FROM member AS m
 JOIN clump_swap_cost AS c ON c.cluster = m.cluster
 JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size
-JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node
+JOIN member_count AS tc ON tc.tid = m.tid AND tc.node = n.node
 UNION ALL
 SELECT m.cluster, m.tid, n.node, n.w, n.counts[1]
-FROM clump_swap_member AS m
+FROM member AS m
 JOIN clump_swap_cost AS c ON c.cluster = m.cluster
 JOIN clump_swap_node AS n ON n.cluster = m.cluster AND n.present = c.size - 1
-ANTI JOIN tx_count AS tc ON tc.tid = m.tid AND tc.node = n.node;
+ANTI JOIN member_count AS tc ON tc.tid = m.tid AND tc.node = n.node;
 
 -- name: clump_swap_misfits
--- The $outs members of each paired cluster whose leaving would save it most: the only ones
+-- The $outs members of each dirty cluster whose leaving would save it most: the only ones
 -- offered for exchange.
-CREATE OR REPLACE TABLE clump_swap_misfit AS
+INSERT INTO clump_swap_misfit
 WITH kept AS (
-    SELECT cluster, out, sum(w * c) AS gain FROM clump_swap_loo GROUP BY cluster, out
+    SELECT l.cluster, l.out, sum(l.w * l.c) AS gain
+    FROM clump_swap_loo AS l
+    SEMI JOIN clump_dirty AS d ON d.cluster = l.cluster
+    GROUP BY l.cluster, l.out
 )
 SELECT m.cluster, m.tid, m.len
 FROM clump_swap_member AS m
+SEMI JOIN clump_dirty AS d ON d.cluster = m.cluster
 JOIN clump_swap_cost AS c ON c.cluster = m.cluster
 LEFT JOIN kept AS k ON k.cluster = m.cluster AND k.out = m.tid
 QUALIFY row_number() OVER (
@@ -325,6 +368,20 @@ FROM (
     SELECT y, a FROM clump_swap WHERE y IS NOT NULL
 ) AS moved
 WHERE cluster_of.tid = moved.tid;
+
+-- name: clump_swap_touch
+-- Mark the clusters the phase's exchanges changed as changed in phase $phase.
+INSERT OR REPLACE INTO clump_touched
+SELECT a, $phase FROM clump_swap
+UNION ALL
+SELECT b, $phase FROM clump_swap;
+
+-- name: clump_swap_dirty
+-- The clusters whose exchange state the phase's exchanges made stale.
+CREATE OR REPLACE TABLE clump_dirty AS
+SELECT a AS cluster FROM clump_swap
+UNION ALL
+SELECT b FROM clump_swap;
 
 -- name: clump_seeds
 -- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.

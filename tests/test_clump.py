@@ -14,7 +14,7 @@ from reference import Tree, generalizes, is_k_anonymous
 from strategies import databases
 
 from setanon_sql import Params, ParamsError, anonymize, lcg
-from setanon_sql.algorithms.clump import best_cost, best_runs
+from setanon_sql.algorithms.clump import best_cost, best_runs, improve
 from setanon_sql.verify import verify
 
 FOOD = Tree(FOOD_TREE)
@@ -295,6 +295,25 @@ def test_exchanges_lower_ggd_by_what_they_were_costed():
     assert exchanges > 0  # these databases do leave exchanges worth making
 
 
+def test_passes_skip_only_pairs_that_would_find_no_exchange():
+    """Passes after the first retry only pairs with a changed cluster; once they converge, a
+    fresh pass that tries every pair must find nothing left to exchange. (One misfit a side
+    leaves a pair that just exchanged more to do, which skipping it would miss.)"""
+    options = {"passes": 30, "span": 2, "outs": 1}
+    for seed in range(8):
+        store = random_food_store(seed, 60)
+        params = Params(algorithm="clump", k=3, keep_intermediate=True, options=options)
+        result = anonymize(store, params)
+        check_run(store, result, 3, FOOD)
+        assert result.info["passes"] < 30  # converged
+        with store.in_run(result.run):
+            scale = int(store.scalar("SELECT max(leaf_count) - 1 FROM node"))
+            again = improve(store, k=3, scale=scale, opts={**options, "passes": 1})
+        assert again["exchanges"] == 0
+        assert again["pairs_tried"] * result.info["passes"] >= result.info["pairs_tried"]
+        store.close()
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -318,8 +337,8 @@ def test_bad_options(options, message):
 def test_options_from_text_are_typed():
     assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
         "method": "runs",
-        "passes": 2,
-        "span": 3,
+        "passes": 3,
+        "span": 5,
         "outs": 6,
         "reach": 8,
         "batch": 4,

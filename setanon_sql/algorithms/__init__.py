@@ -231,14 +231,14 @@ ALGORITHMS: dict[str, Algorithm] = {
                 Option(
                     "passes",
                     int,
-                    2,
+                    3,
                     "runs: passes of exchanges between nearby clusters after the cut (0: none)",
                     minimum=0,
                 ),
                 Option(
                     "span",
                     int,
-                    3,
+                    5,
                     "runs: how many clusters apart in the order two clusters may exchange members",
                     minimum=1,
                 ),
