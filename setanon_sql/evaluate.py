@@ -76,6 +76,7 @@ DEFAULT_WORKLOAD = Workload()
 
 def model_of_run(store: Store, run: str) -> Model:
     """The model a stored run was made for, from its `run_info` (algorithm, k, m)."""
+    store.registry.run(run)  # an unknown name is said as such, not as missing parameters
     if not store.has_table("run_info", run):
         raise ParamsError(f"run {run!r} records no parameters: give k (and m) explicitly")
     with store.in_run(run):

@@ -76,3 +76,14 @@ def test_metrics_per_copy_matches_the_multiset_measure_on_a_clump_run(tmp_path):
     multiset = cli("metrics", "--db", db, "--run", run, "--json").json()
     assert per_copy["release"] == "per copy" and per_copy["unmatched_copies"] == 0
     assert per_copy["ncp"] == pytest.approx(multiset["ncp"])
+
+
+def test_an_unknown_run_is_named_as_such(tmp_path):
+    db = tmp_path / "w.duckdb"
+    assert fig2("load", "--db", db).code == 0
+    for args in (("report", "-o", tmp_path / "r.html"), ("compare",), ("evaluate",)):
+        cmd, *rest = args
+        extra = ("nosuch",) if cmd == "compare" else ("--run", "nosuch")
+        r = cli(cmd, *extra, *rest, "--db", db)
+        assert r.code == ExitCode.USAGE and "no run named 'nosuch'" in r.stderr, r.stderr
+    assert not (tmp_path / "r.html").exists()
