@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from setanon_sql import open_store  # noqa: E402
-from setanon_sql.hierarchy import ROOT_LABEL, from_edges, leaf_order, write_csv  # noqa: E402
+from setanon_sql.hierarchy import ROOT_LABEL, from_edges, natural_key, write_csv  # noqa: E402
 from setanon_sql.store import qualified  # noqa: E402
 
 Counts = dict[str, dict[str, int]]
@@ -43,7 +43,7 @@ def counts(source: str) -> tuple[dict[str, int], Counts]:
     try:
         assert store.dataset is not None
         raw = qualified(store.dataset.schema, "tx_raw")
-        supports = store.item_supports()
+        supports = dict(store.query(f"SELECT label, count(DISTINCT tid) FROM {raw} GROUP BY label"))
         rows = store.query(
             f"SELECT a.label, b.label, count(*) FROM {raw} AS a JOIN {raw} AS b "
             "ON a.tid = b.tid AND a.label < b.label GROUP BY a.label, b.label",
@@ -142,7 +142,7 @@ def main() -> None:
     p.add_argument("--candidates", default=",".join(CANDIDATES))
     args = p.parse_args()
     sup, co = counts(args.source)
-    order = leaf_order(sup, sup)
+    order = sorted(sup, key=lambda label: (-sup[label], natural_key(label)))
     names = args.candidates.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         files = []

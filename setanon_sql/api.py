@@ -43,31 +43,17 @@ class HierarchySpec:
         if self.order is not None and self.fanout is None:
             raise ParamsError("--order applies to the --fanout builder")
 
-    @property
-    def needs_items(self) -> bool:
-        """Whether building the tree reads the data's items (a tree from a file or edges
-        does not: its coverage is checked when it is attached)."""
-        return self.fanout is not None or self.code_prefix
-
-    @property
-    def needs_supports(self) -> bool:
-        return self.fanout is not None and self.leaf_order == "support"
-
-    def build(
-        self, items: list[str], supports: dict[str, int] | None = None
-    ) -> hierarchy.Hierarchy:
+    def build(self, store: Store) -> hierarchy.Hierarchy:
+        """The tree: read from its file or edges, or built over the items of the store's
+        dataset (the fan-out builder runs in SQL there)."""
         self.check()
         if self.edges is not None:
             return hierarchy.from_edges(self.edges)
         if self.path is not None:
             return hierarchy.read(self.path, self.format)
         if self.fanout is not None:
-            if self.needs_supports and supports is None:
-                raise ParamsError("the support-ordered builder needs the items' supports")
-            return hierarchy.build_fanout(
-                items, self.fanout, supports=supports if self.needs_supports else None
-            )
-        return hierarchy.build_code_prefix(items)
+            return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
+        return hierarchy.build_code_prefix(store.item_labels())
 
     def describe(self) -> str:
         """How the tree was made, for the registry."""
@@ -128,9 +114,7 @@ def open_store(
                 store.registry.require()
             store.use_dataset_id(dataset)
         if hierarchy_spec is not None:
-            supports = store.item_supports() if hierarchy_spec.needs_supports else None
-            items = store.item_labels() if hierarchy_spec.needs_items else []
-            h = hierarchy_spec.build(items, supports)
+            h = hierarchy_spec.build(store)
             notes.extend(h.warnings)
             store.use_hierarchy(h, hierarchy_spec.describe())
         else:

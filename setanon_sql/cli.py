@@ -676,8 +676,7 @@ def hierarchy_build(
     try:
         spec = api.HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
         spec.check()
-        supports = store.item_supports() if spec.needs_supports else None
-        h = spec.build(store.item_labels(), supports)
+        h = spec.build(store)
     finally:
         store.close()
     hierarchy.write_csv(h, output)

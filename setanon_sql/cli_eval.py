@@ -252,8 +252,7 @@ def sweep_cmd(
     rows: list[dict[str, Any]] = []
     try:
         for tag, spec in specs:
-            supports = store.item_supports() if spec.needs_supports else None
-            store.use_hierarchy(spec.build(store.item_labels(), supports), spec.describe())
+            store.use_hierarchy(spec.build(store), spec.describe())
             rows += compare.sweep(
                 store,
                 algorithm_names=_names(algorithm),

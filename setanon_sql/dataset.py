@@ -227,16 +227,6 @@ def item_labels(ex: Executor, dataset: Dataset) -> list[str]:
     return sorted((r[0] for r in rows), key=natural_key)
 
 
-def item_supports(ex: Executor, dataset: Dataset) -> dict[str, int]:
-    """How many transactions hold each item (for the support-ordered hierarchy builder)."""
-    rows = ex.query(
-        f"SELECT label, count(DISTINCT tid) FROM {qualified(dataset.schema, 'tx_raw')} "
-        "GROUP BY label",
-        step="item_supports",
-    )
-    return dict(rows)
-
-
 def check_covers(h: Hierarchy, items: list[str]) -> None:
     """Every item of the data must be a leaf of the hierarchy."""
     ids = h.id_of()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,11 +19,15 @@ ROOT_LABEL = "*"
 
 
 def natural_key(label: str) -> tuple[int, int, str]:
-    """Sort integers numerically before other labels, so item 9 comes before item 10."""
-    s = label.strip()
-    if re.fullmatch(r"-?\d+", s):
-        return (0, int(s), s)
-    return (1, 0, s)
+    """Sort integers (ASCII digits, optional minus, taken exactly as written) numerically before
+    other labels, so item 9 comes before item 10; the SQL builder (sql/hierarchy_build.sql)
+    orders leaves by the same key."""
+    if _INTEGER.fullmatch(label):
+        return (0, int(label), label)
+    return (1, 0, label)
+
+
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 def preorder_children(last: Sequence[int], node: int) -> list[int]:
@@ -236,45 +240,29 @@ ORDERS = ("id", "support")
 DEFAULT_ORDER = "support"
 
 
-def leaf_order(items: Iterable[str], supports: Mapping[str, int] | None = None) -> list[str]:
-    """The leaves in builder order: by id (natural order of the labels), or, given supports,
-    most frequent first with ties by label, so items of like popularity share a parent."""
-    if supports is None:
-        return sorted(set(items), key=natural_key)
-    return sorted(set(items), key=lambda label: (-supports.get(label, 0), natural_key(label)))
-
-
-def build_fanout(
-    items: Iterable[str], fanout: int, *, supports: Mapping[str, int] | None = None
-) -> Hierarchy:
-    """A balanced hierarchy over the ordered items: groups of `fanout` siblings, level by level.
+def label_fanout(rows: Iterable[tuple], leaves: int, fanout: int) -> Hierarchy:
+    """Name the nodes of a fan-out tree built in SQL (`fanout_edges` rows: child, parent, child
+    label, first and last leaf position of the parent) and make it a Hierarchy.
 
     Internal nodes are named `first,last` after the first and last leaf they cover, the root `*`
-    (the papers' artificial hierarchies, and the format of the shipped WV2 tree). With
-    `supports` the leaves are ordered by support (see `leaf_order`).
+    (the papers' artificial hierarchies, and the format of the shipped WV2 tree), in the order
+    the nodes were made, each made unique against the items and earlier nodes (`fresh_label`).
     """
-    if fanout < 2:
-        raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
-    leaves = leaf_order(items, supports)
-    if not leaves:
+    rows = list(rows)
+    label = {child: text for child, _, text, _, _ in rows if child < leaves}
+    if not label:
         raise HierarchyError("cannot build a hierarchy over no items")
-    level = [(lab, lab, lab) for lab in leaves]  # (label, low leaf, high leaf)
+    taken = set(label.values())
     edges: list[tuple[str, str]] = []
-    taken = set(leaves)
-    while len(level) > fanout:
-        nxt = []
-        for i in range(0, len(level), fanout):
-            group = level[i : i + fanout]
-            if len(group) == 1:
-                nxt.append(group[0])
-                continue
-            label = fresh_label(f"{group[0][1]},{group[-1][2]}", taken)
-            node = (label, group[0][1], group[-1][2])
-            edges.extend((g[0], node[0]) for g in group)
-            nxt.append(node)
-        level = nxt
-    root = fresh_label(ROOT_LABEL, taken)
-    edges.extend((g[0], root) for g in level)
+    root: str | None = None
+    for child, parent, _, lo, hi in rows:
+        if parent is None:
+            root = root or fresh_label(ROOT_LABEL, taken)
+            edges.append((label[child], root))
+            continue
+        if parent not in label:
+            label[parent] = fresh_label(f"{label[lo]},{label[hi]}", taken)
+        edges.append((label[child], label[parent]))
     return from_edges(edges, source=f"fan-out {fanout} hierarchy")
 
 

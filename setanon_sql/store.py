@@ -27,7 +27,6 @@ from .dataset import (
     Loaded,
     attach_hierarchy,
     item_labels,
-    item_supports,
     load_source,
     save_log,
 )
@@ -228,10 +227,12 @@ class Store:
         assert self.dataset is not None
         return item_labels(self.ex, self.dataset)
 
-    def item_supports(self) -> dict[str, int]:
+    def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
+        """The balanced fan-out tree over the dataset's items, built in SQL (fanout.py)."""
+        from . import fanout as builder
+
         self.require_data()
-        assert self.dataset is not None
-        return item_supports(self.ex, self.dataset)
+        return builder.build(self.ex, fanout, by_support=by_support)
 
     def hierarchy_from_db(self) -> Hierarchy:
         """Rebuild the Hierarchy object from the stored `node` table."""

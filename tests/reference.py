@@ -89,3 +89,46 @@ def information_loss(
                 lm += 1.0
                 suppressed += 1
     return ncp / instances, lm / instances, suppressed
+
+
+def natural_key(label: str) -> tuple[int, int, str]:
+    """Integer labels (ASCII digits, optional minus) numerically and first, then by label."""
+    if label and all(c in "0123456789" for c in label.removeprefix("-")) and label != "-":
+        return (0, int(label), label)
+    return (1, 0, label)
+
+
+def fanout_edges(
+    supports: Mapping[str, int], fanout: int, by_support: bool
+) -> set[tuple[str, str]]:
+    """The fan-out builder's tree, the plain way: leaves by (support,) natural order, grouped
+    `fanout` by `fanout` level by level, nodes named `first,last`, a clash with a taken label
+    suffixed ` (2)`, ` (3)`..., the root `*`."""
+
+    def fresh(label: str) -> str:
+        candidate, n = label, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{label} ({n})"
+        taken.add(candidate)
+        return candidate
+
+    def key(label: str) -> tuple:
+        return ((-supports[label],) if by_support else ()) + natural_key(label)
+
+    level = [(x, x, x) for x in sorted(supports, key=key)]
+    taken = set(supports)
+    edges: set[tuple[str, str]] = set()
+    while len(level) > fanout:
+        nxt = []
+        for i in range(0, len(level), fanout):
+            group = level[i : i + fanout]
+            if len(group) == 1:
+                nxt.append(group[0])
+                continue
+            node = (fresh(f"{group[0][1]},{group[-1][2]}"), group[0][1], group[-1][2])
+            edges |= {(g[0], node[0]) for g in group}
+            nxt.append(node)
+        level = nxt
+    root = fresh("*")
+    return edges | {(g[0], root) for g in level}

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+import reference
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import Tree
 from strategies import trees
 
-from setanon_sql import HierarchyError
+from setanon_sql import HierarchyError, open_store
 from setanon_sql import hierarchy as h
 
 DATA = Path(__file__).parent / "data"
@@ -60,8 +61,22 @@ def test_shipped_wv2_hierarchy(shared_data):
     assert t.size == 3340 + 1 + 4 + 14 + 55 + 208 + 832
 
 
+def built(supports: dict[str, int], fanout: int, order: str | None = None) -> h.Hierarchy:
+    """The fan-out tree the SQL builder makes over data where each item is in `support`
+    transactions."""
+    from setanon_sql.api import HierarchySpec
+
+    rows = max(supports.values())
+    data = [[x for x, s in supports.items() if s > t] for t in range(rows)]
+    store, _ = open_store(data)
+    try:
+        return HierarchySpec(fanout=fanout, order=order).build(store)
+    finally:
+        store.close()
+
+
 def test_fanout_build_is_balanced():
-    t = h.build_fanout([str(i) for i in range(1, 26)], 5)
+    t = built({str(i): 1 for i in range(1, 26)}, 5)
     assert t.height() == 2 and len(t.children(0)) == 5
     assert t.labels[t.children(0)[0]] == "1,5"
 
@@ -91,56 +106,45 @@ def test_preorder_intervals_match_ancestry(edges):
 
 
 def test_support_order_groups_items_of_like_popularity():
-    supports = {"a": 1, "b": 5, "c": 3, "d": 5, "e": 0}
-    t = h.build_fanout(list(supports), 2, supports=supports)
+    supports = {"a": 1, "b": 5, "c": 3, "d": 5, "e": 1}
+    t = built(supports, 2)
     parent = {c: p for c, p in t.edges()}
     assert parent["b"] == parent["d"] == "b,d"  # the two most frequent, ties by label
     assert parent["c"] == parent["a"] == "c,a"
-    assert h.leaf_order(supports, supports) == ["b", "d", "c", "a", "e"]
 
 
+LABELS = st.text("0129-a, (*", min_size=1, max_size=4).filter(str.strip)  # blank items are refused
+
+
+@settings(max_examples=40, deadline=None)
 @given(
-    st.dictionaries(st.text("abcxyz", min_size=1, max_size=3), st.integers(0, 9), min_size=1),
+    st.dictionaries(LABELS, st.integers(1, 4), min_size=1, max_size=30),
     st.integers(2, 4),
+    st.sampled_from(["support", "id"]),
 )
-def test_support_ordered_siblings_are_consecutive_in_support_order(supports, fanout):
-    t = h.build_fanout(list(supports), fanout, supports=supports)
-    order = h.leaf_order(supports, supports)
-    assert sorted(t.labels[i] for i in t.leaves()) == sorted(supports)
-    position = {label: i for i, label in enumerate(order)}
-    by_parent: dict[int, list[int]] = {}
-    for i in t.leaves():
-        by_parent.setdefault(t.parent[i], []).append(position[t.labels[i]])
-    for members in by_parent.values():
-        members.sort()
-        assert members == list(range(members[0], members[0] + len(members)))
-
-
-@given(
-    st.dictionaries(st.text("abcxyz0", min_size=1, max_size=3), st.integers(0, 9), min_size=1),
-    st.integers(2, 5),
-    st.randoms(use_true_random=False),
-)
-def test_support_order_builds_the_same_tree_whatever_the_input_order(supports, fanout, rnd):
-    items = list(supports)
-    shuffled = items[:]
-    rnd.shuffle(shuffled)
-    first = h.build_fanout(items, fanout, supports=supports)
-    again = h.build_fanout(shuffled, fanout, supports=dict(reversed(list(supports.items()))))
-    assert first == again  # labels, parents and numbering: ties are broken by label
-    leaves = [first.labels[i] for i in first.leaves()]
-    assert sorted(leaves) == sorted(items) and len(set(first.labels)) == first.size
-    for i in range(first.size):  # every internal node groups at most `fanout` children
-        assert len(first.children(i)) <= fanout
+def test_sql_builder_builds_the_reference_tree(supports, fanout, order):
+    """Integers of any sign and zero padding, labels that clash with built names (`1,2`, `*`,
+    `1,2 (2)`): the SQL builder's tree is the plain reference's, edge for edge."""
+    t = built(supports, fanout, order)
+    assert set(t.edges()) == reference.fanout_edges(supports, fanout, order == "support")
+    for i in range(t.size):  # every internal node groups at most `fanout` children
+        assert len(t.children(i)) <= fanout
 
 
 def test_fanout_builds_by_support_unless_told_id():
     from setanon_sql.api import HierarchySpec
 
     supports = {"1": 1, "2": 9, "3": 1, "4": 9}
-    built = HierarchySpec(fanout=2).build(list(supports), supports)
-    assert {c: p for c, p in built.edges()}["2"] == "2,4"  # the two frequent items together
-    by_id = HierarchySpec(fanout=2, order="id").build(list(supports))
-    assert {c: p for c, p in by_id.edges()}["2"] == "1,2"
+    assert {c: p for c, p in built(supports, 2).edges()}["2"] == "2,4"  # frequent together
+    assert {c: p for c, p in built(supports, 2, "id").edges()}["2"] == "1,2"
     assert HierarchySpec(fanout=2).describe() == "fanout 2 by support"
     HierarchySpec(path="h.csv").check()  # the default order is no --order given
+
+
+def test_integer_labels_sort_numerically_whatever_their_length():
+    big = "1" + "0" * 40  # beyond any SQL integer type
+    supports = {big: 1, "9": 1, "-12": 1, "-13": 1, "-3": 1, "007": 1, "7": 1, "x": 1, "-": 1}
+    order = ["-13", "-12", "-3", "007", "7", "9", big, "-", "x"]
+    assert sorted(supports, key=h.natural_key) == order
+    parents = {p for _, p in built(supports, 3, "id").edges()}  # siblings: 3 in a row
+    assert parents == {"-13,-3", f"007,{'9'}", f"{big},x", "*"}

@@ -1,0 +1,34 @@
+"""The balanced fan-out hierarchy builder (`--fanout F [--order support|id]`), run as SQL over
+the dataset in use: one statement orders the leaves, one statement per level groups them F by F
+(sql/hierarchy_build.sql). Python only decides how many levels and names the nodes."""
+
+from __future__ import annotations
+
+from .errors import HierarchyError
+from .executor import Executor
+from .hierarchy import Hierarchy, label_fanout
+
+
+def levels(leaves: int, fanout: int) -> int:
+    """How many grouping levels the tree gets: until a level holds at most `fanout` nodes,
+    which then hang from the root."""
+    n, level = leaves, 0
+    while n > fanout:
+        n, level = -(-n // fanout), level + 1
+    return level
+
+
+def build(ex: Executor, fanout: int, *, by_support: bool) -> Hierarchy:
+    """The fan-out tree over the items of the dataset on the search path (`tx_raw`)."""
+    if fanout < 2:
+        raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
+    try:
+        ex.run("fanout_leaves", {"by_support": by_support})
+        leaves = int(ex.scalar("SELECT count(*) FROM fanout_tree", step="fanout_leaf_count"))
+        top = levels(leaves, fanout)
+        for level in range(top):
+            ex.run("fanout_level", {"level": level, "fanout": fanout, "leaves": leaves})
+        rows = ex.run("fanout_edges", {"fanout": fanout, "leaves": leaves, "top": top}).rows
+    finally:
+        ex.execute("DROP TABLE IF EXISTS temp.fanout_tree", step="drop_fanout_tree")
+    return label_fanout(rows, leaves, fanout)
