@@ -7,6 +7,7 @@ stands for are suppressed with loss 1. Examples:
 
     python benchmarks/clump_matrix.py                       # k = 5, 10, 25; runs and greedy
     python benchmarks/clump_matrix.py --k 10 --variant runs --repeat 5
+    python benchmarks/clump_matrix.py --variant runs runs-exact-counts  # the order's coarse counts
     python benchmarks/clump_matrix.py --variant '{"passes": 0}'   # any options as JSON
 """
 
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 VARIANTS = {
     "runs": {},
+    "runs-exact-counts": {"coarse": 1},
     "runs-no-exchange": {"passes": 0},
     "greedy": {"method": "greedy"},
 }

@@ -88,23 +88,31 @@ ORDER BY counts.tid, counts.node;
 
 -- name: clump_order
 -- Transactions in similarity order, by their items' ancestors from the top down: first the
--- multiset of ancestors one level below the root, the dominant ones first (most items under
--- them, then id), then length, then every level's ancestors the same way, then tid; cut into
--- blocks of $k consecutive positions.
+-- ancestors one level below the root, the dominant ones first, each with its count coarsened
+-- to a power of $coarse (so 30 and 32 items under a node tie, and the next ancestor decides),
+-- then length, then the exact multisets of every level's ancestors, dominant ones first (most
+-- items under them, then id), then tid; cut into blocks of $k consecutive positions. A $coarse
+-- of 1 keeps the exact counts.
 CREATE OR REPLACE TABLE clump_order AS
 WITH lengths AS (
     SELECT tid, count(*) AS len FROM tx GROUP BY tid
-), profile AS (
-    SELECT tc.tid,
-           list(tc.node ORDER BY tc.cnt DESC, tc.node) FILTER (WHERE n.depth = 1) AS top,
-           list(tc.node ORDER BY n.depth, tc.cnt DESC, tc.node) AS ancestors
+), ancestor AS (
+    SELECT tc.tid, tc.node, tc.cnt, n.depth,
+           CASE WHEN $coarse > 1 THEN floor(ln(tc.cnt) / ln($coarse)) ELSE tc.cnt END AS coarse
     FROM tx_count AS tc
-    JOIN node AS n ON n.id = tc.node,
-    range(tc.cnt)
+    JOIN node AS n ON n.id = tc.node
     WHERE n.parent IS NOT NULL
-    GROUP BY tc.tid
+), profile AS (
+    SELECT tid,
+           list({'node': node, 'fewer': -coarse} ORDER BY coarse DESC, node)
+               FILTER (WHERE depth = 1 AND nth = 0) AS coarse,
+           list(node ORDER BY cnt DESC, node) FILTER (WHERE depth = 1) AS top,
+           list(node ORDER BY depth, cnt DESC, node) AS ancestors
+    FROM ancestor, range(cnt) AS r(nth)
+    GROUP BY tid
 ), ordered AS (
-    SELECT l.tid, l.len, row_number() OVER (ORDER BY p.top, l.len, p.ancestors, l.tid) - 1 AS pos
+    SELECT l.tid, l.len,
+           row_number() OVER (ORDER BY p.coarse, l.len, p.top, p.ancestors, l.tid) - 1 AS pos
     FROM lengths AS l
     LEFT JOIN profile AS p ON p.tid = l.tid
 )

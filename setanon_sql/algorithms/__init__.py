@@ -270,6 +270,14 @@ ALGORITHMS: dict[str, Algorithm] = {
                     "greedy: candidates a cluster keeps on its shortlist (default 2k)",
                     minimum=1,
                 ),
+                Option(
+                    "coarse",
+                    float,
+                    1.35,
+                    "order: counts under the top ancestors compared as powers of this ratio, so "
+                    "near counts tie and the next ancestor decides (1: exact counts)",
+                    minimum=1,
+                ),
             ),
         ),
     ]
