@@ -339,6 +339,15 @@ class SparkExecutor:
             t.name for t in self.spark.catalog.listTables(self.catalog) if not t.isTemporary
         )
 
+    def drop_database(self) -> None:
+        """Remove the run's database and its folder: a failed run leaves nothing behind."""
+        self.close()
+        self.spark.catalog.setCurrentDatabase("default")
+        self._raw(f"DROP DATABASE IF EXISTS {_ident(self.catalog)} CASCADE")
+        folder = database_folder(self.spark, self.catalog)
+        if folder is not None and folder.is_dir():
+            shutil.rmtree(folder)
+
     def close(self) -> None:
         """The session stays (one per process, as Spark wants); only the temporary views go."""
         for view in self.spark.catalog.listTables():

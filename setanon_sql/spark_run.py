@@ -192,11 +192,48 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     return notes
 
 
+def check_algorithm(name: str) -> None:
+    """Only what has been carried over runs on Spark; say so in one line."""
+    if name not in ALGORITHMS:
+        raise ParamsError(
+            f"--engine spark runs algorithm {', '.join(ALGORITHMS)} only, not {name!r}"
+        )
+
+
+def check_options(
+    *,
+    engine: str,
+    algorithm: str,
+    db: Path | None,
+    source: Path | None,
+    table: str | None,
+    hierarchy: HierarchySpec | None,
+    output: Path | None,
+) -> None:
+    """What `anonymize --engine spark` takes, checked before a JVM starts."""
+    if engine != "spark":
+        raise ParamsError(f"--engine must be duckdb or spark, not {engine!r}")
+    check_algorithm(algorithm)
+    if db is not None:
+        raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
+    if (source is None) == (table is None):
+        raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if hierarchy is None:
+        raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
+    if output is not None and output.suffix.lower() not in (".parquet", ".pq"):
+        raise ParamsError(
+            "--engine spark writes the release as a Parquet folder: --output X.parquet"
+        )
+
+
+def run_name(params: Params) -> str:
+    return params.run_name or f"run_{params.algorithm}_k{params.k}"
+
+
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
     """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
     with the run's database in place of a run schema."""
-    if params.algorithm not in ALGORITHMS:
-        raise ParamsError(f"--engine spark runs {', '.join(ALGORITHMS)}; not {params.algorithm!r}")
+    check_algorithm(params.algorithm)
     algo = algorithms.get(params.algorithm)
     store.require_hierarchy()
     n = store.scalar("SELECT count(*) FROM tids", step="transactions")
@@ -252,3 +289,48 @@ def write_release(store: SparkStore, path: str | Path) -> Path:
 def release_rows(store: SparkStore) -> list[tuple]:
     """The release as (tid label, item label) rows in tid and node order (for tests)."""
     return store.run_all("release_labelled")
+
+
+def anonymize_source(
+    source: SparkSource,
+    spec: HierarchySpec,
+    params: Params,
+    *,
+    master: str = "local[2]",
+    warehouse: str | Path | None = None,
+    output: str | Path | None = None,
+    sql_log: str | Path | None = None,
+    spark: Any = None,
+    progress: Progress = quiet,
+) -> tuple[Result, list[str]]:
+    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
+    database named after the run. A failed run's database is dropped, folder and all.
+    With no `spark` session given, one is started on `master` and stopped at the end."""
+    from .executor import replay_script
+    from .release import write_text_atomic
+    from .spark_engine import session
+
+    check_algorithm(params.algorithm)
+    own = spark is None
+    spark = spark if spark is not None else session(master, warehouse=warehouse)
+    try:
+        name = run_name(params)
+        ex = SparkExecutor(spark, name, replace=params.replace)
+        store = SparkStore(ex)
+        try:
+            notes = load(store, source, spec)
+            result = anonymize(store, params, progress=progress)
+            if output is not None:
+                write_release(store, output)
+        except BaseException:
+            ex.drop_database()
+            raise
+        ex.close()
+        if sql_log is not None:
+            write_text_atomic(
+                sql_log, replay_script(ex.log, title=f"setanon-sql: Spark run {name}")
+            )
+        return result, notes
+    finally:
+        if own:
+            spark.stop()
