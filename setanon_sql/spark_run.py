@@ -305,13 +305,16 @@ def anonymize_source(
 ) -> tuple[Result, list[str]]:
     """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
     database named after the run. A failed run's database is dropped, folder and all.
-    With no `spark` session given, one is started on `master` and stopped at the end."""
+    With no `spark` session given, the active one is used, or one is started on `master` (and
+    stopped at the end)."""
     from .executor import replay_script
     from .release import write_text_atomic
     from .spark_engine import session
 
     check_algorithm(params.algorithm)
-    own = spark is None
+    from pyspark.sql import SparkSession
+
+    own = spark is None and SparkSession.getActiveSession() is None  # stop only what we start
     spark = spark if spark is not None else session(master, warehouse=warehouse)
     try:
         name = run_name(params)
