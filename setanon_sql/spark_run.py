@@ -136,14 +136,14 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
     tid, item = quote(source.tid_col), quote(source.item_col)
     if types[source.item_col].startswith("array"):
         empty = store.query(
-            f"SELECT {tid} FROM {SOURCE_VIEW} WHERE len(coalesce({item}, [])) = 0 LIMIT 5",
+            f"SELECT {tid} FROM {SOURCE_VIEW} WHERE array_length(coalesce({item}, [])) = 0 LIMIT 5",
             step="empty_transactions",
         )
         if empty:
             raise InputError(
                 f"{source.describe()}: empty transaction(s) with tid {[r[0] for r in empty]}"
             )
-        label = f"CAST(unnest({item}) AS VARCHAR)"
+        label = f"unnest(CAST({item} AS VARCHAR[]))"  # Spark casts no generator
     else:
         label = f"CAST({item} AS VARCHAR)"
     store.execute(
