@@ -106,6 +106,13 @@ def worker(args: argparse.Namespace) -> None:
         if args.release:
             spark_run.write_release(store, args.release)
         out["statements"] = len(ex.log)
+        if args.stages:
+            seconds: dict[str, float] = {}
+            for e in ex.log:
+                seconds[e.step] = seconds.get(e.step, 0.0) + e.seconds
+            for step, (jobs, stages) in ex.stages().items():
+                print(f"STAGES {step}: jobs {jobs} stages {stages} seconds {seconds[step]:.2f}",
+                      file=sys.stderr)  # fmt: skip
         jvm_pid = spark.sparkContext._jvm.ProcessHandle.current().pid()
         jvm_cpu, jvm_peak = proc_figures(jvm_pid)
         spark.stop()
@@ -139,6 +146,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--work", default="/tmp/setanon-spark-bench")
+    ap.add_argument("--stages", action="store_true", help="Spark jobs and stages per step")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--input", help=argparse.SUPPRESS)
     ap.add_argument("--hierarchy", help=argparse.SUPPRESS)
@@ -158,10 +166,15 @@ def main() -> None:
                 cmd = [sys.executable, __file__, "--worker", engine, "--input", str(source),
                        "--hierarchy", json.dumps(spec), "--k", str(args.k),
                        "--master", args.master, "--work", str(work)]  # fmt: skip
+                if args.stages:
+                    cmd.append("--stages")
                 if rel is not None:
                     cmd += ["--release", str(rel)]
                     releases[engine] = rel
                 done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+                if args.stages:
+                    sys.stdout.write("".join(ln + "\n" for ln in done.stderr.splitlines()
+                                             if ln.startswith("STAGES")))  # fmt: skip
                 runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
                 print(data, json.dumps(runs[-1]), flush=True)
             keys = [k for k, v in runs[0].items() if isinstance(v, (int, float))]

@@ -265,6 +265,7 @@ class SparkExecutor:
                 count = None
             else:
                 count_now = None
+            self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
             for st in rewrite(tree):
                 text = st.sql(DIALECT)
                 started = time.perf_counter()
@@ -338,6 +339,17 @@ class SparkExecutor:
         return sorted(
             t.name for t in self.spark.catalog.listTables(self.catalog) if not t.isTemporary
         )
+
+    def stages(self) -> dict[str, tuple[int, int]]:
+        """Per step, the Spark jobs and stages its statements ran (what Spark still tracks:
+        `spark.ui.retainedJobs`); stages beyond one per job are shuffle boundaries."""
+        tracker = self.spark.sparkContext.statusTracker()
+        out: dict[str, tuple[int, int]] = {}
+        for step in dict.fromkeys(e.step for e in self.log):
+            jobs = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup(step)]
+            stages = sum(len(j.stageIds) for j in jobs if j is not None)
+            out[step] = (len(jobs), stages)
+        return out
 
     def drop_database(self) -> None:
         """Remove the run's database and its folder: a failed run leaves nothing behind."""
