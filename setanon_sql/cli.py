@@ -142,6 +142,22 @@ class DbOpts:
         }
 
 
+@dataclasses.dataclass(frozen=True)
+class EngineOpts:
+    """Which engine runs the statements: DuckDB (default) or a Spark session."""
+
+    engine: Annotated[
+        str, typer.Option("--engine", help="duckdb (default) or spark (algorithm partition).")
+    ] = "duckdb"
+    spark_master: Annotated[
+        str, typer.Option("--spark-master", help="Spark master URL, e.g. local[2].")
+    ] = "local[2]"
+    spark_warehouse: Annotated[
+        Path | None,
+        typer.Option("--spark-warehouse", help="Folder of the Spark run's tables (Parquet)."),
+    ] = None
+
+
 def with_groups(**groups: type) -> Any:
     """Give a command the options of these groups: each keyword names the parameter that
     receives the group's dataclass; its fields become the command's own options."""
@@ -371,11 +387,12 @@ def _listing(dbo: DbOpts, fetch: str, columns: list[str], as_json: bool) -> None
 
 
 @app.command("anonymize")
-@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts)
+@with_groups(src=SourceOpts, hier=HierOpts, dbo=DbOpts, eng=EngineOpts)
 def anonymize_cmd(
     src: SourceOpts,
     hier: HierOpts,
     dbo: DbOpts,
+    eng: EngineOpts,
     algorithm: Annotated[
         str, typer.Option("--algorithm", "-a", help="Algorithm name (see `setanon algorithms`).")
     ] = "aa",
@@ -418,6 +435,10 @@ def anonymize_cmd(
     from .params import Params
     from .progress import cli_progress
 
+    if eng.engine == "spark":  # before Params, whose complaints are about other algorithms
+        from .spark_run import check_algorithm
+
+        check_algorithm(algorithm)
     params = Params(
         algorithm=algorithm,
         k=k,
@@ -427,6 +448,8 @@ def anonymize_cmd(
         replace=replace,
         options=_options(option or []),
     )
+    if eng.engine != "duckdb":
+        return _anonymize_spark(src, hier, dbo, eng, params, output, sql_log, as_json, quiet)
     inputs = _inputs(src, hier, dbo)
     if output is not None:
         release.check_output(output, inputs)
@@ -466,6 +489,51 @@ def anonymize_cmd(
         "verified": result.report.ok,
         "output": str(output) if output else None,
         "output_table": output_table,
+        **result.info,
+    }
+    _emit(summary, as_json, "release (verified)", quiet=quiet)
+
+
+def _anonymize_spark(
+    src: SourceOpts,
+    hier: HierOpts,
+    dbo: DbOpts,
+    eng: EngineOpts,
+    params: Any,
+    output: Path | None,
+    sql_log: Path | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder."""
+    from . import spark_run
+
+    spark_run.check_options(
+        engine=eng.engine, algorithm=params.algorithm, db=dbo.db, source=src.source,
+        table=src.table, hierarchy=hier.spec(), output=output,
+    )  # fmt: skip
+    source = spark_run.SparkSource(
+        path=src.source if src.table is None else None,
+        table=src.table,
+        tid_col=src.tid_col,
+        item_col=src.item_col,
+    )
+    result, notes = spark_run.anonymize_source(
+        source, hier.spec(), params, master=eng.spark_master, warehouse=eng.spark_warehouse,
+        output=output, sql_log=sql_log,
+    )  # fmt: skip
+    _warn(notes)
+    summary = {
+        "run": result.run,
+        "engine": "spark",
+        "algorithm": result.algorithm,
+        "k": params.k,
+        "seconds": round(result.seconds, 3),
+        "ncp": result.loss["ncp"],
+        "lm": result.loss["lm"],
+        "suppressed": result.loss["suppressed"],
+        "verified": result.report.ok,
+        "output": str(output) if output else None,
         **result.info,
     }
     _emit(summary, as_json, "release (verified)", quiet=quiet)

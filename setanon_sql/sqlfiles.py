@@ -2,6 +2,10 @@
 
 Each block starts with `-- name: NAME`, followed by comment lines saying what the result holds,
 then the statement (aiosql's convention). Parameters are DuckDB `$name` placeholders.
+
+A block headed `-- name: NAME :spark` is the Spark variant of NAME, kept next to it: written in
+the same DuckDB dialect (and transpiled like every statement), but avoiding what sqlglot cannot
+carry over (an ordered `list()` aggregate, for one). It is stored as `NAME:spark`.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-_NAME = re.compile(r"^--\s*name:\s*([a-z0-9_]+)\s*$")
+_NAME = re.compile(r"^--\s*name:\s*([a-z0-9_]+)(?:\s+:([a-z]+))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ def parse(text: str, file: str) -> dict[str, Statement]:
         m = _NAME.match(line.strip())
         if m:
             flush()
-            name, doc, body = m.group(1), [], []
+            name, doc, body = m.group(1) + (f":{m.group(2)}" if m.group(2) else ""), [], []
         elif name is not None and not body and line.strip().startswith("--"):
             doc.append(line.strip()[2:].strip())
         elif name is not None:
@@ -69,7 +73,10 @@ def statements() -> dict[str, Statement]:
     return out
 
 
-def statement(name: str) -> Statement:
+def statement(name: str, dialect: str | None = None) -> Statement:
+    """The named statement; with `dialect`, its variant for that engine when it has one."""
+    if dialect is not None and f"{name}:{dialect}" in statements():
+        return statements()[f"{name}:{dialect}"]
     try:
         return statements()[name]
     except KeyError:

@@ -25,6 +25,18 @@ SELECT coalesce(sum(n) FILTER (
        any_value(typeof(tid_label)) AS tid_type
 FROM source_distinct;
 
+-- name: source_check :spark
+-- The same checks on Spark, without the fingerprint: a Spark run keeps no registry to find a
+-- dataset by, and Spark's hash is not DuckDB's.
+SELECT coalesce(sum(n) FILTER (
+           WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
+       ), 0) AS missing_tid,
+       coalesce(sum(n) FILTER (WHERE label IS NULL OR trim(label) = ''), 0) AS missing_item,
+       coalesce(sum(n), 0) AS rows,
+       coalesce(sum(n), 0) - count(*) AS duplicate_rows,
+       count(*) AS pairs
+FROM source_distinct;
+
 -- name: make_tids
 -- One row per transaction: its internal integer id (rank in the natural order of the ids:
 -- numbers by value, then text) and its id as the source gave it.

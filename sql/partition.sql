@@ -305,6 +305,17 @@ FROM partition_of AS o
 GROUP BY o.pid
 ORDER BY o.pid;
 
+-- name: partition_final :spark
+-- The same classes on Spark, which takes no correlated scalar subquery beside an aggregate:
+-- the cut sizes are counted once and joined.
+CREATE OR REPLACE TABLE partition_final AS
+SELECT o.pid, count(*) AS size, coalesce(c.cut_size, 0) AS cut_size
+FROM partition_of AS o
+LEFT JOIN (SELECT pid, count(*) AS cut_size FROM partition_cut GROUP BY pid) AS c
+  ON c.pid = o.pid
+GROUP BY o.pid, c.cut_size
+ORDER BY o.pid;
+
 -- name: partition_release
 -- The release: every transaction generalized by its partition's final cut.
 CREATE OR REPLACE TABLE release AS

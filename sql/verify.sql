@@ -62,6 +62,22 @@ FROM per_tx
 GROUP BY itemset
 ORDER BY support, itemset;
 
+-- name: k_anonymity_classes :spark
+-- The same classes on Spark: sqlglot drops the ORDER BY of an ordered list() aggregate, so the
+-- itemset is the sorted collected list (NULLs of transactions with nothing released are not
+-- collected).
+CREATE OR REPLACE TABLE release_classes AS
+WITH per_tx AS (
+    SELECT t.tid, list_sort(list(r.node)) AS itemset
+    FROM tids AS t
+    LEFT JOIN release AS r ON r.tid = t.tid
+    GROUP BY t.tid
+)
+SELECT itemset, count(*) AS support
+FROM per_tx
+GROUP BY itemset
+ORDER BY support, itemset;
+
 -- name: k_anonymity_violations
 -- Equivalence classes with fewer than $k transactions.
 SELECT itemset, support

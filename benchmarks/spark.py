@@ -1,0 +1,191 @@
+"""Partition on Spark `local[2]` against DuckDB, whole process per run (issue 16).
+
+    python benchmarks/spark.py --data wv2 --engine duckdb spark --k 10 --repeat 3
+    python benchmarks/spark.py --data synth:1000000 --engine spark --k 10 --repeat 1
+
+Each run is a fresh Python process (this script with --worker) that loads the Parquet input,
+runs Partition, verifies and measures, and prints one JSON line. Spark's work happens in a JVM
+that Python starts and never reaps, so the CPU and peak memory of a Spark run are read from the
+JVM's /proc entries just before it stops and added to the Python process's own. Inputs: WV2
+(`../shared/data`, its shipped hierarchy) converted once to long Parquet; `synth:N` is
+`setanon synth -n N` with a fan-out-5 hierarchy. The median of each figure is printed; the
+releases of the two engines are compared row for row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def prepare(data: str, work: Path) -> tuple[Path, dict]:
+    """The input as long Parquet and the hierarchy spec (as HierarchySpec keywords)."""
+    work.mkdir(parents=True, exist_ok=True)
+    if data == "wv2":
+        out = work / "wv2.parquet"
+        if not out.exists():
+            from setanon_sql import open_store
+            from setanon_sql.executor import literal
+
+            store, _ = open_store(SHARED / "bms-webview-2.spmf.txt")
+            with store:  # COPY takes no bound parameter: the path as a quoted literal
+                store.execute(
+                    "COPY (SELECT t.label AS tid, r.label AS item FROM tx_raw r JOIN tids t "
+                    f"USING (tid) ORDER BY r.tid, r.label) TO {literal(str(out))} (FORMAT parquet)"
+                )
+        return out, {"path": str(SHARED / "bms-webview-2.hierarchy.txt")}
+    n = int(data.split(":")[1])
+    out = work / f"synth_{n}.parquet"
+    if not out.exists():
+        subprocess.run(
+            [sys.executable, "-m", "setanon_sql", "synth", "-n", str(n), str(out)], check=True
+        )
+    return out, {"fanout": 5}
+
+
+def proc_figures(pid: int) -> tuple[float, float]:
+    """CPU seconds (with reaped children) and peak RSS in MiB of a live process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = sum(int(x) for x in fields[11:15]) / TICK
+    peak = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return cpu, peak
+
+
+def worker(args: argparse.Namespace) -> None:
+    """One whole run in this process; prints its figures as JSON."""
+    from setanon_sql.api import HierarchySpec
+    from setanon_sql.params import Params
+
+    spec = HierarchySpec(**json.loads(args.hierarchy))
+    params = Params(algorithm="partition", k=args.k)
+    started = time.perf_counter()
+    out: dict = {"engine": args.worker, "k": args.k}
+    if args.worker == "duckdb":
+        from setanon_sql import api, release
+
+        store, _ = api.open_store(args.input, hierarchy_spec=spec)
+        out["load_s"] = time.perf_counter() - started
+        with store:
+            result = api.anonymize(store, params)
+            with store.in_run(result.run):
+                if args.release:
+                    release.write_release(store, args.release)
+        jvm_cpu = jvm_peak = 0.0
+    else:
+        from setanon_sql import spark_engine, spark_run
+
+        warehouse = Path(args.work) / f"warehouse-{os.getpid()}"
+        spark = spark_engine.session(
+            args.master,
+            warehouse=warehouse,
+            config={
+                "spark.driver.memory": "6g",
+                "spark.local.dir": str(Path(args.work) / "spark-local"),
+            },
+        )
+        ex = spark_engine.SparkExecutor(spark, "bench")
+        store = spark_run.SparkStore(ex)
+        spark_run.load(store, spark_run.SparkSource(path=args.input), spec)
+        out["load_s"] = time.perf_counter() - started
+        result = spark_run.anonymize(store, params)
+        if args.release:
+            spark_run.write_release(store, args.release)
+        out["statements"] = len(ex.log)
+        if args.stages:
+            seconds: dict[str, float] = {}
+            for e in ex.log:
+                seconds[e.step] = seconds.get(e.step, 0.0) + e.seconds
+            for step, (jobs, stages) in ex.stages().items():
+                print(f"STAGES {step}: jobs {jobs} stages {stages} seconds {seconds[step]:.2f}",
+                      file=sys.stderr)  # fmt: skip
+        jvm_pid = spark.sparkContext._jvm.ProcessHandle.current().pid()
+        jvm_cpu, jvm_peak = proc_figures(jvm_pid)
+        spark.stop()
+        shutil.rmtree(warehouse, ignore_errors=True)
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    out |= {
+        "total_s": time.perf_counter() - started,
+        "search_s": result.info.get("search_s"),
+        "levels": result.info.get("levels"),
+        "cpu_s": me.ru_utime + me.ru_stime + jvm_cpu,
+        "jvm_cpu_s": jvm_cpu,
+        "peak_mb": max(me.ru_maxrss / 1024, jvm_peak),
+        "py_peak_mb": me.ru_maxrss / 1024,
+        "ncp_pct": 100 * result.loss["ncp"],
+        "verified": result.report.ok,
+    }
+    print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in out.items()}))
+
+
+def release_rows(path: Path) -> list[tuple]:
+    import pyarrow.parquet as pq
+
+    return sorted((str(r["tid"]), r["item"]) for r in pq.read_table(path).to_pylist())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", nargs="+", default=["wv2"], help="wv2 and/or synth:N")
+    ap.add_argument("--engine", nargs="+", default=["duckdb", "spark"])
+    ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--work", default="/tmp/setanon-spark-bench")
+    ap.add_argument("--stages", action="store_true", help="Spark jobs and stages per step")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--input", help=argparse.SUPPRESS)
+    ap.add_argument("--hierarchy", help=argparse.SUPPRESS)
+    ap.add_argument("--release", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    work = Path(args.work)
+    for data in args.data:
+        source, spec = prepare(data, work)
+        releases = {}
+        for engine in args.engine:
+            runs = []
+            for i in range(args.repeat):
+                rel = work / f"release-{engine}.parquet" if i == 0 else None
+                cmd = [sys.executable, __file__, "--worker", engine, "--input", str(source),
+                       "--hierarchy", json.dumps(spec), "--k", str(args.k),
+                       "--master", args.master, "--work", str(work)]  # fmt: skip
+                if args.stages:
+                    cmd.append("--stages")
+                if rel is not None:
+                    cmd += ["--release", str(rel)]
+                    releases[engine] = rel
+                done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+                if args.stages:
+                    sys.stdout.write("".join(ln + "\n" for ln in done.stderr.splitlines()
+                                             if ln.startswith("STAGES")))  # fmt: skip
+                runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+                print(data, json.dumps(runs[-1]), flush=True)
+            keys = [k for k, v in runs[0].items() if isinstance(v, (int, float))]
+            medians = {k: statistics.median(r[k] for r in runs) for k in keys}
+            print(f"MEDIAN {data} {engine} x{len(runs)}: {json.dumps(medians)}", flush=True)
+        if {"duckdb", "spark"} <= releases.keys():
+            same = release_rows(releases["duckdb"]) == release_rows(releases["spark"])
+            print(f"{data}: Spark release identical to DuckDB's: {same}", flush=True)
+        for rel in releases.values():
+            shutil.rmtree(rel, ignore_errors=True) if rel.is_dir() else rel.unlink(True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,339 @@
+"""A run on Spark: load Parquet (or a Spark table), build the hierarchy's tables, run Partition,
+verify and measure, with the same named statements and drivers as on DuckDB.
+
+Where things live: a Spark run has no DuckDB registry. Everything it makes is a table of one
+Spark database, the run's (`setanon_<run>`): the dataset's `tids` and `tx_raw`, the hierarchy's
+`node`, `closure` and `tx`, Partition's intermediate tables (with `keep_intermediate`), the
+`release`, the verifier's `violations_*`, `run_info` and the `sql_log` of every Spark statement.
+With Spark's default (in-memory) catalog they are Parquet folders under the warehouse,
+`<warehouse>/setanon_<run>.db/<table>`, readable by Spark, DuckDB or pyarrow after the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import algorithms, metrics
+from .algorithms import Progress, quiet
+from .api import HierarchySpec, Result, peak_rss_mb
+from .dataset import _check_problems, check_covers, node_columns, save_log
+from .errors import InfeasibleError, InputError, ParamsError, VerificationError
+from .executor import Logged, Rows, quote
+from .executor import Result as Rowset
+from .hierarchy import natural_key
+from .params import Params
+from .spark_engine import SparkExecutor
+from .verify import verify
+
+ALGORITHMS = ("partition",)
+SOURCE_VIEW = "source_input"
+NODE_TYPES = {
+    "id": "INTEGER",
+    "label": "VARCHAR",
+    "parent": "INTEGER",
+    "depth": "INTEGER",
+    "last": "INTEGER",
+    "leaf_count": "INTEGER",
+    "is_leaf": "BOOLEAN",
+    "ncp": "DOUBLE",
+    "lm": "DOUBLE",
+}
+
+
+@dataclass(frozen=True)
+class SparkSource:
+    """Transactions for Spark: a Parquet path (file or folder) or a Spark table; long
+    (tid, item) or one row per transaction with a list of items."""
+
+    path: str | Path | None = None
+    table: str | None = None
+    tid_col: str = "tid"
+    item_col: str = "item"
+
+    def describe(self) -> str:
+        return str(self.path) if self.path is not None else f"Spark table {self.table}"
+
+
+class SparkStore:
+    """The run's Spark database, seen through the interface the drivers use on a `Store`."""
+
+    def __init__(self, ex: SparkExecutor) -> None:
+        self.ex = ex
+        self.loaded = False
+        self.has_hierarchy = False
+
+    @property
+    def log(self) -> list[Logged]:
+        return self.ex.log
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.execute(sql, params, step=step)
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Rowset:
+        return self.ex.run(name, params)
+
+    def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
+        return self.ex.run(name, params).rows
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.query(sql, params, step=step)
+
+    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.scalar(sql, params, step=step)
+
+    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
+        self.ex.put_rows(name, rows, temp=temp)
+
+    def unordered(self):
+        return self.ex.unordered()
+
+    def current_schema(self) -> str:
+        return self.ex.catalog
+
+    def require_data(self) -> None:
+        if not self.loaded:
+            raise InputError("no transactions loaded on Spark")
+
+    def require_hierarchy(self) -> None:
+        self.require_data()
+        if not self.has_hierarchy:
+            raise InputError("no hierarchy on Spark")
+
+    def drop(self, *tables: str) -> None:
+        for table in tables:
+            self.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source")
+
+    def close(self) -> None:
+        self.ex.close()
+
+
+def read_source(store: SparkStore, source: SparkSource) -> None:
+    """Fill `source_pairs(tid_label, label)` from the Parquet path or Spark table, through a
+    temporary view: the path goes to Spark's reader, never into SQL text."""
+    spark = store.ex.spark
+    try:
+        frame = (
+            spark.read.parquet(str(source.path))
+            if source.path is not None
+            else spark.table(source.table or "")
+        )
+    except Exception as e:  # Spark's AnalysisException and friends
+        raise InputError(
+            f"cannot read {source.describe()}: {str(e).strip().splitlines()[0]}"
+        ) from e
+    types = {f.name: f.dataType.simpleString() for f in frame.schema.fields}
+    for want in (source.tid_col, source.item_col):
+        if want not in types:
+            raise InputError(
+                f"{source.describe()}: no column {want!r}; columns are "
+                f"{', '.join(map(repr, types))} (choose with --tid-col / --item-col)"
+            )
+    frame.createOrReplaceTempView(SOURCE_VIEW)
+    tid, item = quote(source.tid_col), quote(source.item_col)
+    if types[source.item_col].startswith("array"):
+        empty = store.query(
+            f"SELECT {tid} FROM {SOURCE_VIEW} WHERE array_length(coalesce({item}, [])) = 0 LIMIT 5",
+            step="empty_transactions",
+        )
+        if empty:
+            raise InputError(
+                f"{source.describe()}: empty transaction(s) with tid {[r[0] for r in empty]}"
+            )
+        label = f"unnest(CAST({item} AS VARCHAR[]))"  # Spark casts no generator
+    else:
+        label = f"CAST({item} AS VARCHAR)"
+    store.execute(
+        f"CREATE OR REPLACE TABLE source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
+        f"FROM {SOURCE_VIEW}",
+        step="source_pairs",
+    )
+
+
+def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[str]:
+    """The dataset's and the hierarchy's tables in the run's database, made by the statements
+    that make them on DuckDB. Returns warnings (collapsed duplicates, the tree's own)."""
+    spec.check()
+    read_source(store, source)
+    store.run("source_distinct")
+    store.drop("source_pairs")
+    problems = store.run("source_check").one()
+    _check_problems(problems, source.describe())
+    store.run("make_tids")
+    store.run("make_tx_raw")
+    store.drop("source_distinct")
+    store.loaded = True
+    notes = []
+    if problems["duplicate_rows"]:
+        notes.append(f"{problems['duplicate_rows']} duplicate (tid, item) row(s) collapsed")
+    items = sorted(
+        (r[0] for r in store.query("SELECT DISTINCT label FROM tx_raw", step="item_labels")),
+        key=natural_key,
+    )
+    supports = None
+    if spec.needs_supports:
+        supports = dict(
+            store.query(
+                "SELECT label, count(DISTINCT tid) FROM tx_raw GROUP BY label",
+                step="item_supports",
+            )
+        )
+    h = spec.build(items, supports)
+    notes.extend(h.warnings)
+    check_covers(h, items)
+    columns = node_columns(h)
+    store.put_rows("node", Rows({c: (NODE_TYPES[c], v) for c, v in columns.items()}))
+    store.run("closure")
+    store.run("encode_transactions")
+    store.has_hierarchy = True
+    return notes
+
+
+def check_algorithm(name: str) -> None:
+    """Only what has been carried over runs on Spark; say so in one line."""
+    if name not in ALGORITHMS:
+        raise ParamsError(
+            f"--engine spark runs algorithm {', '.join(ALGORITHMS)} only, not {name!r}"
+        )
+
+
+def check_options(
+    *,
+    engine: str,
+    algorithm: str,
+    db: Path | None,
+    source: Path | None,
+    table: str | None,
+    hierarchy: HierarchySpec | None,
+    output: Path | None,
+) -> None:
+    """What `anonymize --engine spark` takes, checked before a JVM starts."""
+    if engine != "spark":
+        raise ParamsError(f"--engine must be duckdb or spark, not {engine!r}")
+    check_algorithm(algorithm)
+    if db is not None:
+        raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
+    if (source is None) == (table is None):
+        raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if hierarchy is None:
+        raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
+    if output is not None and output.suffix.lower() not in (".parquet", ".pq"):
+        raise ParamsError(
+            "--engine spark writes the release as a Parquet folder: --output X.parquet"
+        )
+
+
+def run_name(params: Params) -> str:
+    return params.run_name or f"run_{params.algorithm}_k{params.k}"
+
+
+def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
+    """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
+    with the run's database in place of a run schema."""
+    check_algorithm(params.algorithm)
+    algo = algorithms.get(params.algorithm)
+    store.require_hierarchy()
+    n = store.scalar("SELECT count(*) FROM tids", step="transactions")
+    if params.k > n:
+        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
+    started = time.perf_counter()
+    info = algo.runner()(store, params, progress) or {}
+    info["search_s"] = round(time.perf_counter() - started, 3)
+    progress("verify", 0, None)
+    report = verify(store, k=params.k, model=algo.model, m=params.m)  # type: ignore[arg-type]
+    if not report.ok:
+        raise VerificationError(
+            f"{algo.name} produced a release that fails verification: {report.as_dict()}"
+        )
+    loss = metrics.information_loss(store)  # type: ignore[arg-type]
+    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, **params.options, **info}
+    store.put_rows(
+        "run_info",
+        Rows(
+            {
+                "key": ("VARCHAR", list(keys)),
+                "value": ("VARCHAR", [None if v is None else str(v) for v in keys.values()]),
+            }
+        ),
+    )
+    save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
+    return Result(
+        run=store.ex.catalog,
+        algorithm=algo.name,
+        params=params,
+        report=report,
+        loss=loss,
+        info=info,
+        seconds=time.perf_counter() - started,
+        peak_rss_mb=peak_rss_mb(),
+        multiset=algo.multiset,
+    )
+
+
+def write_release(store: SparkStore, path: str | Path) -> Path:
+    """The release with the original ids and labels as a Parquet folder written by Spark (one
+    dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow)."""
+    from . import sqlfiles
+    from .spark_engine import to_spark
+
+    (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
+    started = time.perf_counter()
+    store.ex.spark.sql(text).write.mode("overwrite").parquet(str(path))
+    store.ex._record(Logged("write_release", text, None, time.perf_counter() - started))
+    return Path(path)
+
+
+def release_rows(store: SparkStore) -> list[tuple]:
+    """The release as (tid label, item label) rows in tid and node order (for tests)."""
+    return store.run_all("release_labelled")
+
+
+def anonymize_source(
+    source: SparkSource,
+    spec: HierarchySpec,
+    params: Params,
+    *,
+    master: str = "local[2]",
+    warehouse: str | Path | None = None,
+    output: str | Path | None = None,
+    sql_log: str | Path | None = None,
+    spark: Any = None,
+    progress: Progress = quiet,
+) -> tuple[Result, list[str]]:
+    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
+    database named after the run. A failed run's database is dropped, folder and all.
+    With no `spark` session given, the active one is used, or one is started on `master` (and
+    stopped at the end)."""
+    from .executor import replay_script
+    from .release import write_text_atomic
+    from .spark_engine import session
+
+    check_algorithm(params.algorithm)
+    from pyspark.sql import SparkSession
+
+    own = spark is None and SparkSession.getActiveSession() is None  # stop only what we start
+    spark = spark if spark is not None else session(master, warehouse=warehouse)
+    try:
+        name = run_name(params)
+        ex = SparkExecutor(spark, name, replace=params.replace)
+        store = SparkStore(ex)
+        try:
+            notes = load(store, source, spec)
+            result = anonymize(store, params, progress=progress)
+            if output is not None:
+                write_release(store, output)
+        except BaseException:
+            ex.drop_database()
+            raise
+        ex.close()
+        if sql_log is not None:
+            write_text_atomic(
+                sql_log, replay_script(ex.log, title=f"setanon-sql: Spark run {name}")
+            )
+        return result, notes
+    finally:
+        if own:
+            spark.stop()
