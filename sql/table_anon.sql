@@ -321,3 +321,105 @@ SELECT w.rid, CASE WHEN o.p > s.p THEN s.new_cluster ELSE w.cluster END AS clust
 FROM work AS w
 LEFT JOIN split_choice AS s USING (cluster)
 LEFT JOIN split_order AS o ON o.cluster = w.cluster AND o.j = s.j AND o.rid = w.rid;
+
+-- Evictions: a class keeps the rows under one child of its closure node on one attribute (at
+-- least k of them) and sends every other row to the cheapest class (not itself, not evicting)
+-- whose closure already covers it. The kept rows' closure shrinks; the destinations' stays.
+
+-- name: rel_improve_branch
+-- Every row's child of its class's closure node on every attribute where that node is not a
+-- leaf, with its class's size and cost.
+CREATE OR REPLACE TABLE improve_branch AS
+WITH closure AS (
+    SELECT cluster, size, cost, unnest(node) AS node, generate_subscripts(node, 1) AS attr
+    FROM improve_class
+)
+SELECT w.rid, w.cluster, c.size, c.cost, l.attr AS i, a.node AS child
+FROM work AS w
+JOIN improve_leaf AS l USING (rid)
+JOIN closure AS c ON c.cluster = w.cluster AND c.attr = l.attr
+JOIN rel_ancestor AS a ON a.attr = l.attr AND a.leaf = l.leaf
+JOIN rel_node AS n ON n.attr = a.attr AND n.id = a.node AND n.parent = c.node;
+
+-- name: rel_improve_shrink
+-- Every (class, attribute i, child) holding at least $k but not all of the class's rows, with
+-- the cost d of the closure of those rows alone.
+CREATE OR REPLACE TABLE improve_shrink AS
+WITH kept AS (
+    SELECT cluster, i, child, count(*) AS n
+    FROM improve_branch
+    GROUP BY cluster, i, child
+    HAVING count(*) >= $k AND count(*) < any_value(size)
+), spans AS (
+    SELECT k.cluster, k.i, k.child, k.n, l.attr, min(l.leaf) AS lo, max(l.leaf) AS hi
+    FROM kept AS k
+    JOIN improve_branch AS b USING (cluster, i, child)
+    JOIN improve_leaf AS l ON l.rid = b.rid
+    GROUP BY k.cluster, k.i, k.child, k.n, l.attr
+), closure AS (
+    SELECT s.cluster, s.i, s.child, s.n, s.attr, min(a.cost) AS cost
+    FROM spans AS s
+    JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
+    GROUP BY s.cluster, s.i, s.child, s.n, s.attr
+)
+SELECT cluster, i, child, n, avg(cost) AS cost
+FROM closure
+GROUP BY cluster, i, child, n;
+
+-- name: rel_improve_evict_gain
+-- Every shrink's gain in summed cost: its kept rows' saving plus, for each row leaving, its
+-- class's cost less its destination's (the other class of least cost that covers it, from the
+-- two cheapest of `improve_cover_two`); `complete` when every row leaving has a destination.
+CREATE OR REPLACE TABLE improve_evict_gain AS
+WITH dest AS (
+    SELECT w.rid, w.cluster,
+           list_filter(o.best, lambda t: t.target <> w.cluster)[1] AS dest
+    FROM work AS w JOIN rel_value AS v USING (rid) JOIN improve_cover_two AS o USING (cid)
+), per_row AS (
+    SELECT b.cluster, b.i, b.child, b.size, b.cost, d.dest.cost AS dest_cost
+    FROM improve_branch AS b LEFT JOIN dest AS d USING (rid)
+), whole AS (
+    SELECT cluster, i, count(dest_cost) AS placed, sum(cost - dest_cost) AS saved
+    FROM per_row GROUP BY cluster, i
+), part AS (
+    SELECT cluster, i, child, any_value(size) AS size, any_value(cost) AS cost,
+           count(dest_cost) AS placed, coalesce(sum(cost - dest_cost), 0) AS saved
+    FROM per_row GROUP BY cluster, i, child
+)
+SELECT s.cluster, s.i, s.child,
+       s.n * (p.cost - s.cost) + coalesce(w.saved, 0) - p.saved AS gain,
+       w.placed - p.placed = p.size - s.n AS complete
+FROM improve_shrink AS s
+JOIN part AS p USING (cluster, i, child)
+JOIN whole AS w USING (cluster, i);
+
+-- name: rel_improve_evict_choice
+-- Every class's best complete shrink of positive gain.
+CREATE OR REPLACE TABLE improve_evict_choice AS
+SELECT cluster, arg_max({'i': i, 'child': child}, (gain, -i, -child)) AS pick
+FROM improve_evict_gain
+WHERE complete AND gain > 1e-9
+GROUP BY cluster;
+
+-- name: rel_improve_evict
+-- The rows leaving the chosen shrinks, with their destinations (`improve_cover` recomputed
+-- without the evicting classes), when the shrink still gains and every row has one.
+CREATE OR REPLACE TABLE improve_move AS
+WITH leaving AS (
+    SELECT b.rid, b.cluster, b.cost, b.child = e.pick.child AS stays, s.n, s.cost AS kept_cost,
+           o.target, o.cost AS dest_cost
+    FROM improve_evict_choice AS e
+    JOIN improve_branch AS b ON b.cluster = e.cluster AND b.i = e.pick.i
+    JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child
+    JOIN rel_value AS v ON v.rid = b.rid
+    LEFT JOIN improve_cover AS o ON o.cid = v.cid
+), judged AS (
+    SELECT *,
+           any_value(n * (cost - kept_cost)) OVER per_class
+               + sum(CASE WHEN NOT stays THEN cost - dest_cost END) OVER per_class AS gain,
+           count(CASE WHEN NOT stays AND target IS NULL THEN 1 END) OVER per_class AS homeless
+    FROM leaving
+    WINDOW per_class AS (PARTITION BY cluster)
+)
+SELECT rid, cluster AS source, target FROM judged
+WHERE NOT stays AND homeless = 0 AND gain > 1e-9;

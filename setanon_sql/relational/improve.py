@@ -75,7 +75,7 @@ def improve(
     with store.unordered():
         for rounds in range(1, max_rounds + 1):
             progress("improve", rounds, None)
-            moved = _move_round(store, k) if l is None else 0
+            moved = _move_round(store, k) + _evict_round(store, k) if l is None else 0
             split = _split_round(store, k, l)
             moves, splits = moves + moved, splits + split
             if not moved and not split:
@@ -106,11 +106,13 @@ def _match_attribute(store: Store) -> int:
     )
 
 
-def _cover(store: Store, skip: str | None = None) -> None:
-    """`improve_cover`: every combination's cheapest covering class (less those in `skip`)."""
+def _cover(store: Store, skip: str | None = None, *, two: bool = False) -> None:
+    """`improve_cover`: every combination's cheapest covering class (less those in `skip`);
+    with `two`, `improve_cover_two` holding its two cheapest too."""
     r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
-    sql = render(queries.covering(r, _match_attribute(store), skip=skip))
-    store.execute(f"CREATE OR REPLACE TABLE improve_cover AS {sql}", step="improve_cover")
+    sql = render(queries.covering(r, _match_attribute(store), skip=skip, two=two))
+    name = "improve_cover_two" if two else "improve_cover"
+    store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
 
 
 def _apply_moves(store: Store) -> int:
@@ -136,6 +138,21 @@ def _move_round(store: Store, k: int) -> int:
     _cover(store, skip="improve_dissolvable")
     store.run("rel_improve_dissolve")
     return moved + _apply_moves(store)
+
+
+def _evict_round(store: Store, k: int) -> int:
+    """One round of evictions (each class at most one); the number of rows moved."""
+    store.run("rel_improve_classes")
+    _cover(store, two=True)
+    store.run("rel_improve_branch")
+    store.run("rel_improve_shrink", {"k": k})
+    store.run("rel_improve_evict_gain")
+    store.run("rel_improve_evict_choice")
+    if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
+        return 0
+    _cover(store, skip="improve_evict_choice")
+    store.run("rel_improve_evict")
+    return _apply_moves(store)
 
 
 def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741

@@ -116,9 +116,10 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
     return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))
 
 
-def covering(r: int, j: int, *, skip: str | None = None) -> exp.Expression:
+def covering(r: int, j: int, *, skip: str | None = None, two: bool = False) -> exp.Expression:
     """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
-    among `improve_class` less the classes in table `skip`.
+    among `improve_class` less the classes in table `skip`; with `two`, also its two cheapest
+    as a list `best` of {target, cost} (a row's cheapest other than its own class is in it).
 
     Classes are matched on attribute j by equality (the closure node is one of the leaf's
     ancestors), then on the others by preorder intervals, one column per attribute: DuckDB
@@ -132,8 +133,13 @@ def covering(r: int, j: int, *, skip: str | None = None) -> exp.Expression:
     return _parse(
         f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo), "
         f"class AS (SELECT cluster, cost, {spans} FROM improve_class) "
-        "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost "
-        f"FROM combo AS c JOIN rel_ancestor AS a ON a.attr = {j} AND a.leaf = c.l{j} "
+        "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost"
+        + (
+            ", arg_min({'target': t.cluster, 'cost': t.cost}, (t.cost, t.cluster), 2) AS best "
+            if two
+            else " "
+        )
+        + f"FROM combo AS c JOIN rel_ancestor AS a ON a.attr = {j} AND a.leaf = c.l{j} "
         f"JOIN class AS t ON t.n{j} = a.node WHERE {' AND '.join(inside) or 'true'} "
         "GROUP BY c.cid"
     )
