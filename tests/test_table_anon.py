@@ -454,6 +454,14 @@ def test_a_class_of_2k_rows_splits_where_both_halves_cost_least():
     assert clusters == [[0, 2, 4], [1, 3, 5]] and stats.splits == 1
 
 
+def test_a_class_evicts_the_rows_that_widen_it_to_a_dearer_class_that_covers_them():
+    # {aa, aa, aa, ca} costs 1/2 a row (q at the root); {ca, dd} costs 2/3 and covers ca, so no
+    # plain move sends ca there; evicting it leaves {aa, aa, aa} at 0: 2 + 4/3 -> 0 + 2
+    values = {"q": ["a", "a", "a", "c", "c", "d"], "r": ["a", "a", "a", "a", "a", "d"]}
+    clusters, stats = improved(values, {"q": AB, "r": AB}, [[0, 1, 2, 3], [4, 5]], 2)
+    assert clusters == [[0, 1, 2], [3, 4, 5]] and stats.moves == 1
+
+
 def test_nothing_to_improve_leaves_the_clustering():
     clusters, stats = improved({"q": ["a", "a", "c", "c"]}, {"q": AB}, [[0, 1], [2, 3]], 2)
     assert clusters == [[0, 1], [2, 3]] and (stats.moves, stats.splits) == (0, 0)
