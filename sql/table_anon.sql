@@ -217,7 +217,7 @@ HAVING count(o.target) = count(*);
 
 -- name: rel_improve_dissolve
 -- Rows of dissolvable classes that all still find a cheaper class once the dissolvable ones are
--- no destinations (`improve_cover` recomputed without them): they all move.
+-- no destinations (`improve_cover_rest`, the cover without them): they all move.
 CREATE OR REPLACE TABLE improve_move AS
 WITH wanted AS (
     SELECT w.rid, w.cluster AS source, o.target,
@@ -227,7 +227,7 @@ WITH wanted AS (
     JOIN improve_dissolvable AS d USING (cluster)
     JOIN rel_value AS v USING (rid)
     JOIN improve_class AS s ON s.cluster = w.cluster
-    LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.cost < s.cost
+    LEFT JOIN improve_cover_rest AS o ON o.cid = v.cid AND o.cost < s.cost
 )
 SELECT rid, source, target FROM wanted WHERE whole;
 
@@ -369,12 +369,12 @@ GROUP BY cluster, i, child, n;
 -- name: rel_improve_evict_gain
 -- Every shrink's gain in summed cost: its kept rows' saving plus, for each row leaving, its
 -- class's cost less its destination's (the other class of least cost that covers it, from the
--- two cheapest of `improve_cover_two`); `complete` when every row leaving has a destination.
+-- two cheapest of `improve_cover`); `complete` when every row leaving has a destination.
 CREATE OR REPLACE TABLE improve_evict_gain AS
 WITH dest AS (
     SELECT w.rid, w.cluster,
            list_filter(o.best, lambda t: t.target <> w.cluster)[1] AS dest
-    FROM work AS w JOIN rel_value AS v USING (rid) JOIN improve_cover_two AS o USING (cid)
+    FROM work AS w JOIN rel_value AS v USING (rid) JOIN improve_cover AS o USING (cid)
 ), per_row AS (
     SELECT b.cluster, b.i, b.child, b.size, b.cost, d.dest.cost AS dest_cost
     FROM improve_branch AS b LEFT JOIN dest AS d USING (rid)
@@ -402,8 +402,8 @@ WHERE complete AND gain > 1e-9
 GROUP BY cluster;
 
 -- name: rel_improve_evict
--- The rows leaving the chosen shrinks, with their destinations (`improve_cover` recomputed
--- without the evicting classes), when the shrink still gains and every row has one.
+-- The rows leaving the chosen shrinks, with their destinations (`improve_cover_rest`, the
+-- cover without the evicting classes), when the shrink still gains and every row has one.
 CREATE OR REPLACE TABLE improve_move AS
 WITH leaving AS (
     SELECT b.rid, b.cluster, b.cost, b.child = e.pick.child AS stays, s.n, s.cost AS kept_cost,
@@ -412,7 +412,7 @@ WITH leaving AS (
     JOIN improve_branch AS b ON b.cluster = e.cluster AND b.i = e.pick.i
     JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child
     JOIN rel_value AS v ON v.rid = b.rid
-    LEFT JOIN improve_cover AS o ON o.cid = v.cid
+    LEFT JOIN improve_cover_rest AS o ON o.cid = v.cid
 ), judged AS (
     SELECT *,
            any_value(n * (cost - kept_cost)) OVER per_class

@@ -7,6 +7,11 @@ cost without breaking k, each one statement for all classes per round:
   cheaper than its own class, and at most size - k rows leave a class (or all of them, when
   each finds a cheaper class that is not itself dissolving): the row gets cheaper, the
   destination's closure stays, the source's can only shrink;
+- an eviction keeps a class's rows under one child of its closure node on one attribute (at
+  least k of them) and sends the others to the cheapest other class that already covers them,
+  when the kept rows' saving outweighs what the others pay more (a destination may cost more
+  than the row's class did; destinations never evict in the same round, so they keep their
+  closures): the gain is exact;
 - a split cuts a class of at least 2k rows in two along one attribute's leaf order (ties
   ordered by the other attributes; cut between two distinct combinations, both halves >= k,
   and ℓ-diverse when asked) at the cut of least summed cost, when that is below the class's:
@@ -106,13 +111,19 @@ def _match_attribute(store: Store) -> int:
     )
 
 
-def _cover(store: Store, skip: str | None = None, *, two: bool = False) -> None:
-    """`improve_cover`: every combination's cheapest covering class (less those in `skip`);
-    with `two`, `improve_cover_two` holding its two cheapest too."""
+def _cover(store: Store, skip: str | None = None) -> None:
+    """`improve_cover`: every combination's cheapest covering class and its two cheapest
+    (`best`); with `skip`, `improve_cover_rest`: the cheapest less the classes in `skip`."""
     r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
-    sql = render(queries.covering(r, _match_attribute(store), skip=skip, two=two))
-    name = "improve_cover_two" if two else "improve_cover"
+    sql = render(queries.covering(r, _match_attribute(store), skip=skip, two=skip is None))
+    name = "improve_cover_rest" if skip else "improve_cover"
     store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
+
+
+def _refresh(store: Store) -> None:
+    """The classes of `work` and their cover."""
+    store.run("rel_improve_classes")
+    _cover(store)
 
 
 def _apply_moves(store: Store) -> int:
@@ -124,26 +135,27 @@ def _apply_moves(store: Store) -> int:
 
 
 def _move_round(store: Store, k: int) -> int:
-    """One round of moves, then one of dissolving classes; the number of rows moved."""
-    store.run("rel_improve_classes")
-    _cover(store)
+    """One round of moves, then one of dissolving classes; the number of rows moved. Leaves
+    `improve_class` and `improve_cover` current."""
+    _refresh(store)
     store.run("rel_improve_moves", {"k": k})
     moved = _apply_moves(store)
     if moved:
-        store.run("rel_improve_classes")
-        _cover(store)
+        _refresh(store)
     store.run("rel_improve_dissolvable")
     if not store.scalar("SELECT count(*) FROM improve_dissolvable", step="improve_dissolvable"):
         return moved
     _cover(store, skip="improve_dissolvable")
     store.run("rel_improve_dissolve")
-    return moved + _apply_moves(store)
+    dissolved = _apply_moves(store)
+    if dissolved:
+        _refresh(store)
+    return moved + dissolved
 
 
 def _evict_round(store: Store, k: int) -> int:
-    """One round of evictions (each class at most one); the number of rows moved."""
-    store.run("rel_improve_classes")
-    _cover(store, two=True)
+    """One round of evictions (each class at most one), from the current `improve_class` and
+    `improve_cover`; the number of rows moved."""
     store.run("rel_improve_branch")
     store.run("rel_improve_shrink", {"k": k})
     store.run("rel_improve_evict_gain")
