@@ -53,12 +53,15 @@ def improve(
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
     max_rounds: int = 50,
+    tolerance: float = 1e-3,
     progress: Progress = quiet,
 ) -> tuple[list[list[int]], ImproveStats]:
     """Improve a k-clustering (lists of rids) by moves and splits; the result is in `work`.
 
     With `l` (an ℓ-diverse clustering on `sensitive`) only splits run, into ℓ-diverse halves:
     a cut's halves are checked against the largest count of one value on either side.
+    Rounds stop when one changes nothing, or lowers the summed cost by less than `tolerance`
+    of it (the last rounds each move a handful of rows for a few millionths of LM).
     """
     rids = [r for rows in clusters for r in rows]
     ids = [i for i, rows in enumerate(clusters) for _ in rows]
@@ -77,6 +80,7 @@ def improve(
             step="improve_value",
         )
     moves = splits = rounds = 0
+    before = None
     with store.unordered():
         for rounds in range(1, max_rounds + 1):
             progress("improve", rounds, None)
@@ -85,12 +89,22 @@ def improve(
             moves, splits = moves + moved, splits + split
             if not moved and not split:
                 break
+            after = _total_cost(store)
+            if before is not None and before - after < tolerance * before:
+                break
+            before = after
     table = store.arrow(
         "SELECT cluster, list(rid ORDER BY rid) AS rows FROM work GROUP BY cluster "
         "ORDER BY min(rid)",
         step="improved_clusters",
     )
     return table["rows"].to_pylist(), ImproveStats(rounds, moves, splits)
+
+
+def _total_cost(store: Store) -> float:
+    """The summed cost of the classes of `work` (refreshes `improve_class`)."""
+    store.run("rel_improve_classes")
+    return float(store.scalar("SELECT sum(size * cost) FROM improve_class", step="improve_total"))
 
 
 def _swap(store: Store) -> None:
