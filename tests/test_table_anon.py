@@ -4,6 +4,7 @@ against a brute-force optimum on tiny tables, ℓ-diversity, bad inputs, CLI and
 from __future__ import annotations
 
 import csv
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -330,6 +331,14 @@ def test_cli_writes_a_verified_release(clothing_files, tmp_path):
     res = cli("anonymize-table", data, "--qi", "colour", "-t", f"item={tax}")
     assert res.code == 2
     assert "taxonomies given for columns that are not quasi-identifiers: ['item']" in res.stderr
+
+
+@pytest.mark.parametrize(("given", "beam"), [([], 5000), (["--mine-beam", "0"], None)])
+def test_cli_bounds_the_mining_unless_told_not_to(clothing_files, given, beam):
+    data, tax = clothing_files
+    res = cli("anonymize-table", str(data), "--qi", "item", "-t", f"item={tax}", *given, "--json")
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout)["info"]["mine_beam"] == beam
 
 
 def test_export_refuses_unknown_format(clothing_files, tmp_path):
