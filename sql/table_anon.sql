@@ -4,6 +4,8 @@
 -- `rel_combo(cid, weight, leaf[], path[][])` each distinct combination of QI values with its row
 -- count and, per attribute, the leaf's ancestors root..leaf, and `rel_value(rid, cid)`.
 -- A generalized record is a list `node[]` of one taxonomy node per attribute.
+-- Costs d are averaged in attribute order (`avg(cost ORDER BY attr)`): a parallel sum in any
+-- order could make two equal costs differ in their last bit and flip a tie between runs.
 
 -- name: rel_value_leaves
 -- Every row's leaf per attribute (from `rel_long(rid, attr, label)`): one list per row.
@@ -45,7 +47,7 @@ SELECT 0::BIGINT AS rec,
        list(0 ORDER BY attr) AS node,
        list(0 ORDER BY attr) AS depth,
        (SELECT sum(weight) FROM rel_combo)::BIGINT AS support,
-       (SELECT avg(cost) FROM rel_node WHERE id = 0) AS cost
+       (SELECT avg(cost ORDER BY attr) FROM rel_node WHERE id = 0) AS cost
 FROM rel_attr;
 
 -- name: rel_closed_from_frontier
@@ -100,7 +102,7 @@ CREATE OR REPLACE TABLE closed_cost AS
 WITH per_attribute AS (
     SELECT rec, unnest(node) AS id, generate_subscripts(node, 1) AS attr FROM closed_record
 )
-SELECT c.rec, c.node, c.support, c.level, avg(n.cost) AS cost
+SELECT c.rec, c.node, c.support, c.level, avg(n.cost ORDER BY p.attr) AS cost
 FROM closed_record AS c
 JOIN per_attribute AS p ON p.rec = c.rec
 JOIN rel_node AS n ON n.attr = p.attr AND n.id = p.id
@@ -130,7 +132,7 @@ ORDER BY s.cluster, s.attr;
 -- Every cluster's closure as labels in attribute order, with its size and cost d.
 CREATE OR REPLACE TABLE cluster_labels AS
 SELECT c.cluster, any_value(c.size) AS size, list(n.label ORDER BY c.attr) AS labels,
-       avg(n.cost) AS cost
+       avg(n.cost ORDER BY c.attr) AS cost
 FROM cluster_closure AS c
 JOIN rel_node AS n ON n.attr = c.attr AND n.id = c.node
 GROUP BY c.cluster
@@ -185,7 +187,7 @@ WITH spans AS (
     GROUP BY s.cluster, s.attr, s.size
 )
 SELECT cluster, any_value(size) AS size, list(node ORDER BY attr) AS node,
-       list(last ORDER BY attr) AS last, avg(cost) AS cost
+       list(last ORDER BY attr) AS last, avg(cost ORDER BY attr) AS cost
 FROM closure
 GROUP BY cluster;
 
@@ -299,7 +301,8 @@ WITH spans AS (
     GROUP BY c.cluster, c.j, c.p, c.i
 ), totals AS (
     SELECT h.cluster, h.j, h.p,
-           h.p * avg(h.cost) + (any_value(s.size) - h.p) * avg(t.cost) AS total
+           h.p * avg(h.cost ORDER BY h.i) + (any_value(s.size) - h.p) * avg(t.cost ORDER BY t.i)
+               AS total
     FROM head_cost AS h
     JOIN tail_cost AS t USING (cluster, j, p, i)
     JOIN improve_class AS s ON s.cluster = h.cluster
@@ -362,7 +365,7 @@ WITH kept AS (
     JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
     GROUP BY s.cluster, s.i, s.child, s.n, s.attr
 )
-SELECT cluster, i, child, n, avg(cost) AS cost
+SELECT cluster, i, child, n, avg(cost ORDER BY attr) AS cost
 FROM closure
 GROUP BY cluster, i, child, n;
 
@@ -396,7 +399,7 @@ JOIN whole AS w USING (cluster, i);
 -- name: rel_improve_evict_choice
 -- Every class's best complete shrink of positive gain.
 CREATE OR REPLACE TABLE improve_evict_choice AS
-SELECT cluster, arg_max({'i': i, 'child': child}, (gain, -i, -child)) AS pick
+SELECT cluster, arg_max({'i': i, 'child': child}, (round(gain, 9), -i, -child)) AS pick
 FROM improve_evict_gain
 WHERE complete AND gain > 1e-9
 GROUP BY cluster;
