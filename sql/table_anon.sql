@@ -346,7 +346,7 @@ JOIN rel_node AS n ON n.attr = a.attr AND n.id = a.node AND n.parent = c.node;
 
 -- name: rel_improve_shrink
 -- Every (class, attribute i, child) holding at least $k but not all of the class's rows, with
--- the cost d of the closure of those rows alone.
+-- the closure of those rows alone (node and preorder end per attribute) and its cost d.
 CREATE OR REPLACE TABLE improve_shrink AS
 WITH kept AS (
     SELECT cluster, i, child, count(*) AS n
@@ -360,12 +360,14 @@ WITH kept AS (
     JOIN improve_leaf AS l ON l.rid = b.rid
     GROUP BY k.cluster, k.i, k.child, k.n, l.attr
 ), closure AS (
-    SELECT s.cluster, s.i, s.child, s.n, s.attr, min(a.cost) AS cost
+    SELECT s.cluster, s.i, s.child, s.n, s.attr,
+           max(a.node) AS node, min(a.last) AS last, min(a.cost) AS cost
     FROM spans AS s
     JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
     GROUP BY s.cluster, s.i, s.child, s.n, s.attr
 )
-SELECT cluster, i, child, n, avg(cost ORDER BY attr) AS cost
+SELECT cluster, i, child, n, list(node ORDER BY attr) AS node, list(last ORDER BY attr) AS last,
+       avg(cost ORDER BY attr) AS cost
 FROM closure
 GROUP BY cluster, i, child, n;
 
@@ -404,10 +406,23 @@ FROM improve_evict_gain
 WHERE complete AND gain > 1e-9
 GROUP BY cluster;
 
--- name: rel_improve_evict
--- The rows leaving the chosen shrinks, with their destinations (`improve_cover_rest`, the
--- cover without the evicting classes), when the shrink still gains and every row has one.
-CREATE OR REPLACE TABLE improve_move AS
+-- name: rel_improve_dest
+-- Where evicted rows may go: every class with the closure it will have after the round, its
+-- kept rows' for the evicting classes (`improve_evict_choice`), its own for the others. An
+-- evicting class takes in only rows its kept closure covers, never its own leaving rows (they
+-- are not under the kept child), so two classes may trade rows.
+CREATE OR REPLACE TABLE improve_dest AS
+SELECT c.cluster, c.size, coalesce(s.node, c.node) AS node, coalesce(s.last, c.last) AS last,
+       coalesce(s.cost, c.cost) AS cost
+FROM improve_class AS c
+LEFT JOIN improve_evict_choice AS e USING (cluster)
+LEFT JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child;
+
+-- name: rel_improve_evict_judge
+-- The rows of the chosen shrinks, leaving or not, each leaving one with its destination
+-- (`improve_cover_rest`: the cheapest class of `improve_dest` covering it), and per class the
+-- shrink's gain and its rows with no destination.
+CREATE OR REPLACE TABLE improve_evict_judged AS
 WITH leaving AS (
     SELECT b.rid, b.cluster, b.cost, b.child = e.pick.child AS stays, s.n, s.cost AS kept_cost,
            o.target, o.cost AS dest_cost
@@ -416,13 +431,21 @@ WITH leaving AS (
     JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child
     JOIN rel_value AS v ON v.rid = b.rid
     LEFT JOIN improve_cover_rest AS o ON o.cid = v.cid
-), judged AS (
-    SELECT *,
-           any_value(n * (cost - kept_cost)) OVER per_class
-               + sum(CASE WHEN NOT stays THEN cost - dest_cost END) OVER per_class AS gain,
-           count(CASE WHEN NOT stays AND target IS NULL THEN 1 END) OVER per_class AS homeless
-    FROM leaving
-    WINDOW per_class AS (PARTITION BY cluster)
 )
-SELECT rid, cluster AS source, target FROM judged
-WHERE NOT stays AND homeless = 0 AND gain > 1e-9;
+SELECT rid, cluster, stays, target,
+       any_value(n * (cost - kept_cost)) OVER per_class
+           + coalesce(sum(CASE WHEN NOT stays THEN cost - dest_cost END) OVER per_class, 0)
+           AS gain,
+       count(CASE WHEN NOT stays AND target IS NULL THEN 1 END) OVER per_class AS homeless
+FROM leaving
+WINDOW per_class AS (PARTITION BY cluster);
+
+-- name: rel_improve_evict_drop
+-- Shrinks that no longer gain, or leave a row with no destination, are given up.
+DELETE FROM improve_evict_choice
+WHERE cluster IN (SELECT cluster FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9);
+
+-- name: rel_improve_evict
+-- The rows leaving the chosen shrinks (every one of which gains and places all its rows).
+CREATE OR REPLACE TABLE improve_move AS
+SELECT rid, cluster AS source, target FROM improve_evict_judged WHERE NOT stays;

@@ -125,12 +125,16 @@ def _match_attribute(store: Store) -> int:
     )
 
 
-def _cover(store: Store, skip: str | None = None) -> None:
+def _cover(store: Store, skip: str | None = None, *, classes: str = "improve_class") -> None:
     """`improve_cover`: every combination's cheapest covering class and its two cheapest
-    (`best`); with `skip`, `improve_cover_rest`: the cheapest less the classes in `skip`."""
+    (`best`); with `skip` or other `classes`, `improve_cover_rest`: the cheapest of `classes`
+    less those in `skip`."""
     r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
-    sql = render(queries.covering(r, _match_attribute(store), skip=skip, two=skip is None))
-    name = "improve_cover_rest" if skip else "improve_cover"
+    rest = skip is not None or classes != "improve_class"
+    sql = render(
+        queries.covering(r, _match_attribute(store), skip=skip, two=not rest, classes=classes)
+    )
+    name = "improve_cover_rest" if rest else "improve_cover"
     store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
 
 
@@ -167,18 +171,33 @@ def _move_round(store: Store, k: int) -> int:
     return moved + dissolved
 
 
-def _evict_round(store: Store, k: int) -> int:
+def _evict_round(store: Store, k: int, settle: int = 5) -> int:
     """One round of evictions (each class at most one), from the current `improve_class` and
-    `improve_cover`; the number of rows moved."""
+    `improve_cover`; the number of rows moved.
+
+    The shrinks chosen are judged again against where their rows can go once every chosen
+    class has shrunk (`improve_dest`); those that no longer gain are given up and the rest
+    judged again, at most `settle` times, until every one gains: then all apply, exactly.
+    """
     store.run("rel_improve_branch")
     store.run("rel_improve_shrink", {"k": k})
     store.run("rel_improve_evict_gain")
     store.run("rel_improve_evict_choice")
-    if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
-        return 0
-    _cover(store, skip="improve_evict_choice")
-    store.run("rel_improve_evict")
-    return _apply_moves(store)
+    for _ in range(settle):
+        if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
+            return 0
+        store.run("rel_improve_dest")
+        _cover(store, classes="improve_dest")
+        store.run("rel_improve_evict_judge")
+        failing = store.scalar(
+            "SELECT count(*) FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9",
+            step="improve_evict_failing",
+        )
+        if not failing:
+            store.run("rel_improve_evict")
+            return _apply_moves(store)
+        store.run("rel_improve_evict_drop")
+    return 0
 
 
 def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741

@@ -116,9 +116,11 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
     return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))
 
 
-def covering(r: int, j: int, *, skip: str | None = None, two: bool = False) -> exp.Expression:
+def covering(
+    r: int, j: int, *, skip: str | None = None, two: bool = False, classes: str = "improve_class"
+) -> exp.Expression:
     """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
-    among `improve_class` less the classes in table `skip`; with `two`, also its two cheapest
+    among `classes` less the classes in table `skip`; with `two`, also its two cheapest
     as a list `best` of {target, cost} (a row's cheapest other than its own class is in it).
 
     Classes are matched on attribute j by equality (the closure node is one of the leaf's
@@ -132,7 +134,7 @@ def covering(r: int, j: int, *, skip: str | None = None, two: bool = False) -> e
         inside.append(f"t.cluster NOT IN (SELECT cluster FROM {skip})")
     return _parse(
         f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo), "
-        f"class AS (SELECT cluster, cost, {spans} FROM improve_class) "
+        f"class AS (SELECT cluster, cost, {spans} FROM {classes}) "
         "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost"
         + (
             ", arg_min({'target': t.cluster, 'cost': t.cost}, (t.cost, t.cluster), 2) AS best "
