@@ -471,6 +471,14 @@ def test_a_class_evicts_the_rows_that_widen_it_to_a_dearer_class_that_covers_the
     assert clusters == [[0, 1, 2], [3, 4, 5]] and stats.moves == 1
 
 
+def test_two_classes_trade_their_outliers():
+    # {a, a, c} and {c, c, a} both cost the root; neither alone has anywhere cheaper to send its
+    # outlier, but each keeps what the other sends: {a, a, a} and {c, c, c} cost nothing
+    values = {"q": ["a", "a", "c", "c", "c", "a"]}
+    clusters, stats = improved(values, {"q": AB}, [[0, 1, 2], [3, 4, 5]], 2)
+    assert clusters == [[0, 1, 5], [2, 3, 4]] and stats.moves == 2
+
+
 def test_nothing_to_improve_leaves_the_clustering():
     clusters, stats = improved({"q": ["a", "a", "c", "c"]}, {"q": AB}, [[0, 1], [2, 3]], 2)
     assert clusters == [[0, 1], [2, 3]] and (stats.moves, stats.splits) == (0, 0)
