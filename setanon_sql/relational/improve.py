@@ -1,24 +1,25 @@
 """The improvement phase after the greedy cover: local moves and Mondrian-style splits.
 
-k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Two steps lower that
-cost without breaking k, each one statement for all classes per round:
+k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Three steps lower
+that cost without breaking k, each a few statements for all classes per round:
 
 - a move sends a row to the cheapest class whose closure already generalizes it, when that is
   cheaper than its own class, and at most size - k rows leave a class (or all of them, when
   each finds a cheaper class that is not itself dissolving): the row gets cheaper, the
   destination's closure stays, the source's can only shrink;
 - an eviction keeps a class's rows under one child of its closure node on one attribute (at
-  least k of them) and sends the others to the cheapest other class that already covers them,
-  when the kept rows' saving outweighs what the others pay more (a destination may cost more
-  than the row's class did; destinations never evict in the same round, so they keep their
-  closures): the gain is exact;
+  least k of them) and sends the others to the cheapest class that covers them, when
+  the kept rows' saving outweighs what the others pay more (a destination may cost more
+  than the row's class did); a destination that evicts too counts with its kept rows' closure,
+  which must cover what it takes in, so two classes can trade rows, and the gain is exact;
 - a split cuts a class of at least 2k rows in two along one attribute's leaf order (ties
   ordered by the other attributes; cut between two distinct combinations, both halves >= k,
   and ℓ-diverse when asked) at the cut of least summed cost, when that is below the class's:
   each half's closure lies under the class's.
 
-So the loss never rises and every class keeps k (and ℓ). Rounds alternate until neither
-changes anything (moves grow classes past 2k, splits then cut them). Python only counts.
+So the loss never rises and every class keeps k (and ℓ). Rounds alternate until none
+changes anything, or one gains little (moves grow classes past 2k, splits then cut them).
+Python only counts.
 """
 
 from __future__ import annotations
