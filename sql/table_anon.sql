@@ -217,6 +217,11 @@ LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.target <> w.cluster AND o.co
 GROUP BY w.cluster
 HAVING count(o.target) = count(*);
 
+-- name: rel_improve_dissolvable_combos
+-- The combinations of the rows of the dissolvable classes: the only ones whose cover matters.
+CREATE OR REPLACE TABLE improve_combos AS
+SELECT DISTINCT v.cid FROM work AS w JOIN improve_dissolvable USING (cluster) JOIN rel_value AS v USING (rid);
+
 -- name: rel_improve_dissolve
 -- Rows of dissolvable classes that all still find a cheaper class once the dissolvable ones are
 -- no destinations (`improve_cover_rest`, the cover without them): they all move.
@@ -405,6 +410,15 @@ SELECT cluster, arg_max({'i': i, 'child': child}, (round(gain, 9), -i, -child)) 
 FROM improve_evict_gain
 WHERE complete AND gain > 1e-9
 GROUP BY cluster;
+
+-- name: rel_improve_evict_combos
+-- The combinations of the rows the chosen shrinks would send away: the only ones whose
+-- destinations matter (the choices only get fewer while they are judged).
+CREATE OR REPLACE TABLE improve_combos AS
+SELECT DISTINCT v.cid
+FROM improve_evict_choice AS e
+JOIN improve_branch AS b ON b.cluster = e.cluster AND b.i = e.pick.i AND b.child <> e.pick.child
+JOIN rel_value AS v ON v.rid = b.rid;
 
 -- name: rel_improve_dest
 -- Where evicted rows may go: every class with the closure it will have after the round, its

@@ -126,14 +126,22 @@ def _match_attribute(store: Store) -> int:
     )
 
 
-def _cover(store: Store, skip: str | None = None, *, classes: str = "improve_class") -> None:
+def _cover(
+    store: Store,
+    skip: str | None = None,
+    *,
+    classes: str = "improve_class",
+    only: str | None = None,
+) -> None:
     """`improve_cover`: every combination's cheapest covering class and its two cheapest
-    (`best`); with `skip` or other `classes`, `improve_cover_rest`: the cheapest of `classes`
-    less those in `skip`."""
+    (`best`); with `skip`, other `classes` or `only` (the combinations that matter),
+    `improve_cover_rest`: the cheapest of `classes` less those in `skip`."""
     r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
-    rest = skip is not None or classes != "improve_class"
+    rest = skip is not None or only is not None or classes != "improve_class"
     sql = render(
-        queries.covering(r, _match_attribute(store), skip=skip, two=not rest, classes=classes)
+        queries.covering(
+            r, _match_attribute(store), skip=skip, two=not rest, classes=classes, only=only
+        )
     )
     name = "improve_cover_rest" if rest else "improve_cover"
     store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
@@ -164,7 +172,8 @@ def _move_round(store: Store, k: int) -> int:
     store.run("rel_improve_dissolvable")
     if not store.scalar("SELECT count(*) FROM improve_dissolvable", step="improve_dissolvable"):
         return moved
-    _cover(store, skip="improve_dissolvable")
+    store.run("rel_improve_dissolvable_combos")
+    _cover(store, skip="improve_dissolvable", only="improve_combos")
     store.run("rel_improve_dissolve")
     dissolved = _apply_moves(store)
     if dissolved:
@@ -184,11 +193,12 @@ def _evict_round(store: Store, k: int, settle: int = 5) -> int:
     store.run("rel_improve_shrink", {"k": k})
     store.run("rel_improve_evict_gain")
     store.run("rel_improve_evict_choice")
+    store.run("rel_improve_evict_combos")
     for _ in range(settle):
         if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
             return 0
         store.run("rel_improve_dest")
-        _cover(store, classes="improve_dest")
+        _cover(store, classes="improve_dest", only="improve_combos")
         store.run("rel_improve_evict_judge")
         failing = store.scalar(
             "SELECT count(*) FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9",

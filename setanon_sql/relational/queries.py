@@ -117,11 +117,18 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
 
 
 def covering(
-    r: int, j: int, *, skip: str | None = None, two: bool = False, classes: str = "improve_class"
+    r: int,
+    j: int,
+    *,
+    skip: str | None = None,
+    two: bool = False,
+    classes: str = "improve_class",
+    only: str | None = None,
 ) -> exp.Expression:
     """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
     among `classes` less the classes in table `skip`; with `two`, also its two cheapest
-    as a list `best` of {target, cost} (a row's cheapest other than its own class is in it).
+    as a list `best` of {target, cost} (a row's cheapest other than its own class is in it);
+    with `only`, just the combinations (`cid`) of that table.
 
     Classes are matched on attribute j by equality (the closure node is one of the leaf's
     ancestors), then on the others by preorder intervals, one column per attribute: DuckDB
@@ -132,8 +139,9 @@ def covering(
     inside = [f"c.l{i} BETWEEN t.n{i} AND t.e{i}" for i in range(1, r + 1) if i != j]
     if skip:
         inside.append(f"t.cluster NOT IN (SELECT cluster FROM {skip})")
+    where = f" WHERE cid IN (SELECT cid FROM {only})" if only else ""
     return _parse(
-        f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo), "
+        f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo{where}), "
         f"class AS (SELECT cluster, cost, {spans} FROM {classes}) "
         "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost"
         + (
