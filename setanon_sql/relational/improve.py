@@ -1,19 +1,25 @@
 """The improvement phase after the greedy cover: local moves and Mondrian-style splits.
 
-k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Two steps lower that
-cost without breaking k, each one statement for all classes per round:
+k-ANON-CF's clusters hold k..2k-1 rows and cost what their closures cost. Three steps lower
+that cost without breaking k, each a few statements for all classes per round:
 
 - a move sends a row to the cheapest class whose closure already generalizes it, when that is
   cheaper than its own class, and at most size - k rows leave a class (or all of them, when
   each finds a cheaper class that is not itself dissolving): the row gets cheaper, the
   destination's closure stays, the source's can only shrink;
+- an eviction keeps a class's rows under one child of its closure node on one attribute (at
+  least k of them) and sends the others to the cheapest class that covers them, when
+  the kept rows' saving outweighs what the others pay more (a destination may cost more
+  than the row's class did); a destination that evicts too counts with its kept rows' closure,
+  which must cover what it takes in, so two classes can trade rows, and the gain is exact;
 - a split cuts a class of at least 2k rows in two along one attribute's leaf order (ties
   ordered by the other attributes; cut between two distinct combinations, both halves >= k,
   and ℓ-diverse when asked) at the cut of least summed cost, when that is below the class's:
   each half's closure lies under the class's.
 
-So the loss never rises and every class keeps k (and ℓ). Rounds alternate until neither
-changes anything (moves grow classes past 2k, splits then cut them). Python only counts.
+So the loss never rises and every class keeps k (and ℓ). Rounds alternate until none
+changes anything, or one gains little (moves grow classes past 2k, splits then cut them).
+Python only counts.
 """
 
 from __future__ import annotations
@@ -48,12 +54,15 @@ def improve(
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
     max_rounds: int = 50,
+    tolerance: float = 1e-3,
     progress: Progress = quiet,
 ) -> tuple[list[list[int]], ImproveStats]:
     """Improve a k-clustering (lists of rids) by moves and splits; the result is in `work`.
 
     With `l` (an ℓ-diverse clustering on `sensitive`) only splits run, into ℓ-diverse halves:
     a cut's halves are checked against the largest count of one value on either side.
+    Rounds stop when one changes nothing, or lowers the summed cost by less than `tolerance`
+    of it (the last rounds each move a handful of rows for a few millionths of LM).
     """
     rids = [r for rows in clusters for r in rows]
     ids = [i for i, rows in enumerate(clusters) for _ in rows]
@@ -72,20 +81,31 @@ def improve(
             step="improve_value",
         )
     moves = splits = rounds = 0
+    before = None
     with store.unordered():
         for rounds in range(1, max_rounds + 1):
             progress("improve", rounds, None)
-            moved = _move_round(store, k) if l is None else 0
+            moved = _move_round(store, k) + _evict_round(store, k) if l is None else 0
             split = _split_round(store, k, l)
             moves, splits = moves + moved, splits + split
             if not moved and not split:
                 break
+            after = _total_cost(store)
+            if before is not None and before - after < tolerance * before:
+                break
+            before = after
     table = store.arrow(
         "SELECT cluster, list(rid ORDER BY rid) AS rows FROM work GROUP BY cluster "
         "ORDER BY min(rid)",
         step="improved_clusters",
     )
     return table["rows"].to_pylist(), ImproveStats(rounds, moves, splits)
+
+
+def _total_cost(store: Store) -> float:
+    """The summed cost of the classes of `work` (refreshes `improve_class`)."""
+    store.run("rel_improve_classes")
+    return float(store.scalar("SELECT sum(size * cost) FROM improve_class", step="improve_total"))
 
 
 def _swap(store: Store) -> None:
@@ -106,11 +126,31 @@ def _match_attribute(store: Store) -> int:
     )
 
 
-def _cover(store: Store, skip: str | None = None) -> None:
-    """`improve_cover`: every combination's cheapest covering class (less those in `skip`)."""
+def _cover(
+    store: Store,
+    skip: str | None = None,
+    *,
+    classes: str = "improve_class",
+    only: str | None = None,
+) -> None:
+    """`improve_cover`: every combination's cheapest covering class and its two cheapest
+    (`best`); with `skip`, other `classes` or `only` (the combinations that matter),
+    `improve_cover_rest`: the cheapest of `classes` less those in `skip`."""
     r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
-    sql = render(queries.covering(r, _match_attribute(store), skip=skip))
-    store.execute(f"CREATE OR REPLACE TABLE improve_cover AS {sql}", step="improve_cover")
+    rest = skip is not None or only is not None or classes != "improve_class"
+    sql = render(
+        queries.covering(
+            r, _match_attribute(store), skip=skip, two=not rest, classes=classes, only=only
+        )
+    )
+    name = "improve_cover_rest" if rest else "improve_cover"
+    store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
+
+
+def _refresh(store: Store) -> None:
+    """The classes of `work` and their cover."""
+    store.run("rel_improve_classes")
+    _cover(store)
 
 
 def _apply_moves(store: Store) -> int:
@@ -122,20 +162,53 @@ def _apply_moves(store: Store) -> int:
 
 
 def _move_round(store: Store, k: int) -> int:
-    """One round of moves, then one of dissolving classes; the number of rows moved."""
-    store.run("rel_improve_classes")
-    _cover(store)
+    """One round of moves, then one of dissolving classes; the number of rows moved. Leaves
+    `improve_class` and `improve_cover` current."""
+    _refresh(store)
     store.run("rel_improve_moves", {"k": k})
     moved = _apply_moves(store)
     if moved:
-        store.run("rel_improve_classes")
-        _cover(store)
+        _refresh(store)
     store.run("rel_improve_dissolvable")
     if not store.scalar("SELECT count(*) FROM improve_dissolvable", step="improve_dissolvable"):
         return moved
-    _cover(store, skip="improve_dissolvable")
+    store.run("rel_improve_dissolvable_combos")
+    _cover(store, skip="improve_dissolvable", only="improve_combos")
     store.run("rel_improve_dissolve")
-    return moved + _apply_moves(store)
+    dissolved = _apply_moves(store)
+    if dissolved:
+        _refresh(store)
+    return moved + dissolved
+
+
+def _evict_round(store: Store, k: int, settle: int = 5) -> int:
+    """One round of evictions (each class at most one), from the current `improve_class` and
+    `improve_cover`; the number of rows moved.
+
+    The shrinks chosen are judged again against where their rows can go once every chosen
+    class has shrunk (`improve_dest`); those that no longer gain are given up and the rest
+    judged again, at most `settle` times, until every one gains: then all apply, exactly.
+    """
+    store.run("rel_improve_branch")
+    store.run("rel_improve_shrink", {"k": k})
+    store.run("rel_improve_evict_gain")
+    store.run("rel_improve_evict_choice")
+    store.run("rel_improve_evict_combos")
+    for _ in range(settle):
+        if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
+            return 0
+        store.run("rel_improve_dest")
+        _cover(store, classes="improve_dest", only="improve_combos")
+        store.run("rel_improve_evict_judge")
+        failing = store.scalar(
+            "SELECT count(*) FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9",
+            step="improve_evict_failing",
+        )
+        if not failing:
+            store.run("rel_improve_evict")
+            return _apply_moves(store)
+        store.run("rel_improve_evict_drop")
+    return 0
 
 
 def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741

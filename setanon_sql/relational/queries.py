@@ -116,9 +116,19 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
     return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))
 
 
-def covering(r: int, j: int, *, skip: str | None = None) -> exp.Expression:
+def covering(
+    r: int,
+    j: int,
+    *,
+    skip: str | None = None,
+    two: bool = False,
+    classes: str = "improve_class",
+    only: str | None = None,
+) -> exp.Expression:
     """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
-    among `improve_class` less the classes in table `skip`.
+    among `classes` less the classes in table `skip`; with `two`, also its two cheapest
+    as a list `best` of {target, cost} (a row's cheapest other than its own class is in it);
+    with `only`, just the combinations (`cid`) of that table.
 
     Classes are matched on attribute j by equality (the closure node is one of the leaf's
     ancestors), then on the others by preorder intervals, one column per attribute: DuckDB
@@ -129,11 +139,17 @@ def covering(r: int, j: int, *, skip: str | None = None) -> exp.Expression:
     inside = [f"c.l{i} BETWEEN t.n{i} AND t.e{i}" for i in range(1, r + 1) if i != j]
     if skip:
         inside.append(f"t.cluster NOT IN (SELECT cluster FROM {skip})")
+    where = f" WHERE cid IN (SELECT cid FROM {only})" if only else ""
     return _parse(
-        f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo), "
-        f"class AS (SELECT cluster, cost, {spans} FROM improve_class) "
-        "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost "
-        f"FROM combo AS c JOIN rel_ancestor AS a ON a.attr = {j} AND a.leaf = c.l{j} "
+        f"WITH combo AS (SELECT cid, {leaves} FROM rel_combo{where}), "
+        f"class AS (SELECT cluster, cost, {spans} FROM {classes}) "
+        "SELECT c.cid, arg_min(t.cluster, (t.cost, t.cluster)) AS target, min(t.cost) AS cost"
+        + (
+            ", arg_min({'target': t.cluster, 'cost': t.cost}, (t.cost, t.cluster), 2) AS best "
+            if two
+            else " "
+        )
+        + f"FROM combo AS c JOIN rel_ancestor AS a ON a.attr = {j} AND a.leaf = c.l{j} "
         f"JOIN class AS t ON t.n{j} = a.node WHERE {' AND '.join(inside) or 'true'} "
         "GROUP BY c.cid"
     )
