@@ -4,8 +4,9 @@ the dataset in use: one statement orders the leaves, one statement per level gro
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import HierarchyError
-from .executor import Executor
 from .hierarchy import Hierarchy, label_fanout
 
 
@@ -18,8 +19,9 @@ def levels(leaves: int, fanout: int) -> int:
     return level
 
 
-def build(ex: Executor, fanout: int, *, by_support: bool) -> Hierarchy:
-    """The fan-out tree over the items of the dataset on the search path (`tx_raw`)."""
+def build(ex: Any, fanout: int, *, by_support: bool) -> Hierarchy:
+    """The fan-out tree over the items of the dataset on the search path (`tx_raw`); `ex` is
+    the DuckDB executor or the Spark one (spark_engine), which runs the same statements."""
     if fanout < 2:
         raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
     try:
@@ -30,5 +32,5 @@ def build(ex: Executor, fanout: int, *, by_support: bool) -> Hierarchy:
             ex.run("fanout_level", {"level": level, "fanout": fanout, "leaves": leaves})
         rows = ex.run("fanout_edges", {"fanout": fanout, "leaves": leaves, "top": top}).rows
     finally:
-        ex.execute("DROP TABLE IF EXISTS temp.fanout_tree", step="drop_fanout_tree")
+        ex.run("fanout_drop")
     return label_fanout(rows, leaves, fanout)

@@ -24,7 +24,7 @@ from .dataset import _check_problems, check_covers, node_columns, save_log
 from .errors import InfeasibleError, InputError, ParamsError, VerificationError
 from .executor import Logged, Rows, quote
 from .executor import Result as Rowset
-from .hierarchy import natural_key
+from .hierarchy import Hierarchy, natural_key
 from .params import Params
 from .spark_engine import SparkExecutor
 from .verify import verify
@@ -84,6 +84,17 @@ class SparkStore:
 
     def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         return self.ex.scalar(sql, params, step=step)
+
+    def item_labels(self) -> list[str]:
+        """The dataset's distinct item labels, in natural order."""
+        rows = self.query("SELECT DISTINCT label FROM tx_raw", step="item_labels")
+        return sorted((r[0] for r in rows), key=natural_key)
+
+    def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
+        """The fan-out tree, built by the same statements as on DuckDB (fanout.py)."""
+        from . import fanout as builder
+
+        return builder.build(self.ex, fanout, by_support=by_support)
 
     def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
         self.ex.put_rows(name, rows, temp=temp)
@@ -169,21 +180,9 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     notes = []
     if problems["duplicate_rows"]:
         notes.append(f"{problems['duplicate_rows']} duplicate (tid, item) row(s) collapsed")
-    items = sorted(
-        (r[0] for r in store.query("SELECT DISTINCT label FROM tx_raw", step="item_labels")),
-        key=natural_key,
-    )
-    supports = None
-    if spec.needs_supports:
-        supports = dict(
-            store.query(
-                "SELECT label, count(DISTINCT tid) FROM tx_raw GROUP BY label",
-                step="item_supports",
-            )
-        )
-    h = spec.build(items, supports)
+    h = spec.build(store)
     notes.extend(h.warnings)
-    check_covers(h, items)
+    check_covers(h, store.item_labels())
     columns = node_columns(h)
     store.put_rows("node", Rows({c: (NODE_TYPES[c], v) for c, v in columns.items()}))
     store.run("closure")

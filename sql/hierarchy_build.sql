@@ -15,7 +15,7 @@ WITH supports AS (
     GROUP BY label
 ), keyed AS (
     SELECT label, support,
-           regexp_full_match(label, '-?[0-9]+') AS num,
+           regexp_matches(label, '^-?[0-9]+$') AS num,
            ltrim(ltrim(label, '-'), '0') AS mag
     FROM supports
 ), signed AS (
@@ -61,3 +61,11 @@ FROM fanout_tree AS c
 LEFT JOIN fanout_tree AS p ON p.level = c.level + 1 AND p.pos = c.pos // $fanout
 WHERE (p.node IS NOT NULL AND p.node <> c.node) OR (p.node IS NULL AND c.level = $top)
 ORDER BY p.node IS NULL, p.level, p.pos, c.pos;
+
+-- name: fanout_drop
+-- The builder's scratch table, gone once the tree is read.
+DROP TABLE IF EXISTS temp.fanout_tree;
+
+-- name: fanout_drop :spark
+-- On Spark the scratch table is a table of the run's database (Spark has no temp schema).
+DROP TABLE IF EXISTS fanout_tree;

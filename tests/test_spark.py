@@ -82,6 +82,27 @@ def assert_same_release(spark, path: Path, edges, params: Params) -> None:
     assert s.loss["suppressed"] == d.loss["suppressed"]
 
 
+@pytest.mark.parametrize("order", ["support", "id"])
+def test_fanout_builder_builds_the_duckdb_tree(spark, tmp_path, order):
+    """The --fanout builder's statements (sql/hierarchy_build.sql) on Spark: the same tree as
+    on DuckDB, with signed, zero-padded and long integers and labels that clash with built
+    names."""
+    big = "1" + "0" * 30
+    items = ["-12", "-3", "007", "7", "9", big, "x", "7,9", "*", "a,b", "b", "a", "-"]
+    txs = [items[: 3 + i % len(items)] for i in range(20)]
+    path = write_parquet(tmp_path, txs)
+    spec = HierarchySpec(fanout=3, order=order)
+    store = SparkStore(SparkExecutor(spark, f"t_run{next(_names)}"))
+    try:
+        load(store, SparkSource(path=path), spec)
+        on_spark = spec.build(store)
+    finally:
+        store.ex.drop_database()
+    duck, _ = api.open_store(path, hierarchy_spec=spec)
+    with duck:
+        assert sorted(on_spark.edges()) == sorted(spec.build(duck).edges())
+
+
 def test_statements_bind_parameters_as_literals_not_text():
     """A value that looks like SQL stays a string literal; DuckDB-only DDL is rewritten."""
     (text,) = to_spark("SELECT * FROM t WHERE label = $v", {"v": "x' OR '1'='1"})
