@@ -6,7 +6,8 @@ belongs to that run alone; the figures are medians over --repeat runs. The baske
 written once per (transactions, items, seed) into --data-dir and reused. Examples:
 
     python benchmarks/scale.py --transactions 100000 1000000 --algorithm partition aa
-    python benchmarks/scale.py --transactions 10000000 --algorithm partition --memory-limit 4GB
+    nice -n 5 python benchmarks/scale.py --transactions 10000000 --algorithm partition \
+        --memory-limit 4GB --timeout 3600
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ def one(args: argparse.Namespace) -> dict:
         args.path,
         hierarchy_spec=HierarchySpec(fanout=args.fanout, order="id"),
         memory_limit=args.memory_limit or None,
+        temp_dir=args.temp_dir or None,
     )
-    load_s = time.perf_counter() - wall0
+    load_s, load_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     rows = store.scalar("SELECT count(*) FROM tx")
     params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
     result = anonymize(store, params)
@@ -60,6 +62,7 @@ def one(args: argparse.Namespace) -> dict:
         "k": args.k,
         "m": args.m or None,
         "load_s": round(load_s, 2),
+        "load_cpu_s": round(load_cpu, 2),
         "search_s": result.info.get("search_s"),
         "anonymize_s": round(result.seconds, 2),
         "wall_s": round(time.perf_counter() - wall0, 2),
@@ -91,6 +94,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--memory-limit", default="", help="DuckDB memory_limit, e.g. 4GB")
+    p.add_argument("--temp-dir", default="", help="DuckDB spill folder (default: a fresh one)")
     p.add_argument("--timeout", type=float, default=900, help="seconds per run")
     p.add_argument("--data-dir", default=os.environ.get("TMPDIR", "/tmp") + "/setanon-synth")
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
@@ -114,8 +118,9 @@ def main() -> None:
             row = median_row(ok) if ok else runs[0]
             rows.append(row)
             print(json.dumps(row), flush=True)
-    cols = ["transactions", "item_rows", "algorithm", "k", "m", "load_s", "search_s", "anonymize_s",
-            "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "runs", "error"]  # fmt: skip
+    cols = ["transactions", "item_rows", "algorithm", "k", "m", "load_s", "load_cpu_s", "search_s",
+            "anonymize_s", "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "runs",
+            "error"]  # fmt: skip
     from run import print_table
 
     print_table(rows, cols)
@@ -126,6 +131,7 @@ def _run(args: argparse.Namespace, path: Path, n: int, algorithm: str, m: int | 
     cmd += ["--algorithm", algorithm, "--k", str(args.k), "--fanout", str(args.fanout)]
     cmd += ["--m", str(m)] if m else ["--m", "0"]
     cmd += ["--memory-limit", args.memory_limit] if args.memory_limit else []
+    cmd += ["--temp-dir", args.temp_dir] if args.temp_dir else []
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:

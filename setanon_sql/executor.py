@@ -28,7 +28,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from . import interrupts, sqlfiles
+from . import interrupts, limits, sqlfiles
 from .errors import InputError, ParamsError
 
 SCRATCH = "memory"
@@ -302,6 +302,9 @@ class Executor:
         elif not Path(temp_dir).is_dir():
             raise InputError(f"--temp-dir {temp_dir} is not a folder")
         self._raw(f"SET temp_directory = {literal(str(temp_dir))}")
+        self._raw(f"SET max_temp_directory_size = {literal(limits.spill_cap(temp_dir))}")
+        if memory_limit is None:
+            memory_limit = limits.default_memory_limit()
         try:
             if memory_limit is not None:
                 self._raw(f"SET memory_limit = {literal(memory_limit)}")

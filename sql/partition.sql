@@ -8,6 +8,11 @@
 -- only changes the buckets of the nodes it expands, so the table is carried from level to
 -- level and only the children just opened get their buckets computed, from the item steps
 -- of `partition_expand_step`. Gains are integers (leaf counts), so sums and ties are exact.
+--
+-- Why the per-transaction tables are narrow (tid, pid INTEGER; no log of every move): at 10^7
+-- transactions the frontier holds tens of millions of bucket rows and is rewritten every level,
+-- so every byte a row carries is paid once per level. A transaction leaving the frontier is
+-- written once, with its final partition, to `partition_done` (append-only).
 
 -- name: partition_size
 -- The transactions of the data, and the NCP scale: leaves x item instances.
@@ -52,9 +57,14 @@ FROM numbered AS s
 LEFT JOIN numbered AS n ON n.item = s.item AND n.node = s.child;
 
 -- name: partition_start_moves
--- Every transaction starts in partition 0, whose cut is the root; each level logs the moves
--- of the transactions that go to a new partition (ids grow level by level).
-CREATE OR REPLACE TABLE partition_moves (level INTEGER, tid BIGINT, pid BIGINT);
+-- Every transaction starts in partition 0, whose cut is the root. The moves of the
+-- transactions that go to a new partition are logged only by the Python rounds and, when the
+-- per-level tables are kept for inspection, by the SQL rounds (ids grow level by level).
+CREATE OR REPLACE TABLE partition_moves (level INTEGER, tid INTEGER, pid INTEGER);
+
+-- name: partition_start_done
+-- The transactions that left the frontier, each with its final partition (append-only).
+CREATE OR REPLACE TABLE partition_done (tid INTEGER, pid INTEGER);
 
 -- name: partition_start_tree
 -- The partition tree: every partition made, its parent, the node it expanded and the children
@@ -91,7 +101,8 @@ WITH opened AS (
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id AND s.rank >= 64
     GROUP BY t.tid
 )
-SELECT o.tid, 0::BIGINT AS pid, o.expanded, o.mask, w.wide, o.tx_gain
+SELECT o.tid::INTEGER AS tid, 0::INTEGER AS pid, o.expanded, o.mask::UBIGINT AS mask, w.wide,
+       o.tx_gain
 FROM (
     SELECT tid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
@@ -162,8 +173,8 @@ FROM partition_outcome;
 CREATE OR REPLACE TABLE partition_balance AS
 SELECT pid, node AS expanded, mask, wide, size, need, rolled_back,
        CASE WHEN size >= $k AND NOT rolled_back
-            THEN $next - 1 + row_number() OVER (
-                ORDER BY size < $k OR rolled_back, pid, mask, wide)
+            THEN ($next - 1 + row_number() OVER (
+                ORDER BY size < $k OR rolled_back, pid, mask, wide))::INTEGER
        END AS new_pid
 FROM partition_outcome
 WHERE chosen;
@@ -273,7 +284,7 @@ JOIN partition_split AS s ON s.tid = b.tid
 WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
    OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
 UNION ALL
-SELECT o.tid, o.new_pid, o.expanded, o.mask, w.wide, o.tx_gain
+SELECT o.tid, o.new_pid, o.expanded, o.mask::UBIGINT, w.wide, o.tx_gain
 FROM (
     SELECT tid, new_pid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain
     FROM opened
@@ -281,20 +292,42 @@ FROM (
 ) AS o
 LEFT JOIN wide AS w ON w.tid = o.tid AND w.expanded = o.expanded;
 
+-- name: partition_retire
+-- The transactions of this level's frontier whose partition (the one they moved to, else the
+-- one they stayed in) has no bucket left: it is final. A partition's transactions share its
+-- cut, so they all have a bucket for each of its expandable nodes or none has any: looking
+-- up a few thousand partition ids costs far less than matching millions of transactions.
+INSERT INTO partition_done
+SELECT s.tid, coalesce(s.new_pid, s.pid)
+FROM partition_split AS s
+ANTI JOIN (SELECT DISTINCT pid FROM partition_bucket) AS b ON b.pid = coalesce(s.new_pid, s.pid);
+
 -- name: partition_move
--- Log the moves of the transactions of new partitions.
+-- Log the moves of the transactions of new partitions (kept tables only).
 INSERT INTO partition_moves
 SELECT $level, tid, new_pid
 FROM partition_split
 WHERE new_pid IS NOT NULL;
 
 -- name: partition_of
--- Every transaction's partition: the last it moved to (ids grow level by level), else 0.
+-- Every transaction's partition: the one it left the frontier in, or for those the Python
+-- rounds finished, the last they moved to (ids grow level by level), else the one they were
+-- in at the hand-over; 0 for a transaction never in the frontier.
 CREATE OR REPLACE TABLE partition_of AS
-SELECT t.tid, coalesce(max(m.pid), 0) AS pid
+WITH last AS (
+    SELECT tid, max(pid) AS pid
+    FROM (
+        SELECT tid, pid FROM partition_done
+        UNION ALL
+        SELECT tid, pid FROM partition_moves
+        UNION ALL
+        SELECT tid, pid FROM partition_bucket
+    )
+    GROUP BY tid
+)
+SELECT t.tid, coalesce(l.pid, 0)::BIGINT AS pid
 FROM tids AS t
-LEFT JOIN partition_moves AS m USING (tid)
-GROUP BY t.tid;
+LEFT JOIN last AS l ON l.tid = t.tid;
 
 -- name: partition_final
 -- Every equivalence class of the result: its partition, size and number of cut nodes.

@@ -52,6 +52,7 @@ _INTERMEDIATE = (
     "partition_blocked",
     "partition_gain",
     "partition_moves",
+    "partition_done",
     "partition_tree",
 )
 
@@ -92,7 +93,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         )
     store.run("partition_child_rank")
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
-    for name in ("start_moves", "start_tree", "start_cut", "start_blocked"):
+    for name in ("start_moves", "start_done", "start_tree", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_bucket"))
     level = made = 0
@@ -142,10 +143,12 @@ def _level(
     new = row_count(store.run("partition_grow_tree", {"level": level}))
     if new:
         store.run("partition_add_cuts", {"level": level})
-        store.run("partition_move", {"level": level})
+        if params.keep_intermediate:
+            store.run("partition_move", {"level": level})
     if keep_leftover:
         store.run("partition_block")
     active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
+    store.run("partition_retire")
     return new, active
 
 

@@ -349,7 +349,7 @@ def write_back(store: Store, made: Made) -> None:
             ("mask", "UBIGINT"),
             ("wide", "INTEGER[]"),
         ),
-        "moves": _columns(made.moves, ("level", "INTEGER"), ("tid", "BIGINT"), ("pid", "BIGINT")),
+        "moves": _columns(made.moves, ("level", "INTEGER"), ("tid", "INTEGER"), ("pid", "INTEGER")),
         "cuts": _columns(made.cuts, ("pid", "BIGINT"), ("node", "INTEGER")),
         "blocked": _columns(made.blocked, ("pid", "BIGINT"), ("node", "INTEGER")),
     }
