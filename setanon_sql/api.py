@@ -224,23 +224,36 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
-        report = verify(
-            store,
-            k=params.k,
-            model=algo.model,
-            m=params.m,
-            allow_suppression=algo.allows_suppression,
-            multiset=algo.multiset,
-        )
-        if not report.ok:
-            raise VerificationError(
-                f"{algo.name} produced a release that fails verification: {report.as_dict()}"
-            )
-        loss = metrics.information_loss(store, multiset=algo.multiset)
+        report, loss = checked_release(store, algo, params)
         _record_run(store, algo.name, params, info)
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
+    return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
+    """The release's verdict and loss; a release that fails verification is never passed on.
+    `store` is a Store or a spark_run.SparkStore."""
+    report = verify(
+        store,
+        k=params.k,
+        model=algo.model,
+        m=params.m,
+        allow_suppression=algo.allows_suppression,
+        multiset=algo.multiset,
+    )
+    if not report.ok:
+        raise VerificationError(
+            f"{algo.name} produced a release that fails verification: {report.as_dict()}"
+        )
+    return report, metrics.information_loss(store, multiset=algo.multiset)
+
+
+def finished(
+    run: str, algo: Any, params: Params, report: Any, loss: dict, info: dict, started: float
+) -> Result:
+    """The outcome of a verified run, timed from `started`."""
     return Result(
-        run=run.schema,
+        run=run,
         algorithm=algo.name,
         params=params,
         report=report,

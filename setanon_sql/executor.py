@@ -251,7 +251,68 @@ def catalog_name(path: Path) -> str:
     return stem if stem and stem.lower() not in ("memory", "system", "temp") else "db"
 
 
-class Executor:
+class StatementLog:
+    """What every engine's executor shares: the log of statements run (and the sinks a block
+    records into), and the conveniences built on `execute`. Executor runs on DuckDB;
+    spark_engine.SparkExecutor runs the same statements on Spark."""
+
+    log: list[Logged]
+    _sinks: list[list[Logged]]
+    # each engine defines execute(sql, params, *, step, bookkeeping) -> Result and run(name, params)
+
+    def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
+        self.log.append(entry)
+        if not bookkeeping:
+            for sink in self._sinks:
+                sink.append(entry)
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.execute(sql, params, step=step).rows
+
+    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        rows = self.execute(sql, params, step=step).rows
+        return rows[0][0] if rows else None
+
+    @contextmanager
+    def recording(self, log: list[Logged]) -> Iterator[list[Logged]]:
+        """Also record every statement of the block into `log`."""
+        self._sinks.append(log)
+        try:
+            yield log
+        finally:
+            self._sinks.remove(log)
+
+
+class UsesExecutor:
+    """The statement methods the drivers call on a store, passed to its executor `ex`: the
+    DuckDB `store.Store` and `spark_run.SparkStore` share them, so an algorithm runs on both."""
+
+    ex: StatementLog
+
+    @property
+    def log(self) -> list[Logged]:
+        return self.ex.log
+
+    def execute(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> Result:
+        return self.ex.execute(sql, params, step=step)
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
+        """Run the named statement from `sql/` (its variant for the engine, if it has one)."""
+        return self.ex.run(name, params)
+
+    def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
+        return self.ex.run(name, params).rows
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.query(sql, params, step=step)
+
+    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        return self.ex.scalar(sql, params, step=step)
+
+
+class Executor(StatementLog):
     """A DuckDB connection that every statement goes through, logged.
 
     Example:
@@ -324,12 +385,6 @@ class Executor:
         self.con.execute(sql).fetchall()
 
     # -- the one path ---------------------------------------------------------------------------
-    def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
-        self.log.append(entry)
-        if not bookkeeping:
-            for sink in self._sinks:
-                sink.append(entry)
-
     def execute(
         self,
         sql: str,
@@ -377,13 +432,6 @@ class Executor:
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
         """Run the named statement from `sql/`."""
         return self.execute(sqlfiles.statement(name).sql, params, step=name)
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.execute(sql, params, step=step).rows
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        rows = self.execute(sql, params, step=step).rows
-        return rows[0][0] if rows else None
 
     def put_arrow(
         self, name: str, table: pa.Table, *, temp: bool = False, bookkeeping: bool = False
@@ -433,15 +481,6 @@ class Executor:
             self._record(Logged(f"put_{name}", sql, None, seconds, rows, tuple(rows.types), temp))
 
     # -- context --------------------------------------------------------------------------------
-    @contextmanager
-    def recording(self, log: list[Logged]) -> Iterator[list[Logged]]:
-        """Also record every statement of the block into `log`."""
-        self._sinks.append(log)
-        try:
-            yield log
-        finally:
-            self._sinks.remove(log)
-
     def set_path(self, *schemas: str, scratch: bool = False) -> None:
         """Resolve unqualified names in these schemas of the database, in order; the first one
         is where unqualified tables are created. With `scratch`, tables are created in the

@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from . import sqlfiles
 from .errors import InputError
-from .executor import Logged, Result, Rows
+from .executor import Logged, Result, Rows, StatementLog
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -204,7 +204,7 @@ class LazyCount:
         return {"Count": self.rows[0][0]}
 
 
-class SparkExecutor:
+class SparkExecutor(StatementLog):
     """A Spark session that every statement goes through, logged, in one database (the run's).
 
     Example (not run: starts a JVM):
@@ -235,12 +235,6 @@ class SparkExecutor:
 
     def _raw(self, sql: str) -> None:
         self.spark.sql(sql)
-
-    def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
-        self.log.append(entry)
-        if not bookkeeping:
-            for sink in self._sinks:
-                sink.append(entry)
 
     def execute(
         self,
@@ -288,13 +282,6 @@ class SparkExecutor:
         """Run the named statement from `sql/`, its Spark variant when it has one."""
         return self.execute(sqlfiles.statement(name, DIALECT).sql, params, step=name)
 
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.execute(sql, params, step=step).rows
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        rows = self.execute(sql, params, step=step).rows
-        return rows[0][0] if rows else None
-
     def put_rows(
         self, name: str, rows: Rows, *, temp: bool = False, bookkeeping: bool = False
     ) -> None:
@@ -318,15 +305,6 @@ class SparkExecutor:
         self._record(
             Logged(f"put_{name}", sql, None, time.perf_counter() - started), bookkeeping=bookkeeping
         )
-
-    @contextmanager
-    def recording(self, log: list[Logged]) -> Iterator[list[Logged]]:
-        """Also record every statement of the block into `log`."""
-        self._sinks.append(log)
-        try:
-            yield log
-        finally:
-            self._sinks.remove(log)
 
     @contextmanager
     def unordered(self) -> Iterator[None]:

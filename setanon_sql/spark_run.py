@@ -12,22 +12,19 @@ With Spark's default (in-memory) catalog they are Parquet folders under the ware
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, metrics
+from . import algorithms
 from .algorithms import Progress, quiet
-from .api import HierarchySpec, Result, peak_rss_mb
+from .api import HierarchySpec, Result, checked_release, finished
 from .dataset import _check_problems, check_covers, node_columns, save_log
-from .errors import InfeasibleError, InputError, ParamsError, VerificationError
-from .executor import Logged, Rows, quote
-from .executor import Result as Rowset
+from .errors import InfeasibleError, InputError, ParamsError
+from .executor import Logged, Rows, UsesExecutor, quote
 from .hierarchy import Hierarchy, natural_key
 from .params import Params
 from .spark_engine import SparkExecutor
-from .verify import verify
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
@@ -58,32 +55,13 @@ class SparkSource:
         return str(self.path) if self.path is not None else f"Spark table {self.table}"
 
 
-class SparkStore:
+class SparkStore(UsesExecutor):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
     def __init__(self, ex: SparkExecutor) -> None:
         self.ex = ex
         self.loaded = False
         self.has_hierarchy = False
-
-    @property
-    def log(self) -> list[Logged]:
-        return self.ex.log
-
-    def execute(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.execute(sql, params, step=step)
-
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Rowset:
-        return self.ex.run(name, params)
-
-    def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
-        return self.ex.run(name, params).rows
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.query(sql, params, step=step)
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.scalar(sql, params, step=step)
 
     def item_labels(self) -> list[str]:
         """The dataset's distinct item labels, in natural order."""
@@ -242,12 +220,7 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     info = algo.runner()(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
-    report = verify(store, k=params.k, model=algo.model, m=params.m)  # type: ignore[arg-type]
-    if not report.ok:
-        raise VerificationError(
-            f"{algo.name} produced a release that fails verification: {report.as_dict()}"
-        )
-    loss = metrics.information_loss(store)  # type: ignore[arg-type]
+    report, loss = checked_release(store, algo, params)
     keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, **params.options, **info}
     store.put_rows(
         "run_info",
@@ -259,17 +232,7 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
         ),
     )
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
-    return Result(
-        run=store.ex.catalog,
-        algorithm=algo.name,
-        params=params,
-        report=report,
-        loss=loss,
-        info=info,
-        seconds=time.perf_counter() - started,
-        peak_rss_mb=peak_rss_mb(),
-        multiset=algo.multiset,
-    )
+    return finished(store.ex.catalog, algo, params, report, loss, info, started)
 
 
 def write_release(store: SparkStore, path: str | Path) -> Path:

@@ -36,6 +36,7 @@ from .executor import (
     Logged,
     Result,
     Rows,
+    UsesExecutor,
     first_line,
     literal,
     qualified,
@@ -61,7 +62,7 @@ class Run:
         return f"{quote(self.schema)}.{quote(name)}"
 
 
-class Store:
+class Store(UsesExecutor):
     """A DuckDB database: a file, or in memory.
 
     Example:
@@ -99,28 +100,6 @@ class Store:
     @property
     def path(self) -> Path | None:
         return self.ex.path
-
-    @property
-    def log(self) -> list[Logged]:
-        return self.ex.log
-
-    def execute(
-        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
-    ) -> Result:
-        return self.ex.execute(sql, params, step=step)
-
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
-        """Run the named statement from `sql/`."""
-        return self.ex.run(name, params)
-
-    def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
-        return self.ex.run(name, params).rows
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.query(sql, params, step=step)
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.scalar(sql, params, step=step)
 
     def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
         return self.ex.arrow(sql, params, step=step)
