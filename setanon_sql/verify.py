@@ -33,6 +33,7 @@ class VerifyReport:
     transactions_in_failing_classes: int = 0
     classes: int = 0
     failing_itemsets: dict[int, int] = field(default_factory=dict)
+    multiset: bool = False  # checked as a multiset release (Clump's), or as sets
 
     @property
     def ok(self) -> bool:
@@ -48,6 +49,7 @@ class VerifyReport:
             "model": self.model,
             "k": self.k,
             "m": self.m,
+            "release": "multiset" if self.multiset else "set",
             "schema": self.schema,
             "validity_problems": self.validity_problems,
         }
@@ -109,7 +111,9 @@ def verify(
             "SELECT (SELECT count(*) FROM release_classes), count(*), coalesce(sum(support), 0) "
             "FROM violations_k"
         )[0]
-        return VerifyReport(model, k, m, schema, validity, failing, int(tx), classes)
+        return VerifyReport(
+            model, k, m, schema, validity, failing, int(tx), classes, multiset=multiset
+        )
     store.execute(
         "CREATE OR REPLACE TABLE release_set AS SELECT DISTINCT tid, node FROM release",
         step="release_set",
@@ -121,7 +125,7 @@ def verify(
     store.execute(f"CREATE OR REPLACE TABLE violations_km AS {sql}", {"k": k}, step="violations_km")
     per_size = dict(store.query("SELECT size, count(*) FROM violations_km GROUP BY size"))
     failing = {s: int(per_size.get(s, 0)) for s in range(1, (m or 1) + 1)}
-    return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing)
+    return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing, multiset=multiset)
 
 
 def violations(store: Store, table: str, limit: int = 20) -> list[dict[str, Any]]:

@@ -179,3 +179,16 @@ def test_bad_input_through_the_cli_is_one_line_and_exit_3(tmp_path, args, messag
 def test_duplicate_rows_collapse_with_a_warning():
     r = cli("anonymize", DATA / "dup_rows.csv", "--fanout", 2, "-a", "partition", "-k", 1, "--json")
     assert r.code == 0 and "1 duplicate (tid, item) row(s) collapsed" in r.stderr
+
+
+def test_verify_and_metrics_say_whether_the_release_is_a_multiset(tmp_path):
+    """Clump releases multisets, the other searches sets: verify and metrics say which, as
+    anonymize does, and check and measure accordingly."""
+    db = tmp_path / "w.duckdb"
+    for algo, kind in (("clump", "multiset"), ("partition", "set")):
+        made = fig2("anonymize", "-a", algo, "-k", "2", "--db", db, "--run", algo, "--json")
+        assert made.code == 0 and made.json()["release"] == kind
+        checked = cli("verify", "--db", db, "--run", algo, "--json")
+        assert checked.code == 0 and checked.json()["release"] == kind
+        measured = cli("metrics", "--db", db, "--run", algo, "--json")
+        assert measured.code == 0 and measured.json()["release"] == kind
