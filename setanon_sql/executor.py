@@ -28,7 +28,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from . import interrupts, limits, sqlfiles
+from . import interrupts, limits, spill, sqlfiles
 from .errors import InputError, ParamsError
 
 SCRATCH = "memory"
@@ -358,7 +358,7 @@ class Executor(StatementLog):
     def _setup(self, memory_limit: str | None, temp_dir: str | Path | None, threads: int | None):
         self._raw("SET enable_progress_bar = false")
         if temp_dir is None:  # DuckDB would spill into ./.tmp of wherever it was started
-            self._spill = tempfile.TemporaryDirectory(prefix="setanon-duckdb-")
+            self._spill = spill.private_folder()
             temp_dir = self._spill.name
         elif not Path(temp_dir).is_dir():
             raise InputError(f"--temp-dir {temp_dir} is not a folder")
