@@ -476,11 +476,17 @@ def anonymize_cmd(
             release.write_text_atomic(sql_log, store.replay_script(result.run))
     finally:
         store.close()
-    summary = {
+    summary = _run_summary(result, output, output_table=output_table)
+    _emit(summary, as_json, "release (verified)", quiet=quiet)
+
+
+def _run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any]:
+    """What `anonymize` prints of a verified run, on either engine."""
+    return {
         "run": result.run,
         "algorithm": result.algorithm,
-        "k": k,
-        "m": m,
+        "k": result.params.k,
+        "m": result.params.m,
         "release": "multiset" if result.multiset else "set",
         "seconds": round(result.seconds, 3),
         "ncp": result.loss["ncp"],
@@ -488,10 +494,9 @@ def anonymize_cmd(
         "suppressed": result.loss["suppressed"],
         "verified": result.report.ok,
         "output": str(output) if output else None,
-        "output_table": output_table,
+        **extra,
         **result.info,
     }
-    _emit(summary, as_json, "release (verified)", quiet=quiet)
 
 
 def _anonymize_spark(
@@ -523,20 +528,7 @@ def _anonymize_spark(
         output=output, sql_log=sql_log,
     )  # fmt: skip
     _warn(notes)
-    summary = {
-        "run": result.run,
-        "engine": "spark",
-        "algorithm": result.algorithm,
-        "k": params.k,
-        "seconds": round(result.seconds, 3),
-        "ncp": result.loss["ncp"],
-        "lm": result.loss["lm"],
-        "suppressed": result.loss["suppressed"],
-        "verified": result.report.ok,
-        "output": str(output) if output else None,
-        **result.info,
-    }
-    _emit(summary, as_json, "release (verified)", quiet=quiet)
+    _emit(_run_summary(result, output, engine="spark"), as_json, "release (verified)", quiet=quiet)
 
 
 @app.command("verify")
