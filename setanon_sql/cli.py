@@ -858,13 +858,23 @@ def anonymize_table_cmd(
             min=0,
         ),
     ] = None,
+    cover_cap: Annotated[
+        float | None,
+        typer.Option(
+            "--cover-cap",
+            help="Also try the greedy cover whose ratios count at most round(CAP*k) new rows "
+            "(default 1.1; kept only when no dearer than the paper's); 0: the paper's alone.",
+            min=0,
+            max=2,
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
     generalized records (Kenig & Tassa); the release is verified before it is written."""
     from . import release
-    from .relational import MINE_BEAM, anonymize_table, export
+    from .relational import COVER_CAP, MINE_BEAM, anonymize_table, export
     from .store import Store
 
     if output is not None:
@@ -888,6 +898,7 @@ def anonymize_table_cmd(
             replace=replace,
             improve=not no_improve,
             mine_beam=MINE_BEAM if mine_beam is None else (mine_beam or None),
+            cover_cap=COVER_CAP if cover_cap is None else (cover_cap or None),
         )
         if output is not None:
             export(store, result, output)

@@ -191,6 +191,29 @@ SELECT cluster, any_value(size) AS size, list(node ORDER BY attr) AS node,
 FROM closure
 GROUP BY cluster;
 
+-- name: rel_clustering_cost
+-- The summed cost (size times the closure's cost d, as in `improve_class`) of the clustering in
+-- `cluster_try(rid, cluster)`: how two starts of the improvement phase are compared.
+WITH leaves AS (
+    SELECT t.cluster, u.attr, u.leaf
+    FROM cluster_try AS t
+    JOIN rel_value AS v USING (rid)
+    JOIN (
+        SELECT cid, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
+    ) AS u USING (cid)
+), spans AS (
+    SELECT cluster, attr, min(leaf) AS lo, max(leaf) AS hi, count(*) AS size
+    FROM leaves
+    GROUP BY cluster, attr
+), closure AS (
+    SELECT s.cluster, s.size, min(a.cost) AS cost
+    FROM spans AS s
+    JOIN rel_ancestor AS a ON a.attr = s.attr AND a.leaf = s.lo AND a.last >= s.hi
+    GROUP BY s.cluster, s.attr, s.size
+)
+SELECT coalesce(sum(size * cost), 0) AS cost
+FROM (SELECT cluster, any_value(size) AS size, avg(cost) AS cost FROM closure GROUP BY cluster);
+
 -- name: rel_improve_moves
 -- Rows that move to their combination's cheapest covering class (`improve_cover`) when that is
 -- cheaper than their own: at most size - k rows leave a class (cheapest destinations, then rid).

@@ -529,6 +529,55 @@ def test_improved_release_is_verified_and_no_worse_than_the_cover(case):
     assert better.anon <= plain.anon + 1e-9
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(max_rows=14), st.floats(1.0, 2.0), st.booleans())
+def test_the_capped_cover_is_kept_only_when_no_dearer(case, cap, with_l):
+    cols, taxes, k = case
+    qi = [c for c in cols if c != "s"]
+    l = 1.2 if with_l and len(cols["s"]) / max(Counter(cols["s"]).values()) >= 1.2 else None  # noqa: E741
+    extra = {"sensitive": "s", "l": l} if l else {}
+    store = Store()
+    paper = anonymize_table(
+        store, cols, qi=qi, taxonomies=taxes, k=k, cover_cap=None, improve=False, **extra
+    )
+    both = anonymize_table(
+        store, cols, qi=qi, taxonomies=taxes, k=k, cover_cap=cap, improve=False, **extra
+    )
+    assert paper.report.ok and both.report.ok
+    check_release(cols, taxes, qi, released_rows(store, both.run, qi), k)
+    assert paper.info["start"] == "paper" and set(paper.info["start_costs"]) == {"paper"}
+    costs = both.info["start_costs"]
+    assert set(costs) == {"paper", "capped"}
+    assert costs["paper"] == pytest.approx(paper.info["start_costs"]["paper"])
+    assert both.anon <= paper.anon + 1e-9
+    if l is None:  # no ℓ-merging: the release is the kept start's clustering as it is
+        assert both.anon == pytest.approx(min(costs.values()), abs=1e-3)
+        assert costs[both.info["start"]] == min(costs.values())
+
+
+def test_cli_refuses_a_cover_cap_outside_one_to_two(clothing_files):
+    data, tax = clothing_files
+    res = cli("anonymize-table", str(data), "--qi", "item", "-t", f"item={tax}", "--cover-cap", "3")
+    assert res.code == 2
+    res = cli(
+        "anonymize-table", str(data), "--qi", "item", "-t", f"item={tax}", "--cover-cap", "0.5"
+    )
+    assert res.code == 2 and "cover_cap must lie in [1, 2]" in res.stderr
+    res = cli(
+        "anonymize-table",
+        str(data),
+        "--qi",
+        "item",
+        "-t",
+        f"item={tax}",
+        "--cover-cap",
+        "0",
+        "--json",
+    )
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout)["info"]["start"] == "paper"
+
+
 # -- data-driven numeric intervals ---------------------------------------------------------------
 def test_median_intervals_cut_where_the_rows_are():
     tree = build("x", "median", ["1", "2", "3", "10"], [1, 1, 1, 9])

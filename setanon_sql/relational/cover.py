@@ -87,10 +87,30 @@ def take(support: int, uncovered: int, k: int) -> int:
     return fresh | sum(1 << i for i in lowest(support & ~uncovered, max(k, gain) - gain))
 
 
-def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple[int, list[int]]]:
-    """The greedy cover: (closed record, its chosen rids) in the order chosen. Fills `cover`."""
-    rows = RowSets(store)
-    cap = 2 * k - 1
+def ratio_rows(k: int, cap: float | None) -> int:
+    """How many new rows a support's ratio counts at most: 2k-1 in the paper; with `cap`,
+    round(cap * k) (at least 1, at most 2k-1)."""
+    if cap is None:
+        return 2 * k - 1
+    return max(1, min(2 * k - 1, round(cap * k)))
+
+
+def gen_cover(
+    store: Store,
+    k: int,
+    *,
+    cap: float | None = None,
+    rows: RowSets | None = None,
+    progress: Progress = quiet,
+) -> list[tuple[int, list[int]]]:
+    """The greedy cover: (closed record, its chosen rids) in the order chosen.
+
+    With `cap`, a support's ratio counts at most round(cap * k) new rows instead of 2k-1: a
+    large cheap support then no longer outbids a small record that fits its rows tightly, and
+    the cover's sets are nearer k rows (the rows taken are still cut down as in the paper).
+    """
+    rows = rows or RowSets(store)
+    cap = ratio_rows(k, cap)
     cand = store.arrow("SELECT rec, node, cost, support FROM closed_cost", step="cover_candidates")
     node_of = dict(zip(cand["rec"].to_pylist(), cand["node"].to_pylist(), strict=True))
     heap = [
@@ -121,11 +141,11 @@ def gen_cover(store: Store, k: int, *, progress: Progress = quiet) -> list[tuple
         chosen.append((rec, [rows.rids[i] for i in lowest(picked, n)]))
         heapq.heappush(heap, entry)  # a support cut down may be chosen again for its other rows
         progress("cover", n - uncovered.bit_count(), n)
-    _store_cover(store, chosen)
     return chosen
 
 
-def _store_cover(store: Store, chosen: list[tuple[int, list[int]]]) -> None:
+def store_cover(store: Store, chosen: list[tuple[int, list[int]]]) -> None:
+    """The chosen cover as table `cover(set_id, rec, rid)`."""
     sets, recs, rids = [], [], []
     for i, (rec, rows) in enumerate(chosen):
         sets.extend([i] * len(rows))
