@@ -8,11 +8,18 @@ written once per (transactions, items, seed) into --data-dir and reused. Example
     python benchmarks/scale.py --transactions 100000 1000000 --algorithm partition aa
     nice -n 5 python benchmarks/scale.py --transactions 10000000 --algorithm partition \
         --memory-limit 4GB --timeout 3600
+    python benchmarks/scale.py --transactions 1000000 --profile /tmp/prof/
+
+With --profile PREFIX every run also writes PREFIX<transactions>_<algorithm>_k<k>_r<run>.tsv:
+per statement name (the step of the process's statement log, loading included) the number of
+statements, their seconds and their share of all statement seconds, slowest first, so a
+change can aim at where the time goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import platform
@@ -55,6 +62,8 @@ def one(args: argparse.Namespace) -> dict:
     rows = store.scalar("SELECT count(*) FROM tx")
     params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
     result = anonymize(store, params)
+    if args.profile:
+        write_profile(Path(args.profile), statement_seconds(store.log))
     return {
         "transactions": args.n,
         "item_rows": rows,
@@ -71,6 +80,27 @@ def one(args: argparse.Namespace) -> dict:
         "ncp_pct": round(100 * result.loss["ncp"], 3),
         "verified": result.report.ok,
     }
+
+
+def statement_seconds(log: list) -> list[tuple[str, int, float, float]]:
+    """Per step name of a statement log: count, total seconds and share of all, slowest first."""
+    totals: dict[str, list] = {}
+    for entry in log:
+        row = totals.setdefault(entry.step, [0, 0.0])
+        row[0] += 1
+        row[1] += entry.seconds
+    whole = sum(seconds for _, seconds in totals.values()) or 1.0
+    rows = [(name, n, seconds, seconds / whole) for name, (n, seconds) in totals.items()]
+    return sorted(rows, key=lambda r: (-r[2], r[0]))
+
+
+def write_profile(path: Path, rows: list[tuple[str, int, float, float]]) -> None:
+    """The per-statement seconds as a tab-separated file (name, count, seconds, share)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n")
+        out.writerow(["name", "count", "seconds", "share"])
+        out.writerows((n, c, f"{s:.3f}", f"{share:.3f}") for n, c, s, share in rows)
 
 
 def median_row(runs: list[dict]) -> dict:
@@ -97,6 +127,7 @@ def main() -> None:
     p.add_argument("--temp-dir", default="", help="DuckDB spill folder (default: a fresh one)")
     p.add_argument("--timeout", type=float, default=900, help="seconds per run")
     p.add_argument("--data-dir", default=os.environ.get("TMPDIR", "/tmp") + "/setanon-synth")
+    p.add_argument("--profile", default="", help="write per-statement seconds to PREFIX...tsv")
     p.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--path", help=argparse.SUPPRESS)
     p.add_argument("--n", type=int, help=argparse.SUPPRESS)
@@ -113,7 +144,7 @@ def main() -> None:
         path = baskets(args, n)
         for algorithm in args.algorithm:
             m = args.m if algorithm in ("aa", "da", "oa") else None
-            runs = [_run(args, path, n, algorithm, m) for _ in range(args.repeat)]
+            runs = [_run(args, path, n, algorithm, m, i) for i in range(1, args.repeat + 1)]
             ok = [r for r in runs if "error" not in r]
             row = median_row(ok) if ok else runs[0]
             rows.append(row)
@@ -126,12 +157,16 @@ def main() -> None:
     print_table(rows, cols)
 
 
-def _run(args: argparse.Namespace, path: Path, n: int, algorithm: str, m: int | None) -> dict:
+def _run(
+    args: argparse.Namespace, path: Path, n: int, algorithm: str, m: int | None, i: int
+) -> dict:
     cmd = [sys.executable, __file__, "--single", "--path", str(path), "--n", str(n)]
     cmd += ["--algorithm", algorithm, "--k", str(args.k), "--fanout", str(args.fanout)]
     cmd += ["--m", str(m)] if m else ["--m", "0"]
     cmd += ["--memory-limit", args.memory_limit] if args.memory_limit else []
     cmd += ["--temp-dir", args.temp_dir] if args.temp_dir else []
+    if args.profile:
+        cmd += ["--profile", f"{args.profile}{n}_{algorithm}_k{args.k}_r{i}.tsv"]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:

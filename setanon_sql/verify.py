@@ -97,7 +97,7 @@ def verify(
     for i, name in enumerate(checks):
         head = "INSERT INTO" if i else "CREATE OR REPLACE TABLE"
         into = "violations_validity" + ("" if i else " AS")
-        store.execute(f"{head} {into} {sqlfiles.statement(name).sql}", step="violations_validity")
+        store.execute(f"{head} {into} {sqlfiles.statement(name).sql}", step=name)
     validity = store.scalar("SELECT count(*) FROM violations_validity")
     if model == "k":
         store.run("k_anonymity_classes")

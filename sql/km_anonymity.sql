@@ -1,29 +1,46 @@
 -- k^m-anonymity by global generalization over a hierarchy cut (AA, DA, OA; Terrovitis et al.
 -- VLDB 2008). A run keeps its cut as `cut(item, node)`: every leaf mapped to the cut node above it.
 
--- name: km_node_stats
--- Every hierarchy node with the item instances under it and the transactions holding one of them.
-WITH under AS (
-    SELECT c.ancestor AS id, count(*) AS instances, count(DISTINCT t.tid) AS support
-    FROM tx AS t
-    JOIN closure AS c ON c.node = t.item
-    GROUP BY c.ancestor
-)
-SELECT n.id, coalesce(n.parent, -1) AS parent, n.last, n.depth, n.leaf_count,
-       coalesce(u.instances, 0) AS instances, coalesce(u.support, 0) AS support
-FROM node AS n
-LEFT JOIN under AS u USING (id)
-ORDER BY n.id;
-
 -- name: km_expanded
 -- The expanded transactions: every item together with all its ancestors, once per transaction.
--- An itemset's support here is its support under any cut holding its nodes.
+-- An itemset's support here is its support under any cut holding its nodes. The (tid, node)
+-- pairs are made distinct as one BIGINT key, tid * $span + node ($span: more than any node id),
+-- which DuckDB hashes faster than two columns.
 CREATE OR REPLACE TABLE expanded AS
-SELECT DISTINCT t.tid, c.ancestor AS node, n.last
-FROM tx AS t
-JOIN closure AS c ON c.node = t.item
-JOIN node AS n ON n.id = c.ancestor
-ORDER BY node, t.tid;
+WITH pairs AS (
+    SELECT DISTINCT t.tid * $span + c.ancestor AS key
+    FROM tx AS t
+    JOIN closure AS c ON c.node = t.item
+)
+SELECT p.key // $span AS tid, CAST(p.key % $span AS INTEGER) AS node, n.last
+FROM pairs AS p
+JOIN node AS n ON n.id = p.key % $span
+ORDER BY node, tid;
+
+-- name: km_node_stats
+-- Every hierarchy node with the item instances under it and the transactions holding one of
+-- them. Instances add up per leaf; `expanded` has one row per (transaction, node), so a node's
+-- support is its row count there.
+WITH per_leaf AS (
+    SELECT item, count(*) AS instances
+    FROM tx
+    GROUP BY item
+), under AS (
+    SELECT c.ancestor AS id, sum(l.instances) AS instances
+    FROM per_leaf AS l
+    JOIN closure AS c ON c.node = l.item
+    GROUP BY c.ancestor
+), held AS (
+    SELECT node AS id, count(*) AS support
+    FROM expanded
+    GROUP BY node
+)
+SELECT n.id, coalesce(n.parent, -1) AS parent, n.last, n.depth, n.leaf_count,
+       coalesce(u.instances, 0) AS instances, coalesce(h.support, 0) AS support
+FROM node AS n
+LEFT JOIN under AS u USING (id)
+LEFT JOIN held AS h USING (id)
+ORDER BY n.id;
 
 -- name: km_node_rank
 -- The paper's item order for walking violations: more general nodes (more leaves) first.
@@ -49,16 +66,18 @@ ORDER BY t.tid, c.node;
 
 -- name: km_single_supports
 -- The supports known so far, starting with every single node's; the walk adds those it counts.
+-- Only a support's comparison with k is read, so a support may be known only on one side of k:
+-- then `exact` is false and `support` is a bound (see km_cut.Supports).
 CREATE OR REPLACE TABLE itemset_supports AS
-SELECT [node] AS itemset, count(*) AS support
+SELECT [node] AS itemset, count(*) AS support, true AS exact
 FROM expanded
 GROUP BY node
 ORDER BY node;
 
 -- name: km_add_supports
--- Supports just counted for images and candidate generalizations, added to those known.
+-- Supports just found for images and candidate generalizations, added to those known.
 INSERT INTO itemset_supports
-SELECT itemset, support FROM counted_supports;
+SELECT itemset, support, exact FROM counted_supports;
 
 -- name: km_new_images
 -- Images of the walk batch that moved under the cut and whose support is not known yet.

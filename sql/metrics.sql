@@ -2,12 +2,13 @@
 -- NCP and LM averaged over original item instances: each instance is charged the cost of the
 -- most specific released node covering it, or 1 (the root's cost) when it is suppressed. The
 -- suppressed are counted as the instances no node covers, not found by joining tx back to the
--- covered ones (WV2 Partition: ~110 -> ~70 ms).
+-- covered ones (WV2 Partition: ~110 -> ~70 ms). A repeated release row only repeats a node in
+-- a min(), so the release is not made distinct.
 WITH cover AS (
     SELECT t.tid, t.item, min(n.ncp) AS ncp, min(n.lm) AS lm
     FROM tx AS t
     JOIN closure AS a ON a.node = t.item
-    JOIN (SELECT DISTINCT tid, node FROM release) AS r ON r.tid = t.tid AND r.node = a.ancestor
+    JOIN release AS r ON r.tid = t.tid AND r.node = a.ancestor
     JOIN node AS n ON n.id = r.node
     GROUP BY t.tid, t.item
 ), covered AS (

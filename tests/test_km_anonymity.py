@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from reference import Tree, generalizes, information_loss, is_km_anonymous
 from strategies import databases
 
-from setanon_sql import InfeasibleError, Params, TooLargeError, anonymize
+from setanon_sql import HierarchySpec, InfeasibleError, Params, TooLargeError, anonymize, open_store
 from setanon_sql.algorithms import km_cut, km_specialize, km_sql
 from setanon_sql.queries import render
+from setanon_sql.synthetic import SynthSpec, write_baskets
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,7 +145,7 @@ def test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut(db, k, m):
     try:
         with store.run_schema("specialize"):
             t = km_cut.load_tree(store)
-            km_cut.start(store, t)
+            km_cut.start(store, t, k)
             root = km_cut.Cut(t)
             root.merge((0,))
             cut, splits = km_specialize.specialize(store, root, m, k, lambda *a: None)
@@ -231,6 +232,60 @@ def test_da_and_oa_refuse_too_many_expanded_itemsets(fig2, algorithm, held, what
     assert run(fig2, algorithm, 2, 2, options={"max_itemsets": held}).loss["ncp"] > 0
 
 
+# -- candidates settled on a sample --------------------------------------------------------------
+def sampled_and_full(store, k: int, m: int):
+    """AA with every candidate counted on the sample first, and with none."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(km_cut, "SAMPLE_FROM", 1)
+        sampled = run(store, "aa", k, m)
+        mp.setattr(km_cut, "SAMPLE_FROM", 10**12)
+        full = run(store, "aa", k, m)
+    return sampled, full
+
+
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16), k=st.integers(1, 3), m=st.integers(1, 3))
+def test_aa_settling_on_a_sample_gives_the_same_release(db, k, m):
+    # only a support's comparison with k is read, and one of k or more on the sample is one
+    # in the whole data: the search, so the release, is the same
+    txs, edges = db
+    assume(k <= len(txs))
+    store = make_store(txs, edges)
+    try:
+        sampled, full = sampled_and_full(store, k, m)
+        assert sampled.report.ok and full.report.ok  # both passed the verifier
+        assert release_of(store, sampled.run) == release_of(store, full.run)
+        assert full.info["supports_settled_on_sample"] == 0
+    finally:
+        store.close()
+
+
+def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tmp_path):
+    path = tmp_path / "baskets.parquet"
+    write_baskets(path, SynthSpec(transactions=4_000, items=300, seed=3))
+    store, _ = open_store(path, hierarchy_spec=HierarchySpec(fanout=5, order="id"))
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(km_cut, "SAMPLE_FROM", 1)
+            sampled = run(store, "aa", 5, 2, keep_intermediate=True)
+        full = run(store, "aa", 5, 2, keep_intermediate=True)
+        assert sampled.info["supports_settled_on_sample"] > 0
+        assert sampled.report.ok and full.report.ok
+        assert release_of(store, sampled.run) == release_of(store, full.run)
+        with store.in_run(sampled.run):
+            bounds = store.query("SELECT itemset, support FROM itemset_supports WHERE NOT exact")
+        with store.in_run(full.run):
+            rows = store.query("SELECT itemset, support FROM itemset_supports")
+            exact = {tuple(s): n for s, n in rows}
+            assert store.scalar("SELECT bool_and(exact) FROM itemset_supports")
+        assert len(bounds) == sampled.info["supports_settled_on_sample"]
+        # the same search asks for the same itemsets; a bound is the count on a quarter of the
+        # transactions: at least k, at most the support
+        assert all(5 <= n <= exact[tuple(s)] for s, n in bounds)
+    finally:
+        store.close()
+
+
 # -- what a run leaves behind --------------------------------------------------------------------
 def test_aa_keeps_per_level_tables(fig2):
     kept = run(fig2, "aa", 2, 2, keep_intermediate=True)
@@ -267,7 +322,7 @@ def test_expanded_violations_match_python(db, k, m):
     store = make_store(txs, edges)
     tree = Tree(edges)
     try:
-        store.run("km_expanded")
+        km_cut.load_tree(store)  # builds `expanded`
         store.run("km_node_rank")
         km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
         label = dict(store.query("SELECT id, label FROM node"))
@@ -301,6 +356,10 @@ GOLDEN = Path(__file__).parent / "golden"
         ),
         ("km_walk_batch_w2.sql", lambda: km_sql.walk_batch("violations_l2", 2)),
         ("km_candidate_supports_2_3.sql", lambda: km_sql.candidate_supports([2, 3])),
+        (
+            "km_candidate_supports_2_sampled.sql",
+            lambda: km_sql.candidate_supports([2], sampled=True),
+        ),
         (
             "km_in_cut_w2.sql",
             lambda: km_sql.in_walk_order({2: km_sql.in_cut("violations_l2", 2)}),

@@ -26,7 +26,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     m = params.m or 1
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
-    supports = km_cut.start(store, tree)
+    supports = km_cut.start(store, tree, params.k)
     found, fixed = 0, 0
     for level in range(1, m + 1):
         progress(f"level {level}", level - 1, m)
@@ -50,6 +50,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         "violations": found,
         "violations_fixed": fixed,
         "support_queries": supports.queries,
+        "supports_settled_on_sample": supports.settled,
     }
 
 

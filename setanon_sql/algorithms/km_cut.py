@@ -35,6 +35,12 @@ Itemset = tuple[int, ...]
 # LAST_BATCH as later violations are mostly fixed already.
 FIRST_BATCH = 1024
 LAST_BATCH = 131072
+# From SAMPLE_FROM transactions on, candidates are counted first in the transactions with
+# tid % SAMPLE_SHARE = 0: a support of k or more there is one in the whole data (the sample is a
+# subset), and only the comparison with k is read, so only the others are counted in full.
+# Ties the search to nothing random: the same candidates are settled on every run.
+SAMPLE_FROM = 100_000
+SAMPLE_SHARE = 4
 # Expanded itemsets DA and OA may count by default. WV2 m=2 holds 24M (DA: 490 MB peak RSS);
 # WV1 (fan-out 5) m=3 holds 86M (DA: 170 s, 1.4 GB); WV2 m=3 holds 561M.
 
@@ -81,7 +87,10 @@ class Tree:
 
 
 def load_tree(store: Store) -> Tree:
-    """The hierarchy with the item instances and supports under every node (one query)."""
+    """The hierarchy with the item instances and supports under every node; builds `expanded`
+    first, whose rows per node are the node's support and which every count reads later."""
+    span = store.scalar("SELECT max(id) + 1 FROM node", step="node_span")
+    store.run("km_expanded", {"span": span})
     rows = store.run("km_node_stats").rows
     parent = tuple(r[1] for r in rows)
     ancestors: list[Itemset] = []
@@ -146,28 +155,36 @@ class Supports:
     """Supports of itemsets in the expanded transactions, found in SQL in batches and kept.
 
     Single nodes come with the tree; larger itemsets must be fetched before they are read.
-    By default they are counted. With `use_violations(table, size)` (DA) they are looked up
-    instead: `table` holds every expanded `size`-itemset at or above the cut with support
-    under k, so such an itemset is under k exactly when it is listed, and a smaller one at or
-    above the cut never is (the itemsets of the cut it generalizes are anonymous). Only the
-    comparison with k is then known, and the support stands as 0 (under k) or k.
+    The search only ever compares a support with k, so a support may be known only on one
+    side of k; it is then kept as a bound, and `itemset_supports.exact` is false:
+    - by default itemsets are counted; from SAMPLE_FROM transactions on, first in the sample
+      (tid % SAMPLE_SHARE = 0), and an itemset held there k times or more is kept with that
+      sample count, a lower bound >= k of its support; the others are counted in full.
+    - with `use_violations(table, size)` (DA) they are looked up instead: `table` holds every
+      expanded `size`-itemset at or above the cut with support under k, so such an itemset is
+      under k exactly when it is listed, and a smaller one at or above the cut never is (the
+      itemsets of the cut it generalizes are anonymous). The support stands as 0 (under k) or
+      k (at least k).
     """
 
-    def __init__(self, store: Store, tree: Tree) -> None:
+    def __init__(self, store: Store, tree: Tree, k: int) -> None:
         self.store = store
         self.tree = tree
+        self.k = k
+        self.sampled = tree.support[0] >= SAMPLE_FROM  # the root is in every transaction
         self.known: dict[Itemset, int] = {}
         self.queries = 0
-        self.violations: tuple[str, int, int] | None = None  # table, size, k
+        self.settled = 0  # itemsets found at least k on the sample, never counted in full
+        self.violations: tuple[str, int] | None = None  # table, size
 
     def __getitem__(self, itemset: Itemset) -> int:
         if len(itemset) == 1:
             return self.tree.support[itemset[0]]
         return self.known[itemset]
 
-    def use_violations(self, table: str, size: int, k: int) -> None:
+    def use_violations(self, table: str, size: int) -> None:
         """Look itemsets of the cut's level up in `table` instead of counting them."""
-        self.violations = (table, size, k)
+        self.violations = (table, size)
 
     def fetch(self, itemsets: Iterable[Itemset]) -> None:
         """Find every itemset not yet known, in one statement."""
@@ -176,13 +193,14 @@ class Supports:
             return
         found = self._looked_up(missing) if self.violations else self._counted(missing)
         self.queries += 1
-        self.known.update(found)
+        self.known.update((s, support) for s, (support, _) in found.items())
         self.store.put_arrow(
             "counted_supports",
             pa.table(
                 {
                     "itemset": pa.array(list(found), pa.list_(pa.int32())),
-                    "support": pa.array(list(found.values()), pa.int64()),
+                    "support": pa.array([v[0] for v in found.values()], pa.int64()),
+                    "exact": pa.array([v[1] for v in found.values()], pa.bool_()),
                 }
             ),
         )
@@ -206,19 +224,34 @@ class Supports:
             pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()}),
         )
 
-    def _counted(self, missing: set[Itemset]) -> dict[Itemset, int]:
-        width = max(len(s) for s in missing)
-        self._put_candidates(missing, width, lambda x: (self.tree.support[x], x))
-        query = render(sql.candidate_supports(sorted({len(s) for s in missing})))
+    def _counted(self, missing: set[Itemset]) -> dict[Itemset, tuple[int, bool]]:
+        """Each itemset's (support, exact): settled on the sample if held there k times."""
+        found: dict[Itemset, tuple[int, bool]] = {}
+        if self.sampled:
+            sample = self._count(missing, sampled=True)
+            found = {s: (n, False) for s, n in sample.items() if n >= self.k}
+            self.settled += len(found)
+            missing = missing - found.keys()
+        if missing:
+            found.update((s, (n, True)) for s, n in self._count(missing, sampled=False).items())
+        return found
+
+    def _count(self, itemsets: set[Itemset], *, sampled: bool) -> dict[Itemset, int]:
+        """Support of each itemset in `expanded`, or in its sample (one statement)."""
+        width = max(len(s) for s in itemsets)
+        self._put_candidates(itemsets, width, lambda x: (self.tree.support[x], x))
+        query = render(sql.candidate_supports(sorted({len(s) for s in itemsets}), sampled=sampled))
+        params = {"span": self.tree.size} | ({"share": SAMPLE_SHARE} if sampled else {})
         # Joins in the written order: each candidate's transactions (rarest node first) probe
         # hash tables of `expanded`. DuckDB's reordering builds on that large intermediate
         # instead: 3.5x the time and memory (WV2, m=3: 5.4 s, 850 MB against 1.5 s, 270 MB).
         self.store.execute("SET disabled_optimizers = 'join_order'", step="written_join_order")
         try:
-            counted = self.store.arrow(query, step="candidate_supports")
+            step = "sample_supports" if sampled else "candidate_supports"
+            counted = self.store.arrow(query, params, step=step)
         finally:
             self.store.execute("RESET disabled_optimizers", step="reset_join_order")
-        found = dict.fromkeys(missing, 0)
+        found = dict.fromkeys(itemsets, 0)
         for itemset, support in zip(
             counted.column("itemset").to_pylist(),
             counted.column("support").to_pylist(),
@@ -227,10 +260,10 @@ class Supports:
             found[tuple(itemset)] = support
         return found
 
-    def _looked_up(self, missing: set[Itemset]) -> dict[Itemset, int]:
+    def _looked_up(self, missing: set[Itemset]) -> dict[Itemset, tuple[int, bool]]:
         assert self.violations is not None
-        table, size, k = self.violations
-        found = dict.fromkeys(missing, k)
+        table, size = self.violations
+        found = dict.fromkeys(missing, (self.k, False))
         sized = [s for s in missing if len(s) == size]
         if sized:
             self._put_candidates(sized, size, lambda x: x)
@@ -238,7 +271,7 @@ class Supports:
                 render(sql.listed_candidates(table, size)), step="listed_candidates"
             )
             for itemset in listed.column("itemset").to_pylist():
-                found[tuple(itemset)] = 0
+                found[tuple(itemset)] = (0, False)
         return found
 
 
@@ -326,12 +359,12 @@ def write_cover(store: Store, cut: Cut) -> None:
     )
 
 
-def start(store: Store, tree: Tree) -> Supports:
-    """The tables every walk needs: expanded transactions, node ranks, single-node supports."""
-    store.run("km_expanded")
+def start(store: Store, tree: Tree, k: int) -> Supports:
+    """The tables every walk needs besides `expanded` (see load_tree): node ranks, single-node
+    supports."""
     store.run("km_node_rank")
     store.run("km_single_supports")
-    return Supports(store, tree)
+    return Supports(store, tree, k)
 
 
 def count_expanded_violations(store: Store, params: Params, name: str) -> None:

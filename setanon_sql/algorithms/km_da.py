@@ -32,7 +32,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     m, k = params.m or 1, params.k
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
-    supports = km_cut.start(store, tree)
+    supports = km_cut.start(store, tree, k)
     walked = fixed = rounds = 0
     for size in range(1, m + 1):
         progress(f"itemsets of {size}", size - 1, m)
@@ -46,7 +46,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
             {"k": k},
             step=table,
         )
-        supports.use_violations(table, size, k)
+        supports.use_violations(table, size)
         in_cut = "CREATE OR REPLACE TABLE violations_in_cut AS " + render(
             km_sql.in_walk_order({size: km_sql.in_cut(table, size)})
         )

@@ -31,7 +31,7 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
-    tree = km_cut.load_tree(store)
+    tree = km_cut.load_tree(store)  # builds `expanded` too
     limit = params.options["max_cuts"]
     total = count_cuts(tree, limit)
     if total > limit:
@@ -39,7 +39,6 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
             f"oa: the hierarchy has more than max_cuts = {limit} cuts; raise it "
             "(--option max_cuts=N) or use aa or da"
         )
-    store.run("km_expanded")
     store.run("km_node_rank")
     km_cut.count_expanded_violations(store, params, "oa")
     violating = [

@@ -2,7 +2,8 @@
 
 Violation tables hold one itemset per row as columns `item_1 .. item_w` of node ids in increasing
 order (NULL past the itemset's size), its `support`, and its position `pos` in the paper's walk
-order. Supports found so far are kept as `itemset_supports(itemset INTEGER[], support)`.
+order. Supports found so far are kept as `itemset_supports(itemset INTEGER[], support, exact)`
+(`exact` false: `support` is only a bound on the side of k that decided, see km_cut.Supports).
 Each builder returns an expression and never executes it.
 """
 
@@ -141,11 +142,26 @@ def walk_batch(table: str, width: int) -> exp.Select:
     )
 
 
-def candidate_supports(sizes: list[int]) -> exp.Expression:
-    """Support in `expanded` of every itemset of table `candidates(size, item_1, ...)`.
+def _in_sample(alias: str) -> exp.Expression:
+    """The row's transaction is in the sample: tid % $share = 0."""
+    return exp.EQ(
+        this=exp.Mod(this=col(alias, "tid"), expression=exp.Placeholder(this="share")),
+        expression=exp.Literal.number(0),
+    )
 
-    Items come rarest first, so each join starts from the shortest list of transactions.
-    Itemsets held by no transaction give no row (support 0).
+
+def _pair_key(tid: exp.Expression, node: exp.Expression) -> exp.Expression:
+    """A (transaction, node) pair as one BIGINT, tid * $span + node: one hash join key."""
+    return exp.Add(this=exp.Mul(this=tid, expression=exp.Placeholder(this="span")), expression=node)
+
+
+def candidate_supports(sizes: list[int], *, sampled: bool = False) -> exp.Expression:
+    """Support in `expanded` of every itemset of table `candidates(size, item_1, ...)`, or with
+    `sampled` in the transactions with tid % $share = 0 only (a lower bound of the support).
+
+    Items come rarest first, so each join starts from the shortest list of transactions; the
+    later items are found by the packed key of their (transaction, node) pair ($span: more than
+    any node id). Itemsets held by no transaction give no row (support 0).
     """
     parts = []
     for size in sizes:
@@ -154,10 +170,16 @@ def candidate_supports(sizes: list[int]) -> exp.Expression:
             exp.Count(this=exp.Star()).as_("support", quoted=True),
         ).from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
         for j in range(1, size + 1):
-            on: exp.Expression = exp.EQ(this=col(f"e{j}", "node"), expression=col("c", f"item_{j}"))
+            e = f"e{j}"
+            on: exp.Expression = exp.EQ(this=col(e, "node"), expression=col("c", f"item_{j}"))
             if j > 1:
-                on = exp.and_(exp.EQ(this=col(f"e{j}", "tid"), expression=col("e1", "tid")), on)
-            q = q.join(exp.table_("expanded", quoted=True).as_(f"e{j}", quoted=True), on=on)
+                on = exp.EQ(
+                    this=_pair_key(col(e, "tid"), col(e, "node")),
+                    expression=_pair_key(col("e1", "tid"), col("c", f"item_{j}")),
+                )
+            if sampled:  # on every alias, so that each scan drops the other rows early
+                on = exp.and_(on, _in_sample(e))
+            q = q.join(exp.table_("expanded", quoted=True).as_(e, quoted=True), on=on)
         q = q.where(exp.EQ(this=col("c", "size"), expression=exp.Literal.number(size))).group_by(
             *_items("c", size)
         )

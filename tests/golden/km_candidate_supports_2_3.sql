@@ -5,7 +5,7 @@ FROM "candidates" AS "c"
 JOIN "expanded" AS "e1"
   ON "e1"."node" = "c"."item_1"
 JOIN "expanded" AS "e2"
-  ON "e2"."tid" = "e1"."tid" AND "e2"."node" = "c"."item_2"
+  ON "e2"."tid" * $span + "e2"."node" = "e1"."tid" * $span + "c"."item_2"
 WHERE
   "c"."size" = 2
 GROUP BY
@@ -19,9 +19,9 @@ FROM "candidates" AS "c"
 JOIN "expanded" AS "e1"
   ON "e1"."node" = "c"."item_1"
 JOIN "expanded" AS "e2"
-  ON "e2"."tid" = "e1"."tid" AND "e2"."node" = "c"."item_2"
+  ON "e2"."tid" * $span + "e2"."node" = "e1"."tid" * $span + "c"."item_2"
 JOIN "expanded" AS "e3"
-  ON "e3"."tid" = "e1"."tid" AND "e3"."node" = "c"."item_3"
+  ON "e3"."tid" * $span + "e3"."node" = "e1"."tid" * $span + "c"."item_3"
 WHERE
   "c"."size" = 3
 GROUP BY
