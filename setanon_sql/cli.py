@@ -679,16 +679,31 @@ def sql_cmd(
         str | None,
         typer.Option("--run", help="Print the replayable SQL script of a run stored in --db."),
     ] = None,
+    spark_warehouse: Annotated[
+        Path | None,
+        typer.Option("--spark-warehouse", help="Print the statement log of a Spark --run here."),
+    ] = None,
 ) -> None:
     """Print SQL: the named statements of sql/, one of them, or the script of a stored run.
 
     A run's script, executed on a fresh DuckDB with the same input files where they were,
-    rebuilds the run's dataset, hierarchy and tables."""
+    rebuilds the run's dataset, hierarchy and tables. A Spark run (--spark-warehouse) prints
+    the Spark SQL it ran: a log to read, not a script to replay (replay is DuckDB-only)."""
     from . import sqlfiles
 
+    if spark_warehouse is not None and (run is None or dbo.db is not None):
+        raise _usage("--spark-warehouse goes with --run (a Spark run), not with --db")
     if run is not None:
         if name is not None:
             raise _usage("give a statement NAME or --run, not both")
+        if spark_warehouse is not None:
+            from .spark_run import log_script
+
+            typer.echo(log_script(spark_warehouse, run), nl=False)
+            typer.echo(
+                f"note: {run} ran on Spark; this is its log, replay is DuckDB-only", err=True
+            )
+            return
         store = _inspect(dbo)
         try:
             typer.echo(store.replay_script(run), nl=False)

@@ -11,6 +11,14 @@ a `-- name: NAME :spark` variant next to it in its .sql file (`sqlfiles.statemen
 `SparkExecutor` has the interface algorithms use on the DuckDB `Executor` (`execute`, `run`,
 `query`, `scalar`, `put_rows`, `unordered`, the log), so the drivers are not forked: Partition,
 the verifier and the metrics run unchanged. Every statement is logged as the Spark SQL that ran.
+
+Where a run's tables live while it runs: in memory. A `CREATE TABLE ... AS` becomes a DataFrame
+made once and `localCheckpoint()`ed (computed, kept in the executors' block stores, its lineage
+cut) under a temporary view of the table's name, and an `INSERT` appends to it. Partition
+rewrites its frontier tables every round: as Parquet tables each round paid a write, a read and
+a metastore round trip (Spark's fixed cost dominates on one machine), and without the checkpoint
+each round's plan would hold every earlier one. Only what the run leaves behind is written as
+Parquet tables of the run's database (`SparkExecutor.persist`, at the end of a run).
 """
 
 from __future__ import annotations
@@ -25,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from . import sqlfiles
-from .errors import InputError
+from . import interrupts, sqlfiles
+from .errors import InputError, Terminated
 from .executor import Logged, Result, Rows, StatementLog
 
 if TYPE_CHECKING:
@@ -62,8 +70,11 @@ def session(
     app: str = "setanon-sql",
     config: Mapping[str, str] | None = None,
 ) -> SparkSession:
-    """A Spark session for the tool: UI off, few shuffle partitions (small local data), tables
-    written as Parquet under `warehouse` so an analyst can read them after the run."""
+    """A Spark session for the tool: UI off, few shuffle partitions (small local data; a run
+    sizes them to its data, `shuffle_partitions`), tables written as Parquet under `warehouse`
+    so an analyst can read them after the run. Constraint propagation is off: it infers
+    IS NOT NULL and equality predicates over every join of a plan, a cost paid per statement
+    in the optimizer for filters the statements do not need."""
     try:
         from pyspark.sql import SparkSession
     except ImportError as e:  # pragma: no cover - pyspark is a declared extra
@@ -75,6 +86,7 @@ def session(
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.sources.default", "parquet")
+        .config("spark.sql.constraintPropagation.enabled", "false")
     )
     if warehouse is not None:
         builder = builder.config("spark.sql.warehouse.dir", str(Path(warehouse).resolve()))
@@ -83,6 +95,19 @@ def session(
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def shuffle_partitions(rows: int, cores: int) -> int:
+    """Shuffle partitions for data of `rows` rows on `cores` cores: one per 2 million rows, a
+    multiple of the cores and at least one per core (Spark's default of 200 is sized for a
+    cluster: on small data each partition is a task's fixed cost for a few rows).
+
+    Example:
+        >>> shuffle_partitions(300_000, 2), shuffle_partitions(7_000_000, 2)
+        (2, 4)
+    """
+    wanted = max(1, -(-rows // 2_000_000))
+    return min(4000, -(-wanted // max(cores, 1)) * max(cores, 1))
 
 
 def literal(value: Any) -> exp.Expression:
@@ -136,6 +161,17 @@ def _drop(name: str) -> exp.Drop:
     return exp.Drop(tables=[exp.to_table(name, quoted=True)], kind="TABLE", exists=True)
 
 
+def _unqualify_temp(tree: exp.Expression) -> None:
+    """Drop the `temp.` qualifier (DuckDB's temp catalog): Spark's temporary views need none."""
+    for table in tree.find_all(exp.Table):
+        if table.db.lower() == "temp":
+            table.set("db", None)
+
+
+def _target(tree: exp.Create | exp.Insert) -> exp.Table:
+    return tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+
+
 def rewrite(tree: exp.Expression) -> list[exp.Expression]:
     """One bound DuckDB statement as the Spark statements that do the same.
 
@@ -143,9 +179,7 @@ def rewrite(tree: exp.Expression) -> list[exp.Expression]:
     table is built under another name and renamed, so the old one is read before it goes.
     A `temp.` qualifier (DuckDB's temp catalog) is dropped: Spark's temporary views need none.
     """
-    for table in tree.find_all(exp.Table):
-        if table.db.lower() == "temp":
-            table.set("db", None)
+    _unqualify_temp(tree)
     if not (isinstance(tree, exp.Create) and tree.kind == "TABLE"):
         return [tree]
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
@@ -218,9 +252,11 @@ class SparkExecutor(StatementLog):
     def __init__(self, spark: SparkSession, database: str, *, replace: bool = False) -> None:
         self.spark = spark
         self.catalog = database
+        interrupts.watch(self)
         self.log: list[Logged] = []
         self._sinks: list[list[Logged]] = []
         self.seq = 0
+        self._held: dict[str, Any] = {}  # table name -> its checkpointed DataFrame
         folder = database_folder(spark, database)
         if folder is not None and folder.exists():
             if not (replace and (folder / "run_info").is_dir()):
@@ -232,6 +268,26 @@ class SparkExecutor(StatementLog):
             shutil.rmtree(folder)
         self._raw(f"CREATE DATABASE IF NOT EXISTS {_ident(database)}")
         self.spark.catalog.setCurrentDatabase(database)
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Spark work that Ctrl-C or SIGTERM may stop (`interrupts.deferred`): a signal noted
+        before it starts is raised at once, and the Spark error of a job it cancelled is the
+        interrupt itself, so every cleanup and the exit code treat it so."""
+        interrupts.raise_pending()
+        try:
+            yield
+        except Exception as e:
+            interrupts.raise_pending()
+            if interrupts.was_terminated():
+                raise Terminated("terminated") from e
+            raise
+        interrupts.raise_pending()
+
+    def interrupt(self) -> None:
+        """Cancel the running Spark jobs (called from a thread of `interrupts`, never the
+        main one)."""
+        self.spark.sparkContext.cancelAllJobs()
 
     def _raw(self, sql: str) -> None:
         self.spark.sql(sql)
@@ -245,6 +301,12 @@ class SparkExecutor(StatementLog):
         bookkeeping: bool = False,
     ) -> Result:
         """Run one DuckDB-dialect statement on Spark, record the Spark SQL, fetch its result."""
+        with self.interruptible():
+            return self._execute(sql, params, step=step, bookkeeping=bookkeeping)
+
+    def _execute(
+        self, sql: str, params: Mapping[str, Any] | None, *, step: str, bookkeeping: bool
+    ) -> Result:
         self.seq += 1
         bound = dict(params) if params else None
         result: Any = Result([], [])
@@ -259,6 +321,12 @@ class SparkExecutor(StatementLog):
             else:
                 count_now = None
             self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
+            if self._in_memory(tree, step, bound, bookkeeping):
+                if count_now is not None:
+                    result = Result(["Count"], [(count_now,)])
+                elif count:
+                    result = LazyCount(self, count)
+                continue
             for st in rewrite(tree):
                 text = st.sql(DIALECT)
                 started = time.perf_counter()
@@ -277,6 +345,107 @@ class SparkExecutor(StatementLog):
             elif count:
                 result = LazyCount(self, count)
         return result
+
+    def _in_memory(
+        self, tree: exp.Expression, step: str, bound: dict | None, bookkeeping: bool
+    ) -> bool:
+        """Run a CREATE TABLE, INSERT or DROP TABLE on the run's in-memory tables; False for
+        any other statement (it runs as Spark SQL)."""
+        _unqualify_temp(tree)
+        if isinstance(tree, exp.Create) and tree.kind == "TABLE":
+            name = _target(tree).name
+            if tree.expression is not None:
+                query = tree.expression
+                text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} AS {query.sql(DIALECT)}"
+                make = lambda: self.spark.sql(query.sql(DIALECT))  # noqa: E731
+            elif isinstance(tree.this, exp.Schema):
+                columns = [
+                    f"{_ident(c.name)} {c.args['kind'].sql(DIALECT)}"
+                    for c in tree.this.expressions
+                    if isinstance(c, exp.ColumnDef)
+                ]
+                text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} ({', '.join(columns)})"
+                make = lambda: self.spark.createDataFrame([], ", ".join(columns))  # noqa: E731
+            else:
+                return False
+        elif isinstance(tree, exp.Insert) and _target(tree).name in self._held:
+            if isinstance(tree.this, exp.Schema):
+                return False  # a column list: Spark's own INSERT
+            name, query = _target(tree).name, tree.expression
+            if isinstance(query, exp.Values):
+                query = exp.select("*").from_(query.subquery("v"))
+            text = tree.sql(DIALECT)
+            make = lambda: self._appended(name, query.sql(DIALECT))  # noqa: E731
+        elif isinstance(tree, exp.Drop) and tree.kind in ("TABLE", "VIEW"):
+            names = [t.name for t in tree.args.get("tables") or []]
+            if not names or any(n not in self._held for n in names):
+                return False
+            text, make = tree.sql(DIALECT), None
+        else:
+            return False
+        started = time.perf_counter()
+        try:
+            if make is None:
+                for n in names:
+                    self._release(n)
+            else:
+                self._hold(name, make())
+        finally:
+            self._record(
+                Logged(step, text, bound, time.perf_counter() - started), bookkeeping=bookkeeping
+            )
+        return True
+
+    def _appended(self, name: str, query: str) -> Any:
+        """The rows of `name` and then those of `query`, cast by position to name's columns,
+        as INSERT INTO does."""
+        old, new = self._held[name], self.spark.sql(query)
+        fields = old.schema.fields
+        if len(new.columns) != len(fields):
+            raise InputError(f"INSERT INTO {name}: {len(new.columns)} columns for {len(fields)}")
+        cast = new.select(*(new[i].cast(f.dataType).alias(f.name) for i, f in enumerate(fields)))
+        return old.unionAll(cast)
+
+    def _hold(self, name: str, frame: Any) -> None:
+        """Compute `frame` now, keep its rows in memory with its lineage cut, and let statements
+        read it as `name` (the table of that name it replaces is released)."""
+        kept = frame.localCheckpoint(eager=True)
+        self._release(name)
+        kept.createOrReplaceTempView(name)
+        self._held[name] = kept
+
+    def _release(self, name: str) -> None:
+        frame = self._held.pop(name, None)
+        if frame is None:
+            return
+        self.spark.catalog.dropTempView(name)
+        _unpersist(frame)
+
+    def persist(self) -> list[str]:
+        """Write every in-memory table the run still holds as a Parquet table of the run's
+        database (what the run leaves for an analyst: as on DuckDB, what it did not drop), and
+        free the memory. Returns the tables written."""
+        written = []
+        for name in list(self._held):
+            frame = self._held[name]
+            target = f"{_ident(self.catalog)}.{_ident(name)}"
+            started = time.perf_counter()
+            self.spark.sparkContext.setJobGroup("persist", "persist")
+            with self.interruptible():
+                self.spark.sql(f"DROP TABLE IF EXISTS {target}")
+                frame.write.format("parquet").saveAsTable(target)
+            self._release(name)
+            self._record(
+                Logged(
+                    "persist",
+                    f"CREATE TABLE {target} USING PARQUET AS SELECT * FROM {_ident(name)}",
+                    None,
+                    time.perf_counter() - started,
+                ),
+                bookkeeping=True,
+            )
+            written.append(name)
+        return written
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
         """Run the named statement from `sql/`, its Spark variant when it has one."""
@@ -298,8 +467,8 @@ class SparkExecutor(StatementLog):
         if temp:
             frame.createOrReplaceTempView(name)
         else:
-            self.spark.sql(f"DROP TABLE IF EXISTS {_ident(name)}")
-            frame.write.format("parquet").saveAsTable(name)
+            with self.interruptible():
+                self._hold(name, frame)
         kind = "TEMPORARY VIEW" if temp else "TABLE"
         sql = f"CREATE {kind} {name} AS <{rows.num_rows} rows from Python>"
         self._record(
@@ -312,10 +481,9 @@ class SparkExecutor(StatementLog):
         yield
 
     def tables(self) -> list[str]:
-        """The tables of the run's database."""
-        return sorted(
-            t.name for t in self.spark.catalog.listTables(self.catalog) if not t.isTemporary
-        )
+        """The tables of the run's database: written (Parquet) and held in memory."""
+        written = {t.name for t in self.spark.catalog.listTables(self.catalog) if not t.isTemporary}
+        return sorted(written | set(self._held))
 
     def stages(self) -> dict[str, tuple[int, int]]:
         """Per step, the Spark jobs and stages its statements ran (what Spark still tracks:
@@ -338,10 +506,20 @@ class SparkExecutor(StatementLog):
             shutil.rmtree(folder)
 
     def close(self) -> None:
-        """The session stays (one per process, as Spark wants); only the temporary views go."""
+        """The session stays (one per process, as Spark wants); the temporary views and the
+        tables held in memory go (`persist` first what must stay)."""
+        for name in list(self._held):
+            self._release(name)
         for view in self.spark.catalog.listTables():
             if view.isTemporary:
                 self.spark.catalog.dropTempView(view.name)
+
+
+def _unpersist(frame: Any) -> None:
+    """Free the blocks of a checkpointed DataFrame (its plan is the checkpointed RDD)."""
+    plan = frame._jdf.queryExecution().analyzed()
+    if plan.nodeName() == "LogicalRDD":
+        plan.rdd().unpersist(False)
 
 
 def _ident(name: str) -> str:

@@ -2,21 +2,24 @@
 verify and measure, with the same named statements and drivers as on DuckDB.
 
 Where things live: a Spark run has no DuckDB registry. Everything it makes is a table of one
-Spark database, the run's (`setanon_<run>`): the dataset's `tids` and `tx_raw`, the hierarchy's
+Spark database named after the run (`--run`, default `run_partition_k<k>`): the dataset's `tids` and `tx_raw`, the hierarchy's
 `node`, `closure` and `tx`, Partition's intermediate tables (with `keep_intermediate`), the
 `release`, the verifier's `violations_*`, `run_info` and the `sql_log` of every Spark statement.
 With Spark's default (in-memory) catalog they are Parquet folders under the warehouse,
-`<warehouse>/setanon_<run>.db/<table>`, readable by Spark, DuckDB or pyarrow after the run.
+`<warehouse>/<run>.db/<table>`, readable by Spark, DuckDB or pyarrow after the run.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms
+from . import algorithms, interrupts
 from .algorithms import Progress, quiet
 from .api import HierarchySpec, Result, checked_release, finished
 from .dataset import _check_problems, check_covers, node_columns, save_log
@@ -24,7 +27,7 @@ from .errors import InfeasibleError, InputError, ParamsError
 from .executor import Logged, Rows, UsesExecutor, quote
 from .hierarchy import Hierarchy, natural_key
 from .params import Params
-from .spark_engine import SparkExecutor
+from .spark_engine import SparkExecutor, shuffle_partitions
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
@@ -151,6 +154,7 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     store.drop("source_pairs")
     problems = store.run("source_check").one()
     _check_problems(problems, source.describe())
+    size_shuffles(store.ex, int(problems["pairs"]))
     store.run("make_tids")
     store.run("make_tx_raw")
     store.drop("source_distinct")
@@ -167,6 +171,12 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     store.run("encode_transactions")
     store.has_hierarchy = True
     return notes
+
+
+def size_shuffles(ex: SparkExecutor, rows: int) -> None:
+    """Shuffle partitions for the data's (tid, item) rows, set on the session for the run."""
+    cores = ex.spark.sparkContext.defaultParallelism
+    ex.spark.conf.set("spark.sql.shuffle.partitions", str(shuffle_partitions(rows, cores)))
 
 
 def check_algorithm(name: str) -> None:
@@ -201,6 +211,10 @@ def check_options(
         raise ParamsError(
             "--engine spark writes the release as a Parquet folder: --output X.parquet"
         )
+    if output is not None and output.exists() and not is_spark_output(output):
+        raise ParamsError(f"output {output} exists and is not a Parquet folder Spark wrote")
+    if output is not None and not output.parent.is_dir():
+        raise ParamsError(f"output folder does not exist: {output.parent}")
 
 
 def run_name(params: Params) -> str:
@@ -232,6 +246,7 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
         ),
     )
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
+    store.ex.persist()
     return finished(store.ex.catalog, algo, params, report, loss, info, started)
 
 
@@ -242,10 +257,35 @@ def write_release(store: SparkStore, path: str | Path) -> Path:
     from .spark_engine import to_spark
 
     (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
+    path = Path(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     started = time.perf_counter()
-    store.ex.spark.sql(text).write.mode("overwrite").parquet(str(path))
+    try:
+        with store.ex.interruptible():
+            store.ex.spark.sql(text).write.mode("overwrite").parquet(str(tmp))
+        replace_folder(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     store.ex._record(Logged("write_release", text, None, time.perf_counter() - started))
-    return Path(path)
+    return path
+
+
+def replace_folder(new: Path, path: Path) -> None:
+    """Rename the folder `new` to `path`, replacing the Spark output folder there (moved aside
+    first: a folder cannot be renamed onto a full one)."""
+    if not path.exists():
+        os.replace(new, path)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
+    os.replace(path, old / path.name)
+    os.replace(new, path)
+    shutil.rmtree(old)
+
+
+def is_spark_output(path: Path) -> bool:
+    """A folder Spark wrote (its `_SUCCESS` marker), which a new release may replace."""
+    return path.is_dir() and (path / "_SUCCESS").is_file()
 
 
 def release_rows(store: SparkStore) -> list[tuple]:
@@ -266,7 +306,8 @@ def anonymize_source(
     progress: Progress = quiet,
 ) -> tuple[Result, list[str]]:
     """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
-    database named after the run. A failed run's database is dropped, folder and all.
+    database named after the run. A failed or interrupted run's database is dropped, folder
+    and all, and its release (written beside `output` under a temporary name) is removed.
     With no `spark` session given, the active one is used, or one is started on `master` (and
     stopped at the end)."""
     from .executor import replay_script
@@ -283,19 +324,55 @@ def anonymize_source(
         ex = SparkExecutor(spark, name, replace=params.replace)
         store = SparkStore(ex)
         try:
-            notes = load(store, source, spec)
-            result = anonymize(store, params, progress=progress)
-            if output is not None:
-                write_release(store, output)
+            with interrupts.deferred():  # entered after the session: PySpark sets its own
+                notes = load(store, source, spec)
+                result = anonymize(store, params, progress=progress)
+                if output is not None:
+                    write_release(store, output)
         except BaseException:
             ex.drop_database()
             raise
         ex.close()
         if sql_log is not None:
-            write_text_atomic(
-                sql_log, replay_script(ex.log, title=f"setanon-sql: Spark run {name}")
-            )
+            write_text_atomic(sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=name)))
         return result, notes
     finally:
         if own:
             spark.stop()
+
+
+LOG_TITLE = "setanon-sql: statement log of Spark run {run}, as Spark SQL (replay is DuckDB-only)"
+
+
+def run_folder(warehouse: str | Path, run: str) -> Path:
+    """The folder of a Spark run's database in a local warehouse (Spark lower-cases database
+    names); refuses a name that is not a folder of the warehouse or a database this tool did not
+    make (no `run_info`)."""
+    base = Path(warehouse).resolve()
+    folder = base / f"{run.lower()}.db"
+    if folder.parent != base or not (folder / "run_info").is_dir():
+        raise InputError(f"no Spark run {run!r} of setanon-sql in warehouse {warehouse}")
+    return folder
+
+
+def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
+    """A Spark run's `sql_log` table, read from its Parquet folder (no Spark session needed)."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    folder = run_folder(warehouse, run) / "sql_log"
+    if not folder.is_dir():
+        raise InputError(f"Spark run {run!r} has no sql_log table in {folder.parent}")
+    rows = sorted(pq.read_table(folder).to_pylist(), key=lambda r: r["seq"])
+    return [
+        Logged(r["step"], r["sql"], json.loads(r["params"]) if r["params"] else None, r["seconds"])
+        for r in rows
+    ]
+
+
+def log_script(warehouse: str | Path, run: str) -> str:
+    """`setanon sql --run RUN --spark-warehouse DIR`: the run's statements as they ran on Spark."""
+    from .executor import replay_script
+
+    return replay_script(stored_log(warehouse, run), title=LOG_TITLE.format(run=run))

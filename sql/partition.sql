@@ -250,18 +250,31 @@ FROM partition_split
 WHERE new_pid IS NULL;
 
 -- name: partition_next_bucket
--- The buckets of the next frontier. Transactions of new partitions keep the buckets of their
--- other cut nodes, and get buckets for the children they now hold under the expanded node
--- (those that are not leaves): the grandchildren covering their items there. When
--- $keep_leftover, transactions left in their partition keep their buckets while it still has
--- a node to try.
+-- The buckets the next frontier keeps. Transactions of new partitions keep the buckets of
+-- their other cut nodes; when $keep_leftover, transactions left in their partition keep their
+-- buckets while it still has a node to try. The buckets of the children just opened are
+-- added by partition_open_bucket: in a statement of their own, so that the hash tables of the
+-- two (each over the whole frontier) are not held side by side (at 10^7 transactions under a
+-- 4 GB limit, together they spilled).
 CREATE OR REPLACE TABLE partition_bucket AS
 WITH open_leftover AS (
     SELECT DISTINCT o.pid
     FROM partition_outcome AS o
     ANTI JOIN partition_blocked AS b ON b.pid = o.pid AND b.node = o.node
     WHERE $keep_leftover
-), opened AS (
+)
+SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
+FROM partition_bucket AS b
+JOIN partition_split AS s ON s.tid = b.tid
+WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
+   OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover));
+
+-- name: partition_open_bucket
+-- The buckets of the children just opened: transactions of new partitions get, for each
+-- child they now hold under the expanded node (that is not a leaf), the grandchildren
+-- covering their items there.
+INSERT INTO partition_bucket
+WITH opened AS (
     SELECT s.tid, s.new_pid, e.child AS expanded, n.rank, n.bit, n.child, n.gain_units
     FROM partition_split AS s
     JOIN tx AS t ON t.tid = s.tid
@@ -278,12 +291,6 @@ WITH open_leftover AS (
     WHERE s.new_pid IS NOT NULL
     GROUP BY s.tid, e.child
 )
-SELECT b.tid, coalesce(s.new_pid, b.pid) AS pid, b.expanded, b.mask, b.wide, b.tx_gain
-FROM partition_bucket AS b
-JOIN partition_split AS s ON s.tid = b.tid
-WHERE (s.new_pid IS NOT NULL AND b.expanded <> s.expanded)
-   OR (s.new_pid IS NULL AND b.pid IN (SELECT pid FROM open_leftover))
-UNION ALL
 SELECT o.tid, o.new_pid, o.expanded, o.mask::UBIGINT, w.wide, o.tx_gain
 FROM (
     SELECT tid, new_pid, expanded, bit_or(bit) AS mask, sum(gain_units)::BIGINT AS tx_gain

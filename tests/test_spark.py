@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -263,3 +268,97 @@ def test_examples_fig2_from_a_spark_table_with_a_list_column(spark, tmp_path):
     finally:
         store.ex.drop_database()
         spark.sql("DROP TABLE default.fig2_baskets")
+
+
+def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
+    """`--keep-intermediate` on Spark keeps what DuckDB keeps, as Parquet tables an analyst can
+    read without Spark; the round tables (held in memory while the run ran) are among them.
+    `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
+    says in one line that replay is DuckDB-only."""
+    from setanon_sql.spark_engine import database_folder
+
+    path = write_parquet(tmp_path, TABLE2_TX)
+    tree = tmp_path / "tree.csv"
+    tree.write_text("child,parent\n" + "".join(f"{c},{p}\n" for c, p in AB_TREE))
+    common = [path, "-H", tree, "-a", "partition", "-k", "2", "--keep-intermediate"]
+    out = cli("anonymize", *common, "--engine", "spark", "--run", "kept_run", "--json")
+    assert out.code == 0, out.stderr
+    db = tmp_path / "kept.duckdb"
+    ref = cli("anonymize", *common, "--db", db, "--run", "kept_run", "--json")
+    assert ref.code == 0, ref.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'kept_run'"
+        ).fetchall()
+    finally:
+        con.close()
+    kept = {t for (t,) in names}
+    folder = database_folder(spark, "kept_run")
+    assert folder is not None
+    on_spark = {t.name for t in spark.catalog.listTables("kept_run")}
+    assert {p.name for p in folder.iterdir() if p.is_dir()} == on_spark
+    assert {"partition_bucket", "partition_outcome", "partition_gain_log"} <= on_spark
+    assert kept - {"sql_log"} <= on_spark, kept - on_spark
+    assert not [t for t in spark.catalog.listTables() if t.isTemporary]  # nothing left in memory
+    gains = pq.read_table(folder / "partition_gain_log").to_pylist()
+    assert gains and {"level"} <= gains[0].keys()
+    assert (
+        spark.table("kept_run.partition_tree").count()
+        == pq.read_table(folder / "partition_tree").num_rows
+    )
+
+    script = cli("sql", "--run", "kept_run", "--spark-warehouse", folder.parent)
+    assert script.code == 0, script.stderr
+    assert script.stdout.startswith("-- setanon-sql: statement log of Spark run kept_run")
+    assert (
+        "partition_outcome" in script.stdout and "CREATE OR REPLACE TEMPORARY VIEW" in script.stdout
+    )
+    assert script.stderr.strip() == (
+        "note: kept_run ran on Spark; this is its log, replay is DuckDB-only"
+    )
+    missing = cli("sql", "--run", "no_such_run", "--spark-warehouse", folder.parent)
+    assert missing.code == 3 and "no Spark run 'no_such_run'" in missing.stderr
+    spark.sql("DROP DATABASE kept_run CASCADE")
+
+
+def jvms_of(warehouse: Path) -> list[int]:
+    """Processes whose command line names this warehouse (the JVM a run started)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(warehouse) in (proc / "cmdline").read_text():
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_mid_run_leaves_nothing_on_spark(tmp_path, sig, code):
+    """Ctrl-C and SIGTERM stop a Spark run as they stop a DuckDB one: exit 130 / 143 with one
+    line, no release (nor its temporary folder), no run database, no JVM left running."""
+    r = random.Random(7)
+    txs = [[f"i{r.randint(0, 3000)}" for _ in range(r.randint(3, 12))] for _ in range(20_000)]
+    path = write_parquet(tmp_path, txs)
+    warehouse = tmp_path / "warehouse"
+    out = tmp_path / "rel.parquet"
+    cmd = [sys.executable, "-m", "setanon_sql", "anonymize", str(path), "--fanout", "4",
+           "-a", "partition", "-k", "10", "--engine", "spark", "--run", "sig_run",
+           "--spark-warehouse", str(warehouse), "-o", str(out), "-q"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (warehouse / "sig_run.db").exists() and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(3)  # into the load and the rounds
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    assert not out.exists()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.parquet")]
+    assert not (warehouse / "sig_run.db").exists()
+    time.sleep(2)
+    assert jvms_of(warehouse) == []

@@ -148,6 +148,8 @@ def _level(
     if keep_leftover:
         store.run("partition_block")
     active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
+    if new:
+        active += row_count(store.run("partition_open_bucket"))
     store.run("partition_retire")
     return new, active
 

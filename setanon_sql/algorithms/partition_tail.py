@@ -291,9 +291,9 @@ def next_buckets(
     candidates: dict[int, list[Candidate]],
     ctx: Context,
 ) -> list[Bucket]:
-    """partition_next_bucket: moved transactions keep their other nodes' buckets and open the
-    children they now hold; those that stay keep theirs while their partition has a node
-    left to try (with keep_leftover)."""
+    """partition_next_bucket and partition_open_bucket: moved transactions keep their other
+    nodes' buckets and open the children they now hold; those that stay keep theirs while
+    their partition has a node left to try (with keep_leftover)."""
     open_left = {
         pid
         for pid, ranked in candidates.items()
