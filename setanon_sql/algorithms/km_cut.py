@@ -362,10 +362,13 @@ def write_cover(store: Store, cut: Cut) -> None:
 
 def start(store: Store, tree: Tree, k: int) -> Supports:
     """The tables every walk needs besides `expanded` (see load_tree): node ranks, single-node
-    supports."""
+    supports, and the sample's keys when candidates are counted on a sample first."""
     store.run("km_node_rank")
     store.run("km_single_supports")
-    return Supports(store, tree, k)
+    supports = Supports(store, tree, k)
+    if supports.sampled:
+        store.run("km_sample_keys", {"span": tree.size, "share": SAMPLE_SHARE})
+    return supports
 
 
 def count_expanded_violations(store: Store, params: Params, name: str) -> None:
@@ -420,7 +423,7 @@ def finish(store: Store, cut: Cut, params: Params, scratch: list[str]) -> dict[s
     write_cut(store, cut)
     store.run("km_release")
     if not params.keep_intermediate:
-        for name in ["expanded", "node_rank", "itemset_supports", "cover", *scratch]:
+        for name in ["expanded", "sample_keys", "node_rank", "itemset_supports", "cover", *scratch]:
             store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
     nodes = cut.nodes()
     return {

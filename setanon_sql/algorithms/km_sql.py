@@ -165,7 +165,8 @@ def candidate_supports(sizes: list[int], *, part: str | None = None) -> exp.Expr
 
     Items come rarest first, so each join starts from the shortest list of transactions; the
     later items are found by the packed key of their (transaction, node) pair ($span: more than
-    any node id). Itemsets held by no transaction give no row (support 0).
+    any node id), in the sample among `sample_keys`, a quarter of the rows to scan and no key
+    to compute. Itemsets held by no transaction give no row (support 0).
     """
     parts = []
     for size in sizes:
@@ -176,14 +177,15 @@ def candidate_supports(sizes: list[int], *, part: str | None = None) -> exp.Expr
         for j in range(1, size + 1):
             e = f"e{j}"
             on: exp.Expression = exp.EQ(this=col(e, "node"), expression=col("c", f"item_{j}"))
-            if j > 1:
-                on = exp.EQ(
-                    this=_pair_key(col(e, "tid"), col(e, "node")),
-                    expression=_pair_key(col("e1", "tid"), col("c", f"item_{j}")),
-                )
-            if part:  # on every alias, so that each scan drops the other rows early
+            key = _pair_key(col("e1", "tid"), col("c", f"item_{j}"))
+            table = "expanded"
+            if j > 1 and part == "sample":
+                on, table = exp.EQ(this=col(e, "key"), expression=key), "sample_keys"
+            elif j > 1:
+                on = exp.EQ(this=_pair_key(col(e, "tid"), col(e, "node")), expression=key)
+            if part and table == "expanded":  # on every scan, to drop the other rows early
                 on = exp.and_(on, _in_part(e, part))
-            q = q.join(exp.table_("expanded", quoted=True).as_(e, quoted=True), on=on)
+            q = q.join(exp.table_(table, quoted=True).as_(e, quoted=True), on=on)
         q = q.where(exp.EQ(this=col("c", "size"), expression=exp.Literal.number(size))).group_by(
             *_items("c", size)
         )

@@ -4,9 +4,8 @@ SELECT
 FROM "candidates" AS "c"
 JOIN "expanded" AS "e1"
   ON "e1"."node" = "c"."item_1" AND "e1"."tid" % $share = 0
-JOIN "expanded" AS "e2"
-  ON "e2"."tid" * $span + "e2"."node" = "e1"."tid" * $span + "c"."item_2"
-  AND "e2"."tid" % $share = 0
+JOIN "sample_keys" AS "e2"
+  ON "e2"."key" = "e1"."tid" * $span + "c"."item_2"
 WHERE
   "c"."size" = 2
 GROUP BY
