@@ -42,6 +42,14 @@ LEFT JOIN under AS u USING (id)
 LEFT JOIN held AS h USING (id)
 ORDER BY n.id;
 
+-- name: km_sample_keys
+-- The (transaction, node) pairs of the sample (tid % $share = 0) as keys tid * $span + node:
+-- what counting candidates on the sample probes, a quarter of `expanded`.
+CREATE OR REPLACE TABLE sample_keys AS
+SELECT tid * $span + node AS key
+FROM expanded
+WHERE tid % $share = 0;
+
 -- name: km_node_rank
 -- The paper's item order for walking violations: more general nodes (more leaves) first.
 CREATE OR REPLACE TABLE node_rank AS

@@ -357,9 +357,10 @@ GOLDEN = Path(__file__).parent / "golden"
         ("km_walk_batch_w2.sql", lambda: km_sql.walk_batch("violations_l2", 2)),
         ("km_candidate_supports_2_3.sql", lambda: km_sql.candidate_supports([2, 3])),
         (
-            "km_candidate_supports_2_sampled.sql",
-            lambda: km_sql.candidate_supports([2], sampled=True),
+            "km_candidate_supports_2_sample.sql",
+            lambda: km_sql.candidate_supports([2], part="sample"),
         ),
+        ("km_candidate_supports_2_rest.sql", lambda: km_sql.candidate_supports([2], part="rest")),
         (
             "km_in_cut_w2.sql",
             lambda: km_sql.in_walk_order({2: km_sql.in_cut("violations_l2", 2)}),

@@ -142,11 +142,14 @@ def walk_batch(table: str, width: int) -> exp.Select:
     )
 
 
-def _in_sample(alias: str) -> exp.Expression:
-    """The row's transaction is in the sample: tid % $share = 0."""
-    return exp.EQ(
-        this=exp.Mod(this=col(alias, "tid"), expression=exp.Placeholder(this="share")),
-        expression=exp.Literal.number(0),
+def _in_part(alias: str, part: str) -> exp.Expression:
+    """The row's transaction is in the sample (tid % $share = 0) or in the rest."""
+    mod = exp.Mod(this=col(alias, "tid"), expression=exp.Placeholder(this="share"))
+    zero = exp.Literal.number(0)
+    return (
+        exp.EQ(this=mod, expression=zero)
+        if part == "sample"
+        else exp.NEQ(this=mod, expression=zero)
     )
 
 
@@ -155,13 +158,15 @@ def _pair_key(tid: exp.Expression, node: exp.Expression) -> exp.Expression:
     return exp.Add(this=exp.Mul(this=tid, expression=exp.Placeholder(this="span")), expression=node)
 
 
-def candidate_supports(sizes: list[int], *, sampled: bool = False) -> exp.Expression:
+def candidate_supports(sizes: list[int], *, part: str | None = None) -> exp.Expression:
     """Support in `expanded` of every itemset of table `candidates(size, item_1, ...)`, or with
-    `sampled` in the transactions with tid % $share = 0 only (a lower bound of the support).
+    `part` in the "sample" of the transactions (tid % $share = 0) or in the "rest" only: the
+    support is the sum of the two.
 
     Items come rarest first, so each join starts from the shortest list of transactions; the
     later items are found by the packed key of their (transaction, node) pair ($span: more than
-    any node id). Itemsets held by no transaction give no row (support 0).
+    any node id), in the sample among `sample_keys`, a quarter of the rows to scan and no key
+    to compute. Itemsets held by no transaction give no row (support 0).
     """
     parts = []
     for size in sizes:
@@ -172,14 +177,15 @@ def candidate_supports(sizes: list[int], *, sampled: bool = False) -> exp.Expres
         for j in range(1, size + 1):
             e = f"e{j}"
             on: exp.Expression = exp.EQ(this=col(e, "node"), expression=col("c", f"item_{j}"))
-            if j > 1:
-                on = exp.EQ(
-                    this=_pair_key(col(e, "tid"), col(e, "node")),
-                    expression=_pair_key(col("e1", "tid"), col("c", f"item_{j}")),
-                )
-            if sampled:  # on every alias, so that each scan drops the other rows early
-                on = exp.and_(on, _in_sample(e))
-            q = q.join(exp.table_("expanded", quoted=True).as_(e, quoted=True), on=on)
+            key = _pair_key(col("e1", "tid"), col("c", f"item_{j}"))
+            table = "expanded"
+            if j > 1 and part == "sample":
+                on, table = exp.EQ(this=col(e, "key"), expression=key), "sample_keys"
+            elif j > 1:
+                on = exp.EQ(this=_pair_key(col(e, "tid"), col(e, "node")), expression=key)
+            if part and table == "expanded":  # on every scan, to drop the other rows early
+                on = exp.and_(on, _in_part(e, part))
+            q = q.join(exp.table_(table, quoted=True).as_(e, quoted=True), on=on)
         q = q.where(exp.EQ(this=col("c", "size"), expression=exp.Literal.number(size))).group_by(
             *_items("c", size)
         )
