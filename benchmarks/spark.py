@@ -2,14 +2,18 @@
 
     python benchmarks/spark.py --data wv2 --engine duckdb spark --k 10 --repeat 3
     python benchmarks/spark.py --data synth:1000000 --engine spark --k 10 --repeat 1
+    python benchmarks/spark.py --data parquet:/tmp/setanon-synth/baskets_n1000000_i10000_s1.parquet \
+        --engine spark --repeat 1 --driver-memory 8g --trace
 
 Each run is a fresh Python process (this script with --worker) that loads the Parquet input,
 runs Partition, verifies and measures, and prints one JSON line. Spark's work happens in a JVM
 that Python starts and never reaps, so the CPU and peak memory of a Spark run are read from the
 JVM's /proc entries just before it stops and added to the Python process's own. Inputs: WV2
 (`../shared/data`, its shipped hierarchy) converted once to long Parquet; `synth:N` is
-`setanon synth -n N` with a fan-out-5 hierarchy. The median of each figure is printed; the
-releases of the two engines are compared row for row.
+`setanon synth -n N` with a fan-out-5 hierarchy; `parquet:FILE` is a Parquet file of long
+(tid, item) rows or baskets (`benchmarks/scale.py`), with a fan-out-5 hierarchy. The median of
+each figure is printed; the releases of the two engines are compared row for row. `--trace`
+prints every Spark statement's seconds (the slowest first) after each run.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ def prepare(data: str, work: Path) -> tuple[Path, dict]:
                     f"USING (tid) ORDER BY r.tid, r.label) TO {literal(str(out))} (FORMAT parquet)"
                 )
         return out, {"path": str(SHARED / "bms-webview-2.hierarchy.txt")}
+    if data.startswith("parquet:"):
+        return Path(data.removeprefix("parquet:")).resolve(), {"fanout": 5}
     n = int(data.split(":")[1])
     out = work / f"synth_{n}.parquet"
     if not out.exists():
@@ -94,7 +100,7 @@ def worker(args: argparse.Namespace) -> None:
             args.master,
             warehouse=warehouse,
             config={
-                "spark.driver.memory": "6g",
+                "spark.driver.memory": args.driver_memory,
                 "spark.local.dir": str(Path(args.work) / "spark-local"),
             },
         )
@@ -106,6 +112,10 @@ def worker(args: argparse.Namespace) -> None:
         if args.release:
             spark_run.write_release(store, args.release)
         out["statements"] = len(ex.log)
+        if args.trace:
+            for i, e in sorted(enumerate(ex.log, 1), key=lambda ie: -ie[1].seconds):
+                head = " ".join(e.sql.split())[:100]
+                print(f"TRACE {e.seconds:8.3f}s #{i} {e.step}: {head}", file=sys.stderr)
         if args.stages:
             seconds: dict[str, float] = {}
             for e in ex.log:
@@ -140,13 +150,15 @@ def release_rows(path: Path) -> list[tuple]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", nargs="+", default=["wv2"], help="wv2 and/or synth:N")
+    ap.add_argument("--data", nargs="+", default=["wv2"], help="wv2, synth:N and/or parquet:FILE")
     ap.add_argument("--engine", nargs="+", default=["duckdb", "spark"])
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--work", default="/tmp/setanon-spark-bench")
     ap.add_argument("--stages", action="store_true", help="Spark jobs and stages per step")
+    ap.add_argument("--trace", action="store_true", help="seconds of every Spark statement")
+    ap.add_argument("--driver-memory", default="6g", help="Spark driver heap (local mode)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--input", help=argparse.SUPPRESS)
     ap.add_argument("--hierarchy", help=argparse.SUPPRESS)
@@ -166,15 +178,16 @@ def main() -> None:
                 cmd = [sys.executable, __file__, "--worker", engine, "--input", str(source),
                        "--hierarchy", json.dumps(spec), "--k", str(args.k),
                        "--master", args.master, "--work", str(work)]  # fmt: skip
-                if args.stages:
-                    cmd.append("--stages")
+                cmd += ["--driver-memory", args.driver_memory]
+                cmd += ["--stages"] if args.stages else []
+                cmd += ["--trace"] if args.trace else []
                 if rel is not None:
                     cmd += ["--release", str(rel)]
                     releases[engine] = rel
                 done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-                if args.stages:
+                if args.stages or args.trace:
                     sys.stdout.write("".join(ln + "\n" for ln in done.stderr.splitlines()
-                                             if ln.startswith("STAGES")))  # fmt: skip
+                                             if ln.startswith(("STAGES", "TRACE"))))  # fmt: skip
                 runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
                 print(data, json.dumps(runs[-1]), flush=True)
             keys = [k for k, v in runs[0].items() if isinstance(v, (int, float))]

@@ -367,9 +367,24 @@ def datasets_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
 
 @app.command("runs")
 @with_groups(dbo=DbOpts)
-def runs_cmd(dbo: DbOpts, as_json: JsonOpt = False) -> None:
+def runs_cmd(
+    dbo: DbOpts,
+    spark_warehouse: Annotated[
+        Path | None,
+        typer.Option("--spark-warehouse", help="List the Spark runs of this warehouse instead."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """List the runs stored in a DuckDB file: transactional and table runs, their dataset,
-    parameters, status and time."""
+    parameters, status and time; or the Spark runs of a warehouse, with their tables."""
+    if spark_warehouse is not None:
+        if dbo.db is not None:
+            raise _usage("give --db or --spark-warehouse, not both")
+        from .spark_run import list_runs
+
+        cols = ["name", "algorithm", "k", "engine", "search_s", "tables"]
+        _rows(list_runs(spark_warehouse), as_json, f"Spark runs in {spark_warehouse}", cols)
+        return
     cols = ["name", "kind", "algorithm", "dataset_id", "params", "status", "started", "seconds"]
     _listing(dbo, "list_runs", cols, as_json)
 

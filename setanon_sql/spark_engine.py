@@ -409,7 +409,7 @@ class SparkExecutor(StatementLog):
     def _hold(self, name: str, frame: Any) -> None:
         """Compute `frame` now, keep its rows in memory with its lineage cut, and let statements
         read it as `name` (the table of that name it replaces is released)."""
-        kept = frame.localCheckpoint(eager=True)
+        kept = _without_estimate(frame.localCheckpoint(eager=True))
         self._release(name)
         kept.createOrReplaceTempView(name)
         self._held[name] = kept
@@ -513,6 +513,27 @@ class SparkExecutor(StatementLog):
         for view in self.spark.catalog.listTables():
             if view.isTemporary:
                 self.spark.catalog.dropTempView(view.name)
+
+
+def _without_estimate(frame: Any) -> Any:
+    """The checkpointed DataFrame with no carried size estimate. A checkpoint keeps its query's
+    estimated size, and the estimate of a join is the product of its inputs': carried from
+    round to round it grows to numbers of millions of digits (WV2: minutes of the optimizer in
+    BigInteger multiplication). Without it the table counts as large when a plan is made and
+    adaptive execution broadcasts it at run time if it is small."""
+    from pyspark.sql import DataFrame
+
+    plan = frame._jdf.queryExecution().analyzed()
+    if plan.nodeName() != "LogicalRDD":
+        return frame
+    jvm = frame.sparkSession._jvm
+    none = jvm.scala.Option.empty()
+    session = frame.sparkSession._jsparkSession
+    bare = jvm.org.apache.spark.sql.execution.LogicalRDD(
+        plan.output(), plan.rdd(), plan.outputPartitioning(), plan.outputOrdering(),
+        plan.isStreaming(), session, none, none,
+    )  # fmt: skip
+    return DataFrame(jvm.org.apache.spark.sql.Dataset.ofRows(session, bare), frame.sparkSession)
 
 
 def _unpersist(frame: Any) -> None:

@@ -355,6 +355,22 @@ def run_folder(warehouse: str | Path, run: str) -> Path:
     return folder
 
 
+def list_runs(warehouse: str | Path) -> list[dict[str, Any]]:
+    """The Spark runs of this tool in a local warehouse (databases with a `run_info`; a failed
+    or interrupted run leaves none): each with its run_info and the tables it left, read from
+    their Parquet folders without a Spark session."""
+    import pyarrow.parquet as pq
+
+    out = []
+    for folder in sorted(Path(warehouse).glob("*.db")):
+        if not (folder / "run_info").is_dir():
+            continue
+        info = {r["key"]: r["value"] for r in pq.read_table(folder / "run_info").to_pylist()}
+        tables = sorted(p.name for p in folder.iterdir() if p.is_dir())
+        out.append({"name": folder.name.removesuffix(".db"), **info, "tables": tables})
+    return out
+
+
 def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
     """A Spark run's `sql_log` table, read from its Parquet folder (no Spark session needed)."""
     import json

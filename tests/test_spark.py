@@ -317,6 +317,11 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     assert script.stderr.strip() == (
         "note: kept_run ran on Spark; this is its log, replay is DuckDB-only"
     )
+    runs = cli("runs", "--spark-warehouse", folder.parent, "--json")
+    assert runs.code == 0, runs.stderr
+    (listed,) = [r for r in runs.json() if r["name"] == "kept_run"]
+    assert listed["algorithm"] == "partition" and listed["engine"] == "spark"
+    assert set(listed["tables"]) == on_spark
     missing = cli("sql", "--run", "no_such_run", "--spark-warehouse", folder.parent)
     assert missing.code == 3 and "no Spark run 'no_such_run'" in missing.stderr
     spark.sql("DROP DATABASE kept_run CASCADE")
