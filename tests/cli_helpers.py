@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,3 +38,14 @@ def fig2(*args: Any) -> Outcome:
     """A command on the bundled Fig. 2 example with its hierarchy."""
     cmd, *rest = args
     return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
+
+
+def interrupt(proc: subprocess.Popen, sig: int, code: int) -> str:
+    """Send a running CLI process `sig` and check it stopped as documented: exit `code`, one
+    `error:` line, no traceback. Returns its stderr."""
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    return err

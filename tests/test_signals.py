@@ -12,6 +12,7 @@ import time
 
 import duckdb
 import pytest
+from cli_helpers import interrupt
 from test_safety import user_db, user_objects
 
 
@@ -39,11 +40,7 @@ def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
     cmd += ["-o", str(out), "-q"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
     time.sleep(3)
-    assert proc.poll() is None, proc.communicate()
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == code, err
-    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    interrupt(proc, sig, code)
     assert not out.exists()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.csv")]
     assert list(spill.iterdir()) == []

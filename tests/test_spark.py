@@ -19,7 +19,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import EX, cli
+from cli_helpers import EX, cli, interrupt
 from conftest import AB_TREE, TABLE2_TX
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -357,11 +357,7 @@ def test_a_signal_mid_run_leaves_nothing_on_spark(tmp_path, sig, code):
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.2)
     time.sleep(3)  # into the load and the rounds
-    assert proc.poll() is None, proc.communicate()
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == code, err
-    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    interrupt(proc, sig, code)
     assert not out.exists()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.parquet")]
     assert not (warehouse / "sig_run.db").exists()
