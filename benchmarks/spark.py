@@ -72,6 +72,11 @@ def proc_figures(pid: int) -> tuple[float, float]:
     return cpu, peak
 
 
+def stamp(step: str, done: int, total: int | None) -> None:
+    """A PROGRESS line on stderr, for watching a long worker run on its own."""
+    print(f"PROGRESS {time.strftime('%H:%M:%S')} {step} {done}/{total}", file=sys.stderr, flush=True)
+
+
 def worker(args: argparse.Namespace) -> None:
     """One whole run in this process; prints its figures as JSON."""
     from setanon_sql.api import HierarchySpec
@@ -108,7 +113,7 @@ def worker(args: argparse.Namespace) -> None:
         store = spark_run.SparkStore(ex)
         spark_run.load(store, spark_run.SparkSource(path=args.input), spec)
         out["load_s"] = time.perf_counter() - started
-        result = spark_run.anonymize(store, params)
+        result = spark_run.anonymize(store, params, progress=stamp)
         if args.release:
             spark_run.write_release(store, args.release)
         out["statements"] = len(ex.log)
