@@ -32,9 +32,13 @@ Itemset = tuple[int, ...]
 
 # The walk's batches start small, because the early violations mostly need fixes and each
 # batch's open images have all their generalizations counted up front; they double up to
-# LAST_BATCH as later violations are mostly fixed already.
+# LAST_BATCH as later violations are mostly fixed already. Each batch costs two support
+# statements (sample and rest) whose scans of `expanded` cost about the same for a few thousand
+# new images as for tens of thousands, so the late batches are large: 2^20 violations (synthetic
+# 10^6, m=2: 20 support statements instead of 43, 23% less CPU in all); batch size never
+# changes the release, only how often SQL is asked.
 FIRST_BATCH = 1024
-LAST_BATCH = 131072
+LAST_BATCH = 1_048_576
 # From SAMPLE_FROM transactions on, candidates are counted first in the transactions with
 # tid % SAMPLE_SHARE = 0: a support of k or more there is one in the whole data (the sample is a
 # subset), and only the comparison with k is read, so only the others are counted in full.
