@@ -306,6 +306,66 @@ def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tm
         store.close()
 
 
+# -- pairs counted by transaction or from their rarest node --------------------------------------
+def choosing(mp: pytest.MonkeyPatch, by_transaction: bool) -> None:
+    """Make every pair count go one way, whatever the costs."""
+    mp.setattr(km_cut.Supports, "_pairs_by_transaction", lambda self, pairs: by_transaction)
+
+
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16))
+def test_pairs_by_transaction_count_what_the_rarest_node_counts(db):
+    txs, edges = db
+    store = make_store(txs, edges)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(km_cut, "SAMPLE_FROM", 1)  # builds `sample_keys` too
+            tree = km_cut.load_tree(store)
+            supports = km_cut.start(store, tree, 2)
+            held = {}
+            for tid, node in store.query("SELECT tid, node FROM expanded"):
+                held.setdefault(tid, set()).add(node)
+            pairs = {
+                (a, b)
+                for a, b in combinations(range(tree.size), 2)
+                if b not in tree.ancestors[a] and a not in tree.ancestors[b]
+            }
+            assume(pairs)
+            want = {p: sum(1 for t in held.values() if set(p) <= t) for p in pairs}
+            counted = {}
+            for by_transaction in (True, False):
+                choosing(mp, by_transaction)
+                counted[by_transaction] = {
+                    part: supports._count(pairs, part) for part in (None, "sample", "rest")
+                }
+        for got in counted.values():
+            assert got[None] == want
+            assert {p: got["sample"][p] + got["rest"][p] for p in pairs} == want
+        assert counted[True] == counted[False]
+    finally:
+        store.close()
+
+
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16), k=st.integers(1, 3), m=st.integers(2, 3))
+def test_aa_counting_pairs_by_transaction_gives_the_same_release(db, k, m):
+    txs, edges = db
+    assume(k <= len(txs))
+    store = make_store(txs, edges)
+    try:
+        released = []
+        for by_transaction in (True, False):
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(km_cut, "SAMPLE_FROM", 1)
+                choosing(mp, by_transaction)
+                result = run(store, "aa", k, m)
+            assert result.report.ok  # passed the verifier
+            released.append(release_of(store, result.run))
+        assert released[0] == released[1]
+    finally:
+        store.close()
+
+
 # -- what a run leaves behind --------------------------------------------------------------------
 def test_aa_keeps_per_level_tables(fig2):
     kept = run(fig2, "aa", 2, 2, keep_intermediate=True)
@@ -381,6 +441,10 @@ GOLDEN = Path(__file__).parent / "golden"
             lambda: km_sql.candidate_supports([2], part="sample"),
         ),
         ("km_candidate_supports_2_rest.sql", lambda: km_sql.candidate_supports([2], part="rest")),
+        (
+            "km_candidate_supports_2_by_transaction_3_sample.sql",
+            lambda: km_sql.candidate_supports([2, 3], part="sample", by_transaction=frozenset({2})),
+        ),
         (
             "km_in_cut_w2.sql",
             lambda: km_sql.in_walk_order({2: km_sql.in_cut("violations_l2", 2)}),
