@@ -396,6 +396,33 @@ def related(tree: Tree, a: str, b: str) -> bool:
 
 
 @SETTINGS
+@given(db=databases(max_leaves=8, max_tx=12))
+def test_expanded_holds_each_transaction_node_once_in_node_order(db):
+    # km_expanded makes an ancestor only above the transaction's previous item: no DISTINCT
+    txs, edges = db
+    store = make_store(txs, edges)
+    tree = Tree(edges)
+    try:
+        km_cut.load_tree(store)
+        rows = store.query(
+            "SELECT CAST(t.label AS VARCHAR), n.label, e.node, e.last = n.last FROM expanded e "
+            "JOIN tids t ON t.tid = e.tid JOIN node n ON n.id = e.node"
+        )
+        got = sorted((tid, node) for tid, node, _, _ in rows)
+        want = sorted(
+            (tid, a)
+            for tid, items in original_of(store).items()
+            for a in {a for i in items for a in tree.ancestors(i)}
+        )
+        assert got == want  # each pair once
+        assert all(same_last for *_, same_last in rows)
+        in_table = store.query("SELECT node, tid FROM expanded")
+        assert in_table == sorted(in_table)  # by node, then transaction: scans skip row groups
+    finally:
+        store.close()
+
+
+@SETTINGS
 @given(db=databases(max_leaves=8, max_tx=10), k=st.integers(1, 5), m=st.integers(1, 3))
 def test_expanded_violations_match_python(db, k, m):
     txs, edges = db

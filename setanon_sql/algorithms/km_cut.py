@@ -93,8 +93,7 @@ class Tree:
 def load_tree(store: Store) -> Tree:
     """The hierarchy with the item instances and supports under every node; builds `expanded`
     first, whose rows per node are the node's support and which every count reads later."""
-    span = store.scalar("SELECT max(id) + 1 FROM node", step="node_span")
-    store.run("km_expanded", {"span": span})
+    store.run("km_expanded")
     rows = store.run("km_node_stats").rows
     parent = tuple(r[1] for r in rows)
     ancestors: list[Itemset] = []
