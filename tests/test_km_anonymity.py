@@ -450,6 +450,25 @@ def test_expanded_violations_match_python(db, k, m):
         store.close()
 
 
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=10), k=st.integers(2, 6), m=st.integers(1, 3))
+def test_walk_order_compares_sorted_rank_lists(db, k, m):
+    # the rank columns walk_1.. (NULLs first) number itemsets as their sorted rank lists sort
+    txs, edges = db
+    store = make_store(txs, edges)
+    try:
+        km_cut.load_tree(store)
+        store.run("km_node_rank")
+        km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
+        rank = dict(store.query("SELECT id, rank FROM node_rank"))
+        rows = store.query("SELECT * EXCLUDE (support) FROM violations_expanded ORDER BY pos")
+        assert [pos for pos, *_ in rows] == list(range(1, len(rows) + 1))
+        keys = [sorted(rank[x] for x in items if x is not None) for _, *items in rows]
+        assert keys == sorted(keys)
+    finally:
+        store.close()
+
+
 # -- golden SQL of the builders (review a diff here as a change to what analysts read) ----------
 GOLDEN = Path(__file__).parent / "golden"
 

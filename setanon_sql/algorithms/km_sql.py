@@ -69,13 +69,30 @@ def in_cut(table: str, width: int) -> exp.Select:
     )
 
 
+def _sorted_ranks(ranks: list[exp.Expression]) -> list[exp.Expression]:
+    """The ranks in increasing order, as separate columns: for one or two ranks plain integers
+    (LEAST, GREATEST), which sort in half the time of lists (3.9M pairs: 2.7 s CPU against
+    4.3 s); for more, the elements of the sorted list."""
+    if len(ranks) == 1:
+        return ranks
+    if len(ranks) == 2:
+        return [exp.func("least", *ranks), exp.func("greatest", *ranks)]
+    ordered = exp.func("list_sort", exp.Array(expressions=ranks))
+    # sqlglot writes index j as DuckDB's 1-based j + 1
+    return [
+        exp.Bracket(this=ordered, expressions=[exp.Literal.number(j)]) for j in range(len(ranks))
+    ]
+
+
 def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
     """Itemsets of several sizes (size -> query of item_1.., support) in one table, numbered in
     the paper's count-tree order: nodes by `node_rank`, itemsets compared as sorted rank lists,
-    so a prefix comes before its extensions."""
+    so a prefix comes before its extensions. The sorted ranks are columns `walk_1..` (NULL past
+    the itemset's size, NULLs first: a prefix first), which sort as the lists would."""
     width = max(parts)
     keyed = []
     for size, inner in sorted(parts.items()):
+        ranks = _sorted_ranks([col(f"r{j}", "rank") for j in range(1, size + 1)])
         q = select(
             *[
                 (col("s", f"item_{j}") if j <= size else exp.cast(exp.null(), "INTEGER")).as_(
@@ -84,10 +101,12 @@ def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
                 for j in range(1, width + 1)
             ],
             col("s", "support"),
-            exp.func(
-                "list_sort",
-                exp.Array(expressions=[col(f"r{j}", "rank") for j in range(1, size + 1)]),
-            ).as_("walk_key", quoted=True),
+            *[
+                (ranks[j - 1] if j <= size else exp.cast(exp.null(), "BIGINT")).as_(
+                    f"walk_{j}", quoted=True
+                )
+                for j in range(1, width + 1)
+            ],
         ).from_(inner.subquery("s", copy=False))
         for j in range(1, size + 1):
             q = q.join(
@@ -100,7 +119,12 @@ def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
         union = exp.union(union, q, distinct=False)
     pos = exp.Window(
         this=exp.func("row_number"),
-        order=exp.Order(expressions=[exp.Ordered(this=exp.column("walk_key", quoted=True))]),
+        order=exp.Order(
+            expressions=[
+                exp.Ordered(this=exp.column(f"walk_{j}", quoted=True), nulls_first=True)
+                for j in range(1, width + 1)
+            ]
+        ),
     )
     return (
         select(
