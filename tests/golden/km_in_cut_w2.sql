@@ -1,5 +1,5 @@
 SELECT
-  ROW_NUMBER() OVER (ORDER BY "walk_key") AS "pos",
+  ROW_NUMBER() OVER (ORDER BY "walk_1" NULLS FIRST, "walk_2" NULLS FIRST) AS "pos",
   "item_1",
   "item_2",
   "support"
@@ -8,7 +8,8 @@ FROM (
     "s"."item_1" AS "item_1",
     "s"."item_2" AS "item_2",
     "s"."support",
-    LIST_SORT(["r1"."rank", "r2"."rank"]) AS "walk_key"
+    LEAST("r1"."rank", "r2"."rank") AS "walk_1",
+    GREATEST("r1"."rank", "r2"."rank") AS "walk_2"
   FROM (
     SELECT
       "item_1",
