@@ -84,13 +84,10 @@ def brute_force_ncp(txs: dict[str, set[str]], tree: Tree, k: int, m: int) -> flo
 def test_oa_equals_brute_force(db, k, m):
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         result = run(store, "oa", k, m)
         original = original_of(store)
         assert result.loss["ncp"] == pytest.approx(brute_force_ncp(original, Tree(edges), k, m))
-    finally:
-        store.close()
 
 
 # -- AA and DA: always k^m-anonymous, never cheaper than the optimum ----------------------------
@@ -109,9 +106,8 @@ def splittable(txs, tree: Tree, cut: frozenset[str], k: int, m: int) -> list[str
 def test_aa_and_da_are_km_anonymous_generalizations(db, k, m):
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
     tree = Tree(edges)
-    try:
+    with make_store(txs, edges) as store:
         original = original_of(store)
         optimum = run(store, "oa", k, m).loss["ncp"]
         for algorithm in ("aa", "da"):
@@ -129,8 +125,6 @@ def test_aa_and_da_are_km_anonymous_generalizations(db, k, m):
             assert splittable(original, tree, cut, k, m) == []
             before = special.info["cut_ncp_before_specialize"]
             assert before == pytest.approx(plain.info["cut_ncp"], abs=1e-6)
-    finally:
-        store.close()
 
 
 # -- the specialization pass ----------------------------------------------------------------------
@@ -140,9 +134,8 @@ def test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut(db, k, m):
     # the coarsest cut leaves the pass the most to do: every split it makes is checked
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
     tree = Tree(edges)
-    try:
+    with make_store(txs, edges) as store:
         with store.run_schema("specialize"):
             t = km_cut.load_tree(store)
             km_cut.start(store, t, k)
@@ -156,8 +149,6 @@ def test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut(db, k, m):
         assert splittable(original, tree, nodes, k, m) == []
         # every node split lies strictly above the final cut, and each one was split once
         assert splits == len({a for c in nodes for a in tree.ancestors(c)[1:]})
-    finally:
-        store.close()
 
 
 def test_a_split_waits_for_a_node_still_to_be_decided():
@@ -202,12 +193,9 @@ UNEVEN_TREE = [("A", "ALL"), ("c", "ALL"), ("B", "A"), ("a3", "A"), ("a1", "B"),
 @pytest.mark.parametrize("algorithm", CUT_ALGORITHMS)
 def test_uneven_depths(algorithm):
     # a1 occurs once: the cheapest fix is B = {a1, a2}, one level up; c (depth 1) stays.
-    store = make_store([["a1", "c"], ["a2", "c"], ["a2", "a3"], ["a3"]], UNEVEN_TREE)
-    try:
+    with make_store([["a1", "c"], ["a2", "c"], ["a2", "a3"], ["a3"]], UNEVEN_TREE) as store:
         result = run(store, algorithm, 2, 1)
         assert cut_of(store, result) == {"a1": "B", "a2": "B", "a3": "a3", "c": "c"}
-    finally:
-        store.close()
 
 
 def test_oa_refuses_more_cuts_than_max_cuts(fig2):
@@ -250,14 +238,11 @@ def test_aa_settling_on_a_sample_gives_the_same_release(db, k, m):
     # in the whole data: the search, so the release, is the same
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         sampled, full = sampled_and_full(store, k, m)
         assert sampled.report.ok and full.report.ok  # both passed the verifier
         assert release_of(store, sampled.run) == release_of(store, full.run)
         assert full.info["supports_settled_on_sample"] == 0
-    finally:
-        store.close()
 
 
 @SETTINGS
@@ -267,8 +252,7 @@ def test_aa_walk_batch_sizes_give_the_same_release(db, k, m):
     # order, so one violation a batch and all of them in one give the same release
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(km_cut, "FIRST_BATCH", 1)
             mp.setattr(km_cut, "LAST_BATCH", 1)
@@ -276,8 +260,6 @@ def test_aa_walk_batch_sizes_give_the_same_release(db, k, m):
         whole = run(store, "aa", k, m)
         assert one.report.ok and whole.report.ok  # both passed the verifier
         assert release_of(store, one.run) == release_of(store, whole.run)
-    finally:
-        store.close()
 
 
 def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tmp_path):
@@ -316,8 +298,7 @@ def choosing(mp: pytest.MonkeyPatch, by_transaction: bool) -> None:
 @given(db=databases(max_leaves=8, max_tx=16))
 def test_pairs_by_transaction_count_what_the_rarest_node_counts(db):
     txs, edges = db
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(km_cut, "SAMPLE_FROM", 1)  # builds `sample_keys` too
             tree = km_cut.load_tree(store)
@@ -342,8 +323,6 @@ def test_pairs_by_transaction_count_what_the_rarest_node_counts(db):
             assert got[None] == want
             assert {p: got["sample"][p] + got["rest"][p] for p in pairs} == want
         assert counted[True] == counted[False]
-    finally:
-        store.close()
 
 
 @SETTINGS
@@ -351,8 +330,7 @@ def test_pairs_by_transaction_count_what_the_rarest_node_counts(db):
 def test_aa_counting_pairs_by_transaction_gives_the_same_release(db, k, m):
     txs, edges = db
     assume(k <= len(txs))
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         released = []
         for by_transaction in (True, False):
             with pytest.MonkeyPatch.context() as mp:
@@ -362,8 +340,6 @@ def test_aa_counting_pairs_by_transaction_gives_the_same_release(db, k, m):
             assert result.report.ok  # passed the verifier
             released.append(release_of(store, result.run))
         assert released[0] == released[1]
-    finally:
-        store.close()
 
 
 # -- what a run leaves behind --------------------------------------------------------------------
@@ -400,9 +376,8 @@ def related(tree: Tree, a: str, b: str) -> bool:
 def test_expanded_holds_each_transaction_node_once_in_node_order(db):
     # km_expanded makes an ancestor only above the transaction's previous item: no DISTINCT
     txs, edges = db
-    store = make_store(txs, edges)
     tree = Tree(edges)
-    try:
+    with make_store(txs, edges) as store:
         km_cut.load_tree(store)
         rows = store.query(
             "SELECT CAST(t.label AS VARCHAR), n.label, e.node, e.last = n.last FROM expanded e "
@@ -418,17 +393,14 @@ def test_expanded_holds_each_transaction_node_once_in_node_order(db):
         assert all(same_last for *_, same_last in rows)
         in_table = store.query("SELECT node, tid FROM expanded")
         assert in_table == sorted(in_table)  # by node, then transaction: scans skip row groups
-    finally:
-        store.close()
 
 
 @SETTINGS
 @given(db=databases(max_leaves=8, max_tx=10), k=st.integers(1, 5), m=st.integers(1, 3))
 def test_expanded_violations_match_python(db, k, m):
     txs, edges = db
-    store = make_store(txs, edges)
     tree = Tree(edges)
-    try:
+    with make_store(txs, edges) as store:
         km_cut.load_tree(store)  # builds `expanded`
         store.run("km_node_rank")
         km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
@@ -446,8 +418,6 @@ def test_expanded_violations_match_python(db, k, m):
                         counts[frozenset(itemset)] += 1
         want = {s: n for s, n in counts.items() if n < k}
         assert got == want
-    finally:
-        store.close()
 
 
 @SETTINGS
@@ -455,8 +425,7 @@ def test_expanded_violations_match_python(db, k, m):
 def test_walk_order_compares_sorted_rank_lists(db, k, m):
     # the rank columns walk_1.. (NULLs first) number itemsets as their sorted rank lists sort
     txs, edges = db
-    store = make_store(txs, edges)
-    try:
+    with make_store(txs, edges) as store:
         km_cut.load_tree(store)
         store.run("km_node_rank")
         km_cut.count_expanded_violations(store, Params(algorithm="da", k=k, m=m), "da")
@@ -465,8 +434,6 @@ def test_walk_order_compares_sorted_rank_lists(db, k, m):
         assert [pos for pos, *_ in rows] == list(range(1, len(rows) + 1))
         keys = [sorted(rank[x] for x in items if x is not None) for _, *items in rows]
         assert keys == sorted(keys)
-    finally:
-        store.close()
 
 
 # -- golden SQL of the builders (review a diff here as a change to what analysts read) ----------
