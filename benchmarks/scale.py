@@ -79,6 +79,21 @@ def one(args: argparse.Namespace) -> dict:
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "ncp_pct": round(100 * result.loss["ncp"], 3),
         "verified": result.report.ok,
+        **work_figures(result.info),
+    }
+
+
+def work_figures(info: dict) -> dict:
+    """Partition and LGR: the SQL rounds and the bucket rows they read (the work the data
+    makes: a transaction is read once per round it stays in the frontier), and the search's
+    wall microseconds per bucket row, which stays flat when the cost grows with the work."""
+    rows, search_s = info.get("bucket_rows"), info.get("search_s")
+    if not rows or search_s is None:
+        return {}
+    return {
+        "levels": info.get("levels"),
+        "bucket_rows": rows,
+        "us_per_bucket_row": round(1e6 * search_s / rows, 3),
     }
 
 
@@ -107,7 +122,7 @@ def median_row(runs: list[dict]) -> dict:
     """The runs' figures, numbers as medians."""
     row = dict(runs[0])
     for key, value in row.items():
-        if isinstance(value, float) or key in ("peak_rss_mb",):
+        if isinstance(value, float) or key in ("peak_rss_mb",):  # bucket_rows: same every run
             row[key] = round(statistics.median(r[key] for r in runs), 2)
     row["runs"] = len(runs)
     return row
@@ -150,8 +165,8 @@ def main() -> None:
             rows.append(row)
             print(json.dumps(row), flush=True)
     cols = ["transactions", "item_rows", "algorithm", "k", "m", "load_s", "load_cpu_s", "search_s",
-            "anonymize_s", "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "runs",
-            "error"]  # fmt: skip
+            "anonymize_s", "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "levels",
+            "bucket_rows", "us_per_bucket_row", "runs", "error"]  # fmt: skip
     from run import print_table
 
     print_table(rows, cols)

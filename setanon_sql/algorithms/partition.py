@@ -97,6 +97,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
         store.run(f"partition_{name}")
     active = row_count(store.run("partition_start_bucket"))
     level = made = 0
+    work = 0  # bucket rows the SQL rounds read: how much work the data made, for benchmarks
     with store.unordered():  # every window and tie in partition.sql has an explicit order
         while active:
             if active <= partition_tail.TAIL_ROWS and not params.keep_intermediate:
@@ -106,11 +107,12 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
                 made += new
                 break
             level += 1
+            work += active
             progress("partition level", level, None)
             new, active = _level(store, params, level, made + 1, float(size["scale"]), leftover)
             made += new
     store.run("partition_of")
-    return {"levels": level, "partitions_made": made}
+    return {"levels": level, "partitions_made": made, "bucket_rows": work}
 
 
 def round_rules(params: Params, leftover: str) -> dict[str, Any]:
