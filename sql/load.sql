@@ -2,10 +2,14 @@
 
 -- name: read_lines
 -- Each line of the file at $path with its 0-based number, white space (tab, form feed, CR)
--- turned into spaces once for the whole file, so splitting needs no regular expression.
+-- turned into spaces once for the whole file, so splitting needs no regular expression
+-- (three replace() calls: translate() took 26 ms of the 3.6 MB BMS-WebView-2, these 4 ms).
 CREATE OR REPLACE TEMP TABLE source_lines AS
 WITH f AS (
-    SELECT string_split(translate(content, chr(9) || chr(12) || chr(13), '   '), chr(10)) AS lines
+    SELECT string_split(
+               replace(replace(replace(content, chr(9), ' '), chr(12), ' '), chr(13), ' '),
+               chr(10)
+           ) AS lines
     FROM read_text($path)
 )
 SELECT generate_subscripts(lines, 1) - 1 AS lineno, unnest(lines) AS line
@@ -18,6 +22,14 @@ CREATE OR REPLACE TEMP TABLE source_pairs AS
 SELECT lineno AS tid_label, token AS label
 FROM (SELECT lineno, unnest(string_split(line, ' ')) AS token FROM source_lines)
 WHERE token <> '' AND NOT ($spmf AND token IN ('-1', '-2'));
+
+-- name: line_coverage
+-- How many lines the file has, how many hold an item, and whether the last one is blank (the
+-- file's trailing newline): every line but a blank last one must hold an item. Counting is
+-- cheaper than `empty_lines`, which then runs only to name the lines.
+SELECT (SELECT count(*) FROM source_lines) AS lines,
+       (SELECT count(DISTINCT tid_label) FROM source_pairs) AS lines_with_items,
+       (SELECT trim(line) = '' FROM source_lines ORDER BY lineno DESC LIMIT 1) AS last_blank;
 
 -- name: empty_lines
 -- Lines (1-based) with no item, but for a final empty line (the file's trailing newline).
