@@ -12,9 +12,15 @@ GROUP BY tid_label, label;
 -- name: source_check
 -- Rows of the source with a missing tid or item (NULL, or only white space), all rows, rows
 -- that repeat a pair; and an order-free fingerprint of the distinct pairs: their count, the sum
--- and the xor of their hashes, the tids' type.
+-- and the xor of their hashes, the tids' type. An integer tid is never blank as text: the
+-- typeof() test is settled when the statement is planned, so integer tids (line numbers, most
+-- Parquet ids) skip casting every row to text (8 of 31 ms on BMS-WebView-2's 358,278 pairs).
 SELECT coalesce(sum(n) FILTER (
-           WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
+           WHERE tid_label IS NULL OR (
+               typeof(tid_label) NOT IN ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT',
+                                         'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT')
+               AND trim(CAST(tid_label AS VARCHAR)) = ''
+           )
        ), 0) AS missing_tid,
        coalesce(sum(n) FILTER (WHERE label IS NULL OR trim(label) = ''), 0) AS missing_item,
        coalesce(sum(n), 0) AS rows,
