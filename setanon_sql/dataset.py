@@ -160,6 +160,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     try:
         with ex.recording(log):
             if isinstance(source, load.SourceSpec):
+                ex.fit_load_threads(size)
                 load.read(ex, source)
             else:
                 load.read_python(ex, source)
