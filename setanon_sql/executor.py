@@ -39,9 +39,11 @@ DB_SUFFIXES = ("", ".duckdb", ".db", ".ddb")
 # WV2 Partition, whole process: about 9% less CPU and wall, 20 MB less peak memory).
 ONE_THREAD_TRANSACTIONS = 200_000
 # An input file up to this size is read and encoded on one thread too, before its transactions
-# are counted (BMS-WebView-2, 3.6 MB: its load about 25 ms faster, WV1 about 15 ms);
-# `fit_threads` gives a larger dataset its threads back once it is loaded.
-ONE_THREAD_BYTES = 4 * 2**20
+# are counted; `fit_threads` gives a larger dataset its threads back once it is loaded.
+# Measured in-process, 21 alternating fresh processes each: BMS-WebView-1 (1.5 MB) loads
+# 12 ms faster with 27 ms less CPU; BMS-WebView-2 (3.6 MB) would use 32 ms less CPU but take
+# 8 ms longer, its grouping and hashing gaining from a second thread, so it keeps them.
+ONE_THREAD_BYTES = 2 * 2**20
 
 
 def quote(name: str) -> str:
