@@ -157,10 +157,12 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     ids = reg.next_ids()
     schema = reg.free_name(f"setanon_d{ids.dataset}")
     log: list[Logged] = []
+    numbered: int | None = None  # a line file's transactions: tids 0.. this many - 1
     try:
         with ex.recording(log):
             if isinstance(source, load.SourceSpec):
-                load.read(ex, source)
+                ex.fit_load_threads(size)
+                numbered = load.read(ex, source)
             else:
                 load.read_python(ex, source)
             ex.run("source_distinct")
@@ -172,8 +174,12 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
         if same:
             return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
-            ex.run("make_tids")
-            ex.run("make_tx_raw")
+            if numbered is None:
+                ex.run("make_tids")
+                ex.run("make_tx_raw")
+            else:  # ranking line numbers 0..n-1 would give them back
+                ex.run("make_line_tids", {"transactions": numbered})
+                ex.run("make_line_tx_raw")
             stats = ex.run("dataset_size").one()
         reg.add_dataset(
             id=ids.dataset,

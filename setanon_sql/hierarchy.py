@@ -88,6 +88,8 @@ def from_edges(edges: Iterable[tuple[str, str]], *, source: str = "hierarchy") -
     nodes: dict[str, None] = {}
     conflicts: list[str] = []
     for child, parent in edges:  # labels are kept exactly as given, spaces included
+        if parent_of.get(child) == parent:
+            continue  # an edge met before, checked then (paths repeat theirs once per leaf)
         if not child.strip() or not parent.strip():
             raise HierarchyError(f"{source}: empty node label in edge ({child!r}, {parent!r})")
         if child == parent:
@@ -169,8 +171,8 @@ def _find_cycle(parent_of: dict[str, str], reached: set[str]) -> str:
 
 def _near_duplicates(labels: Sequence[str]) -> list[str]:
     groups: dict[str, list[str]] = defaultdict(list)
-    for lab in labels:
-        groups[re.sub(r"\s+", " ", lab).strip().casefold()].append(lab)
+    for lab in labels:  # runs of white space as one space, none at the ends
+        groups[" ".join(lab.split()).casefold()].append(lab)
     return [
         "labels differ only by case or white space: " + ", ".join(repr(x) for x in g)
         for g in groups.values()
@@ -208,9 +210,10 @@ def read_paths(path: str | Path) -> Hierarchy:
     edges: list[tuple[str, str]] = []
     for number, line in enumerate(lines, start=1):
         parts = line.split(";")  # labels are kept exactly as given
-        if not any(p.strip() for p in parts):
+        stripped = [p.strip() for p in parts]
+        if not any(stripped):
             continue
-        if any(not p.strip() for p in parts):
+        if not all(stripped):
             raise HierarchyError(f"{path}: empty node on line {number}: {line!r}")
         chain = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
         edges.extend(zip(chain, chain[1:], strict=False))

@@ -86,13 +86,14 @@ def source_spec(
     return SourceSpec(path.resolve(), fmt, table, tid_col, item_col)
 
 
-def read(ex: Executor, spec: SourceSpec) -> None:
-    """Fill `source_pairs` from the source."""
+def read(ex: Executor, spec: SourceSpec) -> int | None:
+    """Fill `source_pairs` from the source. Returns, for a line file, how many lines hold its
+    transactions: their tids are then the line numbers 0.. that many - 1, with no gap."""
     path = spec.path
     try:
         if spec.format in ("spmf", "lines"):
-            _read_lines(ex, path, spmf=spec.format == "spmf")
-        elif spec.format == "csv":
+            return _read_lines(ex, path, spmf=spec.format == "spmf")
+        if spec.format == "csv":
             relation = f"read_csv({literal(str(path))}, header = true, all_varchar = true)"
             _read_long(ex, relation, path, spec.tid_col, spec.item_col)
         elif spec.format == "parquet":
@@ -102,14 +103,19 @@ def read(ex: Executor, spec: SourceSpec) -> None:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
         raise InputError(f"cannot read {path} as {spec.format}: {first_line(e)}") from e
+    return None
 
 
-def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> None:
+def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> int:
+    """Every line but a blank last one must hold an item, so the lines with items are the
+    first `lines_with_items` ones."""
     ex.run("read_lines", {"path": str(path)})
     ex.run("line_tokens", {"spmf": spmf})
-    empty = [r[0] for r in ex.run("empty_lines").rows]
-    if empty:
+    cover = ex.run("line_coverage").one()
+    if cover["lines"] - cover["lines_with_items"] > int(cover["last_blank"]):
+        empty = [r[0] for r in ex.run("empty_lines").rows]
         raise InputError(f"{path}: empty transaction(s) on line(s) {empty}")
+    return int(cover["lines_with_items"])
 
 
 def _columns(ex: Executor, relation: str) -> dict[str, str]:

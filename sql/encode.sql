@@ -12,9 +12,15 @@ GROUP BY tid_label, label;
 -- name: source_check
 -- Rows of the source with a missing tid or item (NULL, or only white space), all rows, rows
 -- that repeat a pair; and an order-free fingerprint of the distinct pairs: their count, the sum
--- and the xor of their hashes, the tids' type.
+-- and the xor of their hashes, the tids' type. An integer tid is never blank as text: the
+-- typeof() test is settled when the statement is planned, so integer tids (line numbers, most
+-- Parquet ids) skip casting every row to text (8 of 31 ms on BMS-WebView-2's 358,278 pairs).
 SELECT coalesce(sum(n) FILTER (
-           WHERE tid_label IS NULL OR trim(CAST(tid_label AS VARCHAR)) = ''
+           WHERE tid_label IS NULL OR (
+               typeof(tid_label) NOT IN ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT',
+                                         'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT')
+               AND trim(CAST(tid_label AS VARCHAR)) = ''
+           )
        ), 0) AS missing_tid,
        coalesce(sum(n) FILTER (WHERE label IS NULL OR trim(label) = ''), 0) AS missing_item,
        coalesce(sum(n), 0) AS rows,
@@ -56,3 +62,17 @@ CREATE TABLE tx_raw AS
 SELECT t.tid, s.label
 FROM source_distinct AS s
 JOIN tids AS t ON t.label = s.tid_label;
+
+-- name: make_line_tids
+-- `make_tids` for a line file: its transactions are the lines 0..$transactions - 1 (every line
+-- but a blank last one holds an item, checked when it is read), so each tid is its line
+-- number and there is nothing to rank (9-11 ms of a BMS-WebView load).
+CREATE TABLE tids AS
+SELECT range AS tid, range AS label
+FROM range($transactions);
+
+-- name: make_line_tx_raw
+-- `make_tx_raw` for a line file: the tid is the line number already, no join needed.
+CREATE TABLE tx_raw AS
+SELECT tid_label AS tid, label
+FROM source_distinct;

@@ -2,14 +2,16 @@
 
 -- name: read_lines
 -- Each line of the file at $path with its 0-based number, white space (tab, form feed, CR)
--- turned into spaces once for the whole file, so splitting needs no regular expression.
+-- turned into spaces, so splitting needs no regular expression. Three replace() calls on each
+-- line: translate() over the whole 3.6 MB BMS-WebView-2 took 26 ms, and replace() over the
+-- whole file made three copies of it (5 MB more peak memory).
 CREATE OR REPLACE TEMP TABLE source_lines AS
 WITH f AS (
-    SELECT string_split(translate(content, chr(9) || chr(12) || chr(13), '   '), chr(10)) AS lines
+    SELECT string_split(content, chr(10)) AS lines
     FROM read_text($path)
 )
-SELECT generate_subscripts(lines, 1) - 1 AS lineno, unnest(lines) AS line
-FROM f;
+SELECT lineno, replace(replace(replace(line, chr(9), ' '), chr(12), ' '), chr(13), ' ') AS line
+FROM (SELECT generate_subscripts(lines, 1) - 1 AS lineno, unnest(lines) AS line FROM f);
 
 -- name: line_tokens
 -- The source pairs of a line file: (line number, item) for every token between spaces; in SPMF
@@ -18,6 +20,14 @@ CREATE OR REPLACE TEMP TABLE source_pairs AS
 SELECT lineno AS tid_label, token AS label
 FROM (SELECT lineno, unnest(string_split(line, ' ')) AS token FROM source_lines)
 WHERE token <> '' AND NOT ($spmf AND token IN ('-1', '-2'));
+
+-- name: line_coverage
+-- How many lines the file has, how many hold an item, and whether the last one is blank (the
+-- file's trailing newline): every line but a blank last one must hold an item. Counting is
+-- cheaper than `empty_lines`, which then runs only to name the lines.
+SELECT (SELECT count(*) FROM source_lines) AS lines,
+       (SELECT count(DISTINCT tid_label) FROM source_pairs) AS lines_with_items,
+       (SELECT trim(line) = '' FROM source_lines ORDER BY lineno DESC LIMIT 1) AS last_blank;
 
 -- name: empty_lines
 -- Lines (1-based) with no item, but for a final empty line (the file's trailing newline).

@@ -81,6 +81,26 @@ def test_same_duckdb_file_as_store(tmp_path):
         assert s.query("SELECT count(*) FROM main.b") == [(2,)]
 
 
+def test_small_file_with_many_transactions_gets_its_threads_back(tmp_path):
+    """A small input file is read on one DuckDB thread; once loaded, a small dataset keeps
+    one thread and one of more than ONE_THREAD_TRANSACTIONS gets the default back."""
+    from setanon_sql.executor import ONE_THREAD_TRANSACTIONS
+
+    def threads(s: Store) -> int:
+        return s.query("SELECT current_setting('threads')")[0][0]
+
+    default = threads(Store())
+    few, many = tmp_path / "few.txt", tmp_path / "many.txt"
+    few.write_text("a b\nc\n")
+    many.write_text("a\n" * (ONE_THREAD_TRANSACTIONS + 1))
+    s = Store()
+    load(s, few)
+    assert threads(s) == 1
+    s = Store()
+    load(s, many)
+    assert threads(s) == default
+
+
 def test_bad_empty_transaction():
     with pytest.raises(InputError, match=r"empty transaction\(s\) on line\(s\) \[2\]"):
         load(Store(), DATA / "bad_empty_transaction.txt")
