@@ -74,7 +74,9 @@ def proc_figures(pid: int) -> tuple[float, float]:
 
 def stamp(step: str, done: int, total: int | None) -> None:
     """A PROGRESS line on stderr, for watching a long worker run on its own."""
-    print(f"PROGRESS {time.strftime('%H:%M:%S')} {step} {done}/{total}", file=sys.stderr, flush=True)
+    print(
+        f"PROGRESS {time.strftime('%H:%M:%S')} {step} {done}/{total}", file=sys.stderr, flush=True
+    )
 
 
 def worker(args: argparse.Namespace) -> None:
