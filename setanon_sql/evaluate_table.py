@@ -43,8 +43,8 @@ def table_exposure(
         raise ParamsError(f"the risk threshold lies in (0, 1], got {threshold}")
     if not store.has_table("table_release", run):
         raise ParamsError(f"run {run!r} holds no table release")
-    qi = [r[0] for r in store.query("SELECT name FROM rel_attr ORDER BY attr")]
     with store.in_run(run):
+        qi = [r[0] for r in store.query("SELECT name FROM rel_attr ORDER BY attr")]
         store.execute(
             f"CREATE OR REPLACE TABLE eval_table_classes AS {render(classes_query(qi, sensitive))}",
             step="eval_table_classes",

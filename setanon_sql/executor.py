@@ -13,6 +13,7 @@ scratch space that never touches the file.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import tempfile
@@ -510,6 +511,19 @@ class Executor(StatementLog):
         else:
             entries = [quote(s) for s in schemas]
         self.execute(f"SET search_path = {literal(','.join(entries))}", step="search_path")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One DuckDB transaction around the block: all of it is committed, or none of it (an
+        error or an interrupt rolls it back, so an earlier state survives whole)."""
+        self.execute("BEGIN TRANSACTION", step="begin", bookkeeping=True)
+        try:
+            yield
+            self.execute("COMMIT", step="commit", bookkeeping=True)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):  # a failed COMMIT has rolled back already
+                self.con.execute("ROLLBACK")
+            raise
 
     @contextmanager
     def unordered(self) -> Iterator[None]:

@@ -219,6 +219,38 @@ class Registry:
             )
         return None
 
+    def check_replaceable(self, schema: str) -> None:
+        """Refuse, before any work, to replace a run whose schema holds a table the tool did
+        not create (it would not be dropped at the end)."""
+        if self.owner_of(schema) is None:
+            return
+        foreign = [r["table_name"] for r in self._q("registry_foreign_tables", {"schema": schema})]
+        if foreign:
+            raise ParamsError(
+                f"run {schema!r} holds table(s) setanon-sql did not create "
+                f"({', '.join(foreign[:5])}); it is not replaced (choose another --run name)"
+            )
+
+    def swap_run(self, old: dict[str, Any], built: str, name: str, run_id: int) -> None:
+        """Put the run built in schema `built` in place of the live run `old` of `name`: drop
+        the old run's schema, copy the new one's tables under `name`, drop `built`. DuckDB
+        renames no schema, so the tables are copied; the caller holds one transaction around
+        this, so an interrupt leaves the old run whole."""
+        if self.owner_of(old["name"]) is not None:
+            self.drop_schema(old["name"])
+        self.retire_run(old["run_id"])
+        self.create_schema(name, "run", run_id)
+        for row in self._q("registry_tables_of", {"schema": built}):
+            table = quote(row["table_name"])
+            self.ex.execute(
+                f"CREATE TABLE {quote(name)}.{table} AS SELECT * FROM {quote(built)}.{table}",
+                step="swap_copy",
+                bookkeeping=True,
+            )
+        self.record_tables(name, "run", run_id)
+        self.drop_schema(built, force=True)
+        self._q("registry_rename_run", {"id": run_id, "name": name})
+
     def start_run(self, **row: Any) -> None:
         row["params"] = json.dumps(row["params"], default=str, sort_keys=True)
         self._q("registry_start_run", row)

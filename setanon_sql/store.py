@@ -10,6 +10,7 @@ interrupt, removed here.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -51,15 +52,34 @@ __all__ = ["Run", "Store", "literal", "quote", "Result"]
 
 @dataclass
 class Run:
-    """The run being made: its schema and registry id, the SQL it ran, its results."""
+    """The run being made: the schema it is built in, its registry id and name, the SQL it
+    ran, its results."""
 
     schema: str
     id: int
+    name: str = ""  # the name the run is kept by (its schema once a replacement is swapped in)
     log: list[Logged] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.name = self.name or self.schema
+
     def table(self, name: str) -> str:
         return f"{quote(self.schema)}.{quote(name)}"
+
+
+def renamed_schema(entry: Logged, old: str, new: str) -> Logged:
+    """A logged statement that names the schema `old` (its creation, the search path), written
+    with `new`: a replacement run is built under a name of its own, and its log must rebuild it
+    under the name it is kept by. Other statements use unqualified names and stay as they are.
+
+    Example:
+        >>> renamed_schema(Logged("create_schema", 'CREATE SCHEMA "r_x"'), "r_x", "r").sql
+        'CREATE SCHEMA "r"'
+    """
+    if entry.step not in ("create_schema", "search_path"):
+        return entry
+    return dataclasses.replace(entry, sql=entry.sql.replace(quote(old), quote(new)))
 
 
 class Store(UsesExecutor):
@@ -114,7 +134,10 @@ class Store(UsesExecutor):
         return self.ex.unordered()
 
     def current_schema(self) -> str:
-        """The schema unqualified tables are created in now."""
+        """The schema unqualified tables are created in now; for a run being made, the name it
+        will be kept by (a replacement is built under another and swapped in at the end)."""
+        if self.run_ctx is not None:
+            return self.run_ctx.name
         return str(self.ex.scalar("SELECT current_schema()", step="current_schema"))
 
     def has_table(self, name: str, schema: str | None = None) -> bool:
@@ -142,9 +165,11 @@ class Store(UsesExecutor):
         return tuple(out)
 
     def _point(self, *, scratch: bool = False, run: str | None = None) -> None:
+        """Resolve unqualified names in `run`, then the hierarchy's and dataset's schemas; with
+        none of them, in the database's own `main` again, so nothing resolves in a run that
+        was read before (a read of a run's tables must name its run)."""
         schemas = ((run,) if run else ()) + self.data_schemas()
-        if schemas or scratch:
-            self.ex.set_path(*schemas, scratch=scratch)
+        self.ex.set_path(*(schemas or ("main",)), scratch=scratch)
 
     def load(self, source: Any) -> Loaded:
         """Load a source (a `load.SourceSpec`, or transactions held in Python) as a dataset, or
@@ -246,37 +271,46 @@ class Store(UsesExecutor):
         """Make a run: record it, create its schema and make it the place unqualified names are
         created. On success its `sql_log` is saved and the run marked complete with
         `run.results`; on any failure or interrupt its schema is dropped and it is marked
-        failed, so a failed run leaves nothing half-written."""
+        failed, so a failed run leaves nothing half-written.
+
+        A run that replaces a live run of its name (`replace`) is built in a schema of its own
+        and swapped in at the end, in one transaction with the earlier run's removal: the
+        earlier run survives every failure and interrupt of its replacement."""
         reg = self.registry
         reg.ensure()
         old = reg.check_run_name(name, replace=replace)
         if old is not None:
-            if reg.owner_of(old["name"]) is not None:
-                reg.drop_schema(old["name"])
-            reg.retire_run(old["run_id"])
+            reg.check_replaceable(old["name"])  # before the work, not after it
         run_id = reg.next_ids().run
+        schema = name if old is None else reg.free_name(f"{name}_replacing_{run_id}")
         reg.start_run(
             id=run_id,
-            name=name,
+            name=schema,
             kind=kind,
             dataset=self.dataset.id if self.dataset else None,
             hierarchy=self.hierarchy.id if self.hierarchy else None,
             algorithm=algorithm,
             params=dict(params or {}),
         )
-        run, outer = Run(name, run_id), self.run_ctx
+        run, outer = Run(schema, run_id, name=name), self.run_ctx
         started = time.perf_counter()
         try:
             with self.ex.recording(run.log):
-                reg.create_schema(name, "run", run_id)
-                self._point(run=name)
+                reg.create_schema(schema, "run", run_id)
+                self._point(run=schema)
                 self.run_ctx = run
                 yield run
+            if schema != name:  # the log replays the run under the name it is kept by
+                run.log[:] = [renamed_schema(e, schema, name) for e in run.log]
             save_log(self.ex, run.log)
-            reg.record_tables(name, "run", run_id)
-            reg.end_run(
-                run_id, "complete", seconds=time.perf_counter() - started, results=run.results
-            )
+            reg.record_tables(schema, "run", run_id)
+            with self.ex.transaction():
+                if old is not None:
+                    reg.swap_run(old, schema, name, run_id)
+                reg.end_run(
+                    run_id, "complete", seconds=time.perf_counter() - started, results=run.results
+                )
+            run.schema = name
         except BaseException as e:
             self._abandon(run, e, time.perf_counter() - started)
             raise

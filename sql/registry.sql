@@ -86,6 +86,13 @@ WHERE t.table_catalog = current_database() AND t.table_schema = $schema
   )
 ORDER BY 1;
 
+-- name: registry_tables_of
+-- The tables of one of the tool's schemas, in name order.
+SELECT t.table_name
+FROM information_schema.tables AS t
+WHERE t.table_catalog = current_database() AND t.table_schema = $schema
+ORDER BY 1;
+
 -- name: registry_owner_of
 -- Who made a schema (table NULL) or a table, if the tool made it.
 SELECT owner, owner_id FROM setanon.objects
@@ -191,6 +198,10 @@ WHERE run_id = $id;
 -- name: registry_retire_run
 -- Mark a run whose schema was dropped (replaced by a new run of its name).
 UPDATE setanon.runs SET status = $status WHERE run_id = $id;
+
+-- name: registry_rename_run
+-- A replacement run, built under a schema of its own, takes the name of the run it replaced.
+UPDATE setanon.runs SET name = $name WHERE run_id = $id;
 
 -- name: registry_run_by_name
 -- The live (running or complete) run of a name.
