@@ -41,7 +41,7 @@ def prepare(data: str, work: Path) -> tuple[Path, dict]:
         out = work / "wv2.parquet"
         if not out.exists():
             from setanon_sql import open_store
-            from setanon_sql.executor import literal
+            from setanon_sql.engine.duckdb import literal
 
             store, _ = open_store(SHARED / "bms-webview-2.spmf.txt")
             with store:  # COPY takes no bound parameter: the path as a quoted literal

@@ -22,7 +22,7 @@ _WHERE = {
     "TooLargeError": "errors",
     "VerificationError": "errors",
     "Params": "params",
-    "Store": "store",
+    "Store": "store.database",
 }
 
 __all__ = sorted(_WHERE)

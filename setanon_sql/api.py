@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, hierarchy, metrics
-from . import load as load_mod
+from . import algorithms
 from .algorithms import Progress, quiet
 from .errors import InfeasibleError, InputError, ParamsError, VerificationError
+from .measure import metrics
+from .measure.verify import VerifyReport, verify
 from .params import Params
-from .store import Store
-from .verify import VerifyReport, verify
+from .store import hierarchy
+from .store import sources as load_mod
+from .store.database import Store
 
 
 @dataclass(frozen=True)
@@ -329,7 +331,7 @@ def verify_release(
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
     m, model and kind of release; the check's tables go to scratch, never into the run.
     """
-    from . import release as rel
+    from .store import release_io as rel
 
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
@@ -380,10 +382,10 @@ def release_metrics(
 
     `per_copy` measures instead over item instances with every released copy standing for
     exactly one original item (unmatched items suppressed, loss 1): issue 13's Clump measure."""
-    from . import release as rel
+    from .store import release_io as rel
 
     if per_copy:
-        from .instance_loss import instance_loss
+        from .measure.instance_loss import instance_loss
 
         measure = instance_loss
     else:

@@ -258,7 +258,7 @@ def _inspect(dbo: DbOpts, *, read_only: bool = True) -> Any:
     """A database of the tool's that must exist: opened read-only for inspection, or to write
     into a stored run (evaluate)."""
     from .errors import InputError
-    from .store import Store
+    from .store.database import Store
 
     if dbo.db is None:
         raise _usage("--db is required")
@@ -446,9 +446,10 @@ def anonymize_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Anonymize transactions; the release is verified before it is written."""
-    from . import api, release
+    from . import api
     from .params import Params
     from .progress import cli_progress
+    from .store import release_io as release
 
     if eng.engine == "spark":  # before Params, whose complaints are about other algorithms
         from .spark_run import check_algorithm
@@ -576,7 +577,7 @@ def verify_cmd(
     """Check a release file, a stored run, or (with neither) the data itself for k- or
     k^m-anonymity. Exit code 1 when anything is violated; the offending rows are printed."""
     from . import api
-    from .verify import violations
+    from .measure.verify import violations
 
     if model is not None and model not in ("k", "km"):
         raise _usage(f"--model must be k or km, got {model!r}")
@@ -704,7 +705,7 @@ def sql_cmd(
     A run's script, executed on a fresh DuckDB with the same input files where they were,
     rebuilds the run's dataset, hierarchy and tables. A Spark run (--spark-warehouse) prints
     the Spark SQL it ran: a log to read, not a script to replay (replay is DuckDB-only)."""
-    from . import sqlfiles
+    from .engine import sqlfiles
 
     if spark_warehouse is not None and (run is None or dbo.db is not None):
         raise _usage("--spark-warehouse goes with --run (a Spark run), not with --db")
@@ -755,7 +756,9 @@ def hierarchy_build(
 ) -> None:
     """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the
     data's items."""
-    from . import api, hierarchy, release
+    from . import api
+    from .store import hierarchy
+    from .store import release_io as release
 
     if src.source is None:
         raise _usage("hierarchy build needs the transactions file")
@@ -786,7 +789,7 @@ def hierarchy_check(
     as_json: JsonOpt = False,
 ) -> None:
     """Validate a hierarchy (one root, no cycles, one parent each) and that it covers the data."""
-    from . import hierarchy
+    from .store import hierarchy
 
     h = hierarchy.read(path, hierarchy_format)
     if data is not None:
@@ -808,7 +811,7 @@ def hierarchy_show(
     from rich.markup import escape
     from rich.tree import Tree
 
-    from . import hierarchy
+    from .store import hierarchy
 
     h = hierarchy.read(path, hierarchy_format)
     trees = {0: Tree(f"{escape(h.labels[0])} [dim]({h.leaf_count[0]} leaves)[/]")}
@@ -903,9 +906,9 @@ def anonymize_table_cmd(
 ) -> None:
     """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
     generalized records (Kenig & Tassa); the release is verified before it is written."""
-    from . import release
     from .relational import COVER_CAP, MINE_BEAM, anonymize_table, export
-    from .store import Store
+    from .store import release_io as release
+    from .store.database import Store
 
     if output is not None:
         taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
@@ -952,8 +955,8 @@ def _say(message: str) -> None:
 
 
 def _interrupted() -> int:
+    from .engine.interrupts import was_terminated
     from .errors import ExitCode
-    from .interrupts import was_terminated
 
     if was_terminated():
         _say("terminated")
@@ -999,7 +1002,7 @@ def run_cli(args: list[str] | None = None) -> int:
 
 def main() -> None:
     """Console entry: route SIGTERM first (before any DuckDB connection), then run."""
-    from .interrupts import guard
+    from .engine.interrupts import guard
 
     guard()
     sys.exit(run_cli())

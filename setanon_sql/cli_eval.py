@@ -46,7 +46,7 @@ class WorkloadOpts:
     seed: Annotated[int, typer.Option("--seed", help="Seed of the workload and attacks.")] = 0
 
     def workload(self) -> Any:
-        from .evaluate import Workload
+        from .measure.evaluate import Workload
 
         return Workload(
             queries=self.queries,
@@ -113,7 +113,7 @@ def evaluate_cmd(
 ) -> None:
     """What a release is still good for (itemset-query error) and what it exposes (attacks),
     measured in SQL on a stored run or a release file; kept as eval_* tables of the run."""
-    from . import evaluate as ev
+    from .measure import evaluate as ev
 
     workload = wl.workload()
     if run is not None:
@@ -124,7 +124,7 @@ def evaluate_cmd(
         try:
             made = store.registry.run(run)
             if made["kind"] == "table":
-                from .evaluate_table import table_exposure, table_utility
+                from .relational.evaluate import table_exposure, table_utility
 
                 data = {"run": run} | table_utility(
                     store, run, queries=wl.queries, dims=workload.sizes, seed=wl.seed
@@ -157,8 +157,8 @@ def report_cmd(
 ) -> None:
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
     attacks (charts inline, nothing loaded from elsewhere)."""
-    from . import release
-    from .report import render_html, run_report
+    from .measure.report import render_html, run_report
+    from .store import release_io as release
 
     release.check_output(output, [dbo.db], fmt="html", formats=("html",))
     workload = wl.workload()
@@ -183,7 +183,8 @@ def compare_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Evaluate stored runs on one seeded workload and print them side by side."""
-    from . import compare, release
+    from .measure import compare
+    from .store import release_io as release
 
     if report is not None:
         release.check_output(report, [dbo.db], fmt="html", formats=("html",))
@@ -204,8 +205,8 @@ SHOWN = [
 
 def _comparison(rows: list[dict[str, Any]], as_json: bool, report: Path | None) -> None:
     if report is not None:
-        from . import release
-        from .report import render_compare_html
+        from .measure.report import render_compare_html
+        from .store import release_io as release
 
         release.write_text_atomic(report, render_compare_html(rows))
     present = {c for r in rows for c in r}
@@ -242,7 +243,8 @@ def sweep_cmd(
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
     workload, and print the trade-off in one table (and chart, with --report)."""
-    from . import compare, release
+    from .measure import compare
+    from .store import release_io as release
 
     specs = _hierarchies(hierarchy, fanout, order)
     if report is not None:
@@ -310,8 +312,8 @@ def synth_cmd(
 ) -> None:
     """Write seeded synthetic baskets (Zipf-like popularity, correlated patterns) as Parquet,
     for scale tests and benchmarks."""
-    from . import release
-    from .synthetic import SynthSpec, write_baskets
+    from .measure.synthetic import SynthSpec, write_baskets
+    from .store import release_io as release
 
     release.check_output(output, [], formats=("parquet",))
     spec = SynthSpec(

@@ -19,15 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, interrupts
+from . import algorithms
 from .algorithms import Progress, quiet
 from .api import HierarchySpec, Result, checked_release, finished
-from .dataset import _check_problems, check_covers, node_columns, save_log
+from .engine import interrupts
+from .engine.duckdb import Logged, Rows, UsesExecutor, quote
+from .engine.spark import SparkExecutor, shuffle_partitions
 from .errors import InfeasibleError, InputError, ParamsError
-from .executor import Logged, Rows, UsesExecutor, quote
-from .hierarchy import Hierarchy, natural_key
 from .params import Params
-from .spark_engine import SparkExecutor, shuffle_partitions
+from .store.dataset import _check_problems, check_covers, node_columns, save_log
+from .store.hierarchy import Hierarchy, natural_key
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
@@ -73,7 +74,7 @@ class SparkStore(UsesExecutor):
 
     def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
         """The fan-out tree, built by the same statements as on DuckDB (fanout.py)."""
-        from . import fanout as builder
+        from .store import fanout as builder
 
         return builder.build(self.ex, fanout, by_support=by_support)
 
@@ -253,8 +254,8 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
 def write_release(store: SparkStore, path: str | Path) -> Path:
     """The release with the original ids and labels as a Parquet folder written by Spark (one
     dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow)."""
-    from . import sqlfiles
-    from .spark_engine import to_spark
+    from .engine import sqlfiles
+    from .engine.spark import to_spark
 
     (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
     path = Path(path)
@@ -310,9 +311,9 @@ def anonymize_source(
     and all, and its release (written beside `output` under a temporary name) is removed.
     With no `spark` session given, the active one is used, or one is started on `master` (and
     stopped at the end)."""
-    from .executor import replay_script
-    from .release import write_text_atomic
-    from .spark_engine import session
+    from .engine.duckdb import replay_script
+    from .engine.spark import session
+    from .store.release_io import write_text_atomic
 
     check_algorithm(params.algorithm)
     from pyspark.sql import SparkSession
@@ -389,6 +390,6 @@ def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
 
 def log_script(warehouse: str | Path, run: str) -> str:
     """`setanon sql --run RUN --spark-warehouse DIR`: the run's statements as they ran on Spark."""
-    from .executor import replay_script
+    from .engine.duckdb import replay_script
 
     return replay_script(stored_log(warehouse, run), title=LOG_TITLE.format(run=run))

@@ -16,7 +16,7 @@ from strategies import databases
 
 from setanon_sql import Params, ParamsError, anonymize, lcg
 from setanon_sql.algorithms.clump import best_cost, best_runs, improve
-from setanon_sql.verify import verify
+from setanon_sql.measure.verify import verify
 
 FOOD = Tree(FOOD_TREE)
 

@@ -16,7 +16,7 @@ from reference import Tree
 from strategies import databases
 
 from setanon_sql import Params, ParamsError, Store, anonymize
-from setanon_sql.evaluate import Model, Workload, evaluate, figures, score
+from setanon_sql.measure.evaluate import Model, Workload, evaluate, figures, score
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL = Workload(queries=10_000, targets=10_000, minsup=0.01)  # small data: every probe there is

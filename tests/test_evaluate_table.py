@@ -12,8 +12,8 @@ from reference import Tree
 from strategies import trees
 
 from setanon_sql import ParamsError, Store
-from setanon_sql.evaluate_table import table_exposure, table_utility
 from setanon_sql.relational import anonymize_table
+from setanon_sql.relational.evaluate import table_exposure, table_utility
 
 
 @st.composite

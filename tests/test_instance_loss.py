@@ -15,8 +15,8 @@ from reference import Tree
 from strategies import databases
 
 from setanon_sql import Params, anonymize
-from setanon_sql.instance_loss import instance_loss
-from setanon_sql.metrics import information_loss
+from setanon_sql.measure.instance_loss import instance_loss
+from setanon_sql.measure.metrics import information_loss
 
 FOOD = Tree(FOOD_TREE)
 

@@ -16,8 +16,8 @@ from strategies import databases
 
 from setanon_sql import HierarchySpec, InfeasibleError, Params, TooLargeError, anonymize, open_store
 from setanon_sql.algorithms import km_cut, km_specialize, km_sql
-from setanon_sql.queries import render
-from setanon_sql.synthetic import SynthSpec, write_baskets
+from setanon_sql.engine.builders import render
+from setanon_sql.measure.synthetic import SynthSpec, write_baskets
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -84,7 +84,7 @@ def test_same_duckdb_file_as_store(tmp_path):
 def test_small_file_with_many_transactions_gets_its_threads_back(tmp_path):
     """A small input file is read on one DuckDB thread; once loaded, a small dataset keeps
     one thread and one of more than ONE_THREAD_TRANSACTIONS gets the default back."""
-    from setanon_sql.executor import ONE_THREAD_TRANSACTIONS
+    from setanon_sql.engine.duckdb import ONE_THREAD_TRANSACTIONS
 
     def threads(s: Store) -> int:
         return s.query("SELECT current_setting('threads')")[0][0]

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from strategies import databases
 
 from setanon_sql import Params, anonymize
-from setanon_sql.executor import Executor
-from setanon_sql.limits import default_memory_limit, mib, spill_cap
+from setanon_sql.engine.duckdb import Executor
+from setanon_sql.engine.limits import default_memory_limit, mib, spill_cap
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,9 +10,14 @@ from pathlib import Path
 import pytest
 
 from setanon_sql import HierarchySpec, Store, open_store
-from setanon_sql.compare import compare, sweep
-from setanon_sql.evaluate import Workload, evaluate
-from setanon_sql.report import compare_markdown, render_compare_html, render_html, run_report
+from setanon_sql.measure.compare import compare, sweep
+from setanon_sql.measure.evaluate import Workload, evaluate
+from setanon_sql.measure.report import (
+    compare_markdown,
+    render_compare_html,
+    render_html,
+    run_report,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SMALL = Workload(queries=20, targets=20)
@@ -110,8 +115,8 @@ def test_report_renders_in_chromium(fig2: Store, tmp_path: Path) -> None:
 
 
 def test_a_release_file_evaluates_like_its_stored_run(fig2: Store, tmp_path: Path) -> None:
-    from setanon_sql.evaluate import evaluate_release_file, model_of_run
-    from setanon_sql.release import write_release
+    from setanon_sql.measure.evaluate import evaluate_release_file, model_of_run
+    from setanon_sql.store.release_io import write_release
 
     run = sweep(fig2, algorithm_names=["clump"], ks=[2], workload=SMALL)[0]["run"]
     with fig2.in_run(run):

@@ -28,12 +28,12 @@ from strategies import databases
 from setanon_sql import api, sqlfiles
 from setanon_sql.algorithms import partition_tail
 from setanon_sql.api import HierarchySpec
-from setanon_sql.executor import Rows
+from setanon_sql.engine.duckdb import Rows
+from setanon_sql.engine.spark import SparkExecutor, session, to_spark
+from setanon_sql.measure.verify import verify
 from setanon_sql.params import Params
-from setanon_sql.spark_engine import SparkExecutor, session, to_spark
 from setanon_sql.spark_run import SparkSource, SparkStore, load
 from setanon_sql.spark_run import anonymize as spark_anonymize
-from setanon_sql.verify import verify
 
 _names = itertools.count(1)
 
@@ -275,7 +275,7 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     read without Spark; the round tables (held in memory while the run ran) are among them.
     `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
     says in one line that replay is DuckDB-only."""
-    from setanon_sql.spark_engine import database_folder
+    from setanon_sql.engine.spark import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"

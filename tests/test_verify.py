@@ -11,7 +11,7 @@ from reference import Tree, generalizes, information_loss, is_k_anonymous, is_km
 from strategies import databases
 
 from setanon_sql import metrics
-from setanon_sql.verify import verify, violations
+from setanon_sql.measure.verify import verify, violations
 
 
 def put_release(store, release: dict) -> None:

@@ -16,7 +16,7 @@ from strategies import databases
 from test_verify import FIG2_CUT_A, put_release, random_release
 
 from setanon_sql import metrics, sqlfiles
-from setanon_sql.verify import verify
+from setanon_sql.measure.verify import verify
 
 OLD_GENERALIZES = """
 SELECT r.tid, r.node, 'not a generalization of any original item' AS problem

@@ -72,10 +72,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import lcg, sqlfiles
+from ..engine import sqlfiles
 from ..params import Params
-from ..store import Store, quote
-from . import Progress
+from ..store.database import Store, quote
+from . import Progress, lcg
 
 INTERMEDIATE = (
     "tx_count", "clump_order", "clump_segment", "clump_run", "clump_swap", "clump_swap_side",

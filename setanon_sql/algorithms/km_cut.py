@@ -20,11 +20,11 @@ from math import comb
 
 import pyarrow as pa
 
+from ..engine.builders import render
 from ..errors import InfeasibleError, TooLargeError
-from ..hierarchy import preorder_children
 from ..params import Params
-from ..queries import render
-from ..store import Store, quote
+from ..store.database import Store, quote
+from ..store.hierarchy import preorder_children
 from . import Progress
 from . import km_sql as sql
 

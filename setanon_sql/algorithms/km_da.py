@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..engine.builders import render
 from ..params import Params
-from ..queries import render
-from ..store import Store, quote
+from ..store.database import Store, quote
 from . import Progress, km_cut, km_specialize, km_sql
 
 

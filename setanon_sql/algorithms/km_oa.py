@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
-from ..store import Store
+from ..store.database import Store
 from . import Progress, km_cut
 
 CutNodes = frozenset[int]

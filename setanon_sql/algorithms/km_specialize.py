@@ -24,8 +24,8 @@ from collections.abc import Iterable
 
 import pyarrow as pa
 
-from ..queries import render
-from ..store import Store, quote
+from ..engine.builders import render
+from ..store.database import Store, quote
 from . import Progress, km_cut, km_sql
 
 Itemset = km_cut.Itemset

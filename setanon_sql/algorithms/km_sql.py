@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlglot import exp, select
 
-from ..queries import col, itemset_supports
+from ..engine.builders import col, itemset_supports
 
 
 def _items(table: str, width: int) -> list[exp.Column]:

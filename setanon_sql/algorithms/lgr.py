@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..params import Params
-from ..store import Store
+from ..store.database import Store
 from . import Progress, lgr_tail, partition_tail
 from .partition import drop_intermediate, leftover_mode, release, row_count, top_down
 

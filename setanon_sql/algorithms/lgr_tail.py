@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import pyarrow as pa
 
-from ..store import Store, quote
+from ..store.database import Store, quote
 
 Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
 

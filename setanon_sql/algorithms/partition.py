@@ -39,7 +39,7 @@ from typing import Any
 
 from ..errors import InfeasibleError
 from ..params import Params
-from ..store import Result, Store, quote
+from ..store.database import Result, Store, quote
 from . import Progress, partition_tail
 
 _INTERMEDIATE = (

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..executor import Rows
-from ..store import Store, quote
+from ..engine.duckdb import Rows
+from ..store.database import Store, quote
 from . import Progress
 
 TAIL_ROWS = 4_000  # buckets left when the rounds move to Python (0: never)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..algorithms import Progress, quiet
 from ..errors import InfeasibleError, ParamsError, VerificationError
-from ..store import Store
+from ..store.database import Store
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
 from .data import TableData, TableSource, load_table
 from .diversity import check_feasible, l_diversify

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from ..algorithms import Progress, quiet
-from ..store import Store
+from ..store.database import Store
 
 
 class RowSets:

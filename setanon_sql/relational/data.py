@@ -17,11 +17,11 @@ import duckdb
 import pyarrow as pa
 from sqlglot import exp, select
 
+from ..engine.builders import render
+from ..engine.duckdb import qualified, split_qualified
 from ..errors import InputError, ParamsError
-from ..executor import qualified, split_qualified
-from ..hierarchy import Hierarchy
-from ..queries import render
-from ..store import Store, literal, quote
+from ..store.database import Store, literal, quote
+from ..store.hierarchy import Hierarchy
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
 TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..errors import InfeasibleError
-from ..hierarchy import Hierarchy
-from ..store import Store, quote
+from ..store.database import Store, quote
+from ..store.hierarchy import Hierarchy
 from .data import TableData
 from .taxonomy import CostMeasure
 

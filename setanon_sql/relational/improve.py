@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..algorithms import Progress, quiet
-from ..queries import render
-from ..store import Store, quote
-from . import queries
+from ..engine.builders import render
+from ..store.database import Store, quote
+from . import builders as queries
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..algorithms import Progress, quiet
-from ..queries import render
-from ..store import Store
-from . import queries
+from ..engine.builders import render
+from ..store.database import Store
+from . import builders as queries
 
 
 @dataclass(frozen=True)

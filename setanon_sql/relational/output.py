@@ -15,10 +15,10 @@ from typing import Any
 import pyarrow as pa
 from sqlglot import exp, select
 
+from ..engine.builders import render
 from ..errors import ParamsError
-from ..queries import render
-from ..release import check_output, copy_to_file
-from ..store import Store
+from ..store.database import Store
+from ..store.release_io import check_output, copy_to_file
 from .data import long_qi
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from .. import hierarchy
 from ..errors import HierarchyError
-from ..hierarchy import ROOT_LABEL, Hierarchy
+from ..store import hierarchy
+from ..store.hierarchy import ROOT_LABEL, Hierarchy
 
 TaxonomySpec = str | Path | Hierarchy | Sequence[tuple[str, str]] | Mapping[str, Iterable[str]]
 """A file path; "suppress"; "fanout:F"; "widths:W1,W2,..."; "edges:E,E,...;E,..." (finest level

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import sqlfiles
-from .errors import ParamsError
-from .store import Store, quote
+from ..engine import sqlfiles
+from ..errors import ParamsError
+from ..store.database import Store, quote
 
 MODELS = ("k", "km")
 
@@ -119,7 +119,7 @@ def verify(
         step="release_set",
     )
     store.run("release_frequent", {"k": k})
-    from . import queries  # sqlglot, needed only for k^m checks
+    from ..engine import builders as queries  # sqlglot, needed only for k^m checks
 
     sql = queries.render(queries.km_violations(m or 1))
     store.execute(f"CREATE OR REPLACE TABLE violations_km AS {sql}", {"k": k}, step="violations_km")

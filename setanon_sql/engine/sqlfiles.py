@@ -32,7 +32,7 @@ def sql_dir() -> Path:
     packaged = resources.files("setanon_sql") / "sql"
     if packaged.is_dir():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "sql"
+    return Path(__file__).resolve().parents[2] / "sql"
 
 
 def parse(text: str, file: str) -> dict[str, Statement]:

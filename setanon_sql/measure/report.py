@@ -11,9 +11,9 @@ import html
 import io
 from typing import Any
 
-from . import algorithms
+from .. import algorithms
+from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Model, Workload, evaluate, model_of_run
-from .store import Store
 from .verify import verify
 
 _STYLE = (

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import duckdb
 
-from . import sqlfiles
-from .errors import InputError, ParamsError
-from .executor import first_line, literal, qualified, quote, split_qualified
-from .store import Store
+from ..engine import sqlfiles
+from ..engine.duckdb import first_line, literal, qualified, quote, split_qualified
+from ..errors import InputError, ParamsError
+from .database import Store
 
 OUTPUT_FORMATS = ("csv", "parquet")
 

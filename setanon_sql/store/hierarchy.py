@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import HierarchyError
+from ..errors import HierarchyError
 
 ROOT_LABEL = "*"
 

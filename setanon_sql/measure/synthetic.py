@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import sqlfiles
-from .errors import ParamsError
-from .store import Store, literal
+from ..engine import sqlfiles
+from ..errors import ParamsError
+from ..store.database import Store, literal
 
 _MACROS = ("u", "rank", "item", "pattern_item")
 

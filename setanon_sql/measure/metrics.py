@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import Store
+from ..store.database import Store
 
 
 def information_loss(store: Store, *, multiset: bool = False) -> dict[str, Any]:

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InputError, ParamsError
-from .executor import Executor, literal, quote
+from ..engine.duckdb import Executor, literal, quote
+from ..errors import InputError, ParamsError
 
 SCHEMA = "setanon"
 RUN_PREFIX = "run_"
@@ -31,7 +31,7 @@ class Ids:
 def registry_sql(name: str, catalog: str) -> str:
     """A statement of `sql/registry.sql` bound to the database's catalog: the registry must
     resolve while new tables go to the connection's scratch memory (read-only inspection)."""
-    from . import sqlfiles
+    from ..engine import sqlfiles
 
     sql = sqlfiles.statement(name).sql
     sql = re.sub(r"\bsetanon\.", f"{quote(catalog)}.setanon.", sql)

@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import Terminated
+from ..errors import Terminated
 
 _live: weakref.WeakSet[Any] = weakref.WeakSet()
 _state = {"terminated": False, "deferred": False, "pending": False}

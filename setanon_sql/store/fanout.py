@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import HierarchyError
+from ..errors import HierarchyError
 from .hierarchy import Hierarchy, label_fanout
 
 

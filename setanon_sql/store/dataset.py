@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import load
-from .errors import HierarchyError, InputError
-from .executor import Executor, Logged, Rows, qualified, quote
+from ..engine.duckdb import Executor, Logged, Rows, qualified, quote
+from ..errors import HierarchyError, InputError
+from . import sources as load
 from .hierarchy import Hierarchy, natural_key
 from .registry import Registry
 

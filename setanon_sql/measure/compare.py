@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import algorithms
-from .api import anonymize
+from .. import algorithms
+from ..api import anonymize
+from ..params import Params
+from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
-from .params import Params
-from .store import Store
 
 
 def compare(

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
+from ..errors import InputError, Terminated
 from . import interrupts, sqlfiles
-from .errors import InputError, Terminated
-from .executor import Logged, Result, Rows, StatementLog
+from .duckdb import Logged, Result, Rows, StatementLog
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -21,18 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow as pa
 
-from .dataset import LOG_TABLE as LOG
-from .dataset import (
-    Dataset,
-    HierarchyRef,
-    Loaded,
-    attach_hierarchy,
-    item_labels,
-    load_source,
-    save_log,
-)
-from .errors import HierarchyError, InputError
-from .executor import (
+from ..engine.duckdb import (
     Executor,
     Logged,
     Result,
@@ -43,6 +32,17 @@ from .executor import (
     qualified,
     quote,
     replay_script,
+)
+from ..errors import HierarchyError, InputError
+from .dataset import LOG_TABLE as LOG
+from .dataset import (
+    Dataset,
+    HierarchyRef,
+    Loaded,
+    attach_hierarchy,
+    item_labels,
+    load_source,
+    save_log,
 )
 from .hierarchy import Hierarchy
 from .registry import Registry

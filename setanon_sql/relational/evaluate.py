@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ParamsError
-from .queries import render
-from .relational.output import classes_query
-from .store import Store
+from ..engine.builders import render
+from ..errors import ParamsError
+from ..store.database import Store
+from .output import classes_query
 
 
 def table_utility(

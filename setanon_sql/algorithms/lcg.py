@@ -8,7 +8,7 @@ specific as possible; items left over are suppressed. One statement per step cov
 
 from __future__ import annotations
 
-from .store import Store
+from ..store.database import Store
 
 
 def lcg(store: Store) -> None:

@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, metrics
-from .errors import ParamsError
-from .store import Store
+from .. import algorithms
+from ..errors import ParamsError
+from ..store.database import Store
+from . import metrics
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -120,7 +121,7 @@ def evaluate_release_file(
     store: Store, release: str | Path, *, model: Model, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Evaluate a release file against the store's dataset, in a run schema of its own."""
-    from . import release as rel
+    from ..store import release_io as rel
 
     store.require_hierarchy()
     name = store.new_run_name("evaluate")

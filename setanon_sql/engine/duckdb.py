@@ -29,8 +29,8 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
+from ..errors import InputError, ParamsError
 from . import interrupts, limits, spill, sqlfiles
-from .errors import InputError, ParamsError
 
 SCRATCH = "memory"
 DUCKDB_MAGIC = b"DUCK"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import Store, quote
+from ..store.database import Store, quote
 
 
 def instance_loss(store: Store) -> dict[str, Any]:

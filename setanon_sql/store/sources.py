@@ -15,8 +15,8 @@ from typing import Any
 
 import duckdb
 
-from .errors import InputError
-from .executor import Executor, first_line, literal, qualified, quote, split_qualified
+from ..engine.duckdb import Executor, first_line, literal, qualified, quote, split_qualified
+from ..errors import InputError
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
