@@ -8,62 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import algorithms
-from .algorithms import Progress, quiet
+from . import catalog
 from .errors import InfeasibleError, InputError, ParamsError, VerificationError
 from .measure import metrics
 from .measure.verify import VerifyReport, verify
 from .params import Params
-from .store import hierarchy
+from .progress import Progress, quiet
 from .store import sources as load_mod
 from .store.database import Store
-
-
-@dataclass(frozen=True)
-class HierarchySpec:
-    """Where the hierarchy comes from: a file, edges, a fan-out over the items, or code
-    prefixes."""
-
-    path: str | Path | None = None
-    format: str | None = None
-    edges: tuple[tuple[str, str], ...] | None = None
-    fanout: int | None = None
-    code_prefix: bool = False
-    order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
-
-    @property
-    def leaf_order(self) -> str:
-        """The order the --fanout builder uses; unset, the measured default (support)."""
-        return self.order or hierarchy.DEFAULT_ORDER
-
-    def check(self) -> None:
-        chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
-        if chosen != 3:
-            raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
-        if self.leaf_order not in hierarchy.ORDERS:
-            raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
-        if self.order is not None and self.fanout is None:
-            raise ParamsError("--order applies to the --fanout builder")
-
-    def build(self, store: Store) -> hierarchy.Hierarchy:
-        """The tree: read from its file or edges, or built over the items of the store's
-        dataset (the fan-out builder runs in SQL there)."""
-        self.check()
-        if self.edges is not None:
-            return hierarchy.from_edges(self.edges)
-        if self.path is not None:
-            return hierarchy.read(self.path, self.format)
-        if self.fanout is not None:
-            return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
-        return hierarchy.build_code_prefix(store.item_labels())
-
-    def describe(self) -> str:
-        """How the tree was made, for the registry."""
-        if self.path is not None:
-            return str(Path(self.path).resolve())
-        if self.fanout is not None:
-            return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
-        return "code-prefix" if self.code_prefix else "edges"
+from .store.hierarchy_spec import HierarchySpec
 
 
 def open_store(
@@ -212,7 +165,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     A release that fails the verifier raises VerificationError: it is never returned, and its
     run is removed.
     """
-    algo = algorithms.get(params.algorithm)
+    algo = catalog.get(params.algorithm)
     store.require_hierarchy()
     n = store.scalar("SELECT count(*) FROM tids")
     if params.k > n:
@@ -303,7 +256,7 @@ def stored_run(store: Store, run: str) -> StoredRun:
     import json
 
     params = json.loads(row["params"]) if row["params"] else {}
-    algo = algorithms.get(row["algorithm"])
+    algo = catalog.get(row["algorithm"])
     return StoredRun(
         run,
         algo.name,

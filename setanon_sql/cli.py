@@ -102,7 +102,7 @@ class HierOpts:
     ] = None
 
     def spec(self) -> Any:
-        from .api import HierarchySpec
+        from .store.hierarchy_spec import HierarchySpec
 
         if self.hierarchy is None and self.fanout is None and not self.code_prefix:
             return None
@@ -660,7 +660,7 @@ def algorithms_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """List the algorithms and the privacy model each one guarantees, or one's options."""
-    from .algorithms import ALGORITHMS, get
+    from .catalog import ALGORITHMS, get
 
     chosen = [get(name)] if name else list(ALGORITHMS.values())
     rows = [
@@ -756,9 +756,9 @@ def hierarchy_build(
 ) -> None:
     """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the
     data's items."""
-    from . import api
     from .store import hierarchy
     from .store import release_io as release
+    from .store.hierarchy_spec import HierarchySpec
 
     if src.source is None:
         raise _usage("hierarchy build needs the transactions file")
@@ -767,7 +767,7 @@ def hierarchy_build(
     release.check_output(output, [src.source], fmt="csv", formats=("csv",))
     store = _open(src, HierOpts(), DbOpts())
     try:
-        spec = api.HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
+        spec = HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
         spec.check()
         h = spec.build(store)
     finally:

@@ -243,8 +243,8 @@ def sweep_cmd(
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
     workload, and print the trade-off in one table (and chart, with --report)."""
-    from .measure import compare
     from .store import release_io as release
+    from .sweep import sweep
 
     specs = _hierarchies(hierarchy, fanout, order)
     if report is not None:
@@ -255,7 +255,7 @@ def sweep_cmd(
     try:
         for tag, spec in specs:
             store.use_hierarchy(spec.build(store), spec.describe())
-            rows += compare.sweep(
+            rows += sweep(
                 store,
                 algorithm_names=_names(algorithm),
                 ks=_ints(k, "--k"),
@@ -272,7 +272,7 @@ def sweep_cmd(
 
 def _hierarchies(files: str | None, fanout: int | None, order: str) -> list[tuple[str, Any]]:
     """(tag, HierarchySpec) per hierarchy to sweep over."""
-    from .api import HierarchySpec
+    from .store.hierarchy_spec import HierarchySpec
 
     if (files is None) == (fanout is None):
         raise _usage("sweep needs --hierarchy FILES or --fanout F (with --order id,support)")

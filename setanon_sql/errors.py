@@ -59,3 +59,9 @@ class VerificationError(SetAnonError):
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM: handled like Ctrl-C (every cleanup runs), with its own exit code."""
+
+
+def first_line(e: BaseException) -> str:
+    """The first line of an error's message (DuckDB's carry a long hint after it)."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

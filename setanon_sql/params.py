@@ -34,7 +34,7 @@ class Params:
     options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from .algorithms import get
+        from .catalog import get
 
         if not isinstance(self.k, int) or isinstance(self.k, bool) or self.k < 1:
             raise ParamsError(f"k must be a whole number >= 1, got {self.k!r}")

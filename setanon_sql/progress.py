@@ -1,11 +1,17 @@
-"""Rich progress display for the CLI; the library itself only calls a quiet callback."""
+"""Progress of long work: the callback type the library calls (quiet by default), and the rich
+display the CLI passes in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .algorithms import Progress as Callback
+Progress = Callable[[str, int, "int | None"], None]
+Callback = Progress
+
+
+def quiet(step: str, done: int, total: int | None) -> None:
+    """The library default: report nothing."""
 
 
 @contextmanager

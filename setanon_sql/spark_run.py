@@ -19,16 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms
-from .algorithms import Progress, quiet
-from .api import HierarchySpec, Result, checked_release, finished
+from . import catalog
+from .api import Result, checked_release, finished
 from .engine import interrupts
-from .engine.duckdb import Logged, Rows, UsesExecutor, quote
+from .engine.contract import Forwarding
+from .engine.log import Logged, Rows
 from .engine.spark import SparkExecutor, shuffle_partitions
+from .engine.sqltext import quote
 from .errors import InfeasibleError, InputError, ParamsError
 from .params import Params
+from .progress import Progress, quiet
 from .store.dataset import _check_problems, check_covers, node_columns, save_log
 from .store.hierarchy import Hierarchy, natural_key
+from .store.hierarchy_spec import HierarchySpec
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
@@ -59,7 +62,7 @@ class SparkSource:
         return str(self.path) if self.path is not None else f"Spark table {self.table}"
 
 
-class SparkStore(UsesExecutor):
+class SparkStore(Forwarding):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
     def __init__(self, ex: SparkExecutor) -> None:
@@ -77,12 +80,6 @@ class SparkStore(UsesExecutor):
         from .store import fanout as builder
 
         return builder.build(self.ex, fanout, by_support=by_support)
-
-    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
-        self.ex.put_rows(name, rows, temp=temp)
-
-    def unordered(self):
-        return self.ex.unordered()
 
     def current_schema(self) -> str:
         return self.ex.catalog
@@ -226,7 +223,7 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
     with the run's database in place of a run schema."""
     check_algorithm(params.algorithm)
-    algo = algorithms.get(params.algorithm)
+    algo = catalog.get(params.algorithm)
     store.require_hierarchy()
     n = store.scalar("SELECT count(*) FROM tids", step="transactions")
     if params.k > n:
@@ -311,7 +308,7 @@ def anonymize_source(
     and all, and its release (written beside `output` under a temporary name) is removed.
     With no `spark` session given, the active one is used, or one is started on `master` (and
     stopped at the end)."""
-    from .engine.duckdb import replay_script
+    from .engine.log import replay_script
     from .engine.spark import session
     from .store.release_io import write_text_atomic
 
@@ -390,6 +387,6 @@ def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
 
 def log_script(warehouse: str | Path, run: str) -> str:
     """`setanon sql --run RUN --spark-warehouse DIR`: the run's statements as they ran on Spark."""
-    from .engine.duckdb import replay_script
+    from .engine.log import replay_script
 
     return replay_script(stored_log(warehouse, run), title=LOG_TITLE.format(run=run))

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from reference import Tree, generalizes, is_k_anonymous
 from strategies import databases
 
-from setanon_sql import Params, ParamsError, anonymize, lcg
+from setanon_sql import Params, ParamsError, anonymize
+from setanon_sql.algorithms import lcg
 from setanon_sql.algorithms.clump import best_cost, best_runs, improve
 from setanon_sql.measure.verify import verify
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from setanon_sql import HierarchySpec, Store, open_store
-from setanon_sql.measure.compare import compare, sweep
+from setanon_sql.measure.compare import compare
 from setanon_sql.measure.evaluate import Workload, evaluate
 from setanon_sql.measure.report import (
     compare_markdown,
@@ -18,6 +18,7 @@ from setanon_sql.measure.report import (
     render_html,
     run_report,
 )
+from setanon_sql.sweep import sweep
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SMALL = Workload(queries=20, targets=20)

@@ -25,15 +25,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import databases
 
-from setanon_sql import api, sqlfiles
+from setanon_sql import api
 from setanon_sql.algorithms import partition_tail
-from setanon_sql.api import HierarchySpec
-from setanon_sql.engine.duckdb import Rows
+from setanon_sql.engine import sqlfiles
+from setanon_sql.engine.log import Rows
 from setanon_sql.engine.spark import SparkExecutor, session, to_spark
 from setanon_sql.measure.verify import verify
 from setanon_sql.params import Params
 from setanon_sql.spark_run import SparkSource, SparkStore, load
 from setanon_sql.spark_run import anonymize as spark_anonymize
+from setanon_sql.store.hierarchy_spec import HierarchySpec
 
 _names = itertools.count(1)
 

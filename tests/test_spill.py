@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from setanon_sql import spill
+from setanon_sql.engine import spill
 from setanon_sql.engine.duckdb import Executor
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
 from strategies import databases
 
-from setanon_sql import metrics
+from setanon_sql.measure import metrics
 from setanon_sql.measure.verify import verify, violations
 
 

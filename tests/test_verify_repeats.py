@@ -15,7 +15,8 @@ from reference import Tree
 from strategies import databases
 from test_verify import FIG2_CUT_A, put_release, random_release
 
-from setanon_sql import metrics, sqlfiles
+from setanon_sql.engine import sqlfiles
+from setanon_sql.measure import metrics
 from setanon_sql.measure.verify import verify
 
 OLD_GENERALIZES = """

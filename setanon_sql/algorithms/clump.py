@@ -74,8 +74,9 @@ import pyarrow as pa
 
 from ..engine import sqlfiles
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store, quote
-from . import Progress, lcg
+from . import lcg
 
 INTERMEDIATE = (
     "tx_count", "clump_order", "clump_segment", "clump_run", "clump_swap", "clump_swap_side",

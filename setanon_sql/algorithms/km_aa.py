@@ -18,8 +18,9 @@ from sqlglot import exp, select
 
 from ..engine.builders import render
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store, quote
-from . import Progress, km_cut, km_specialize, km_sql
+from . import km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:

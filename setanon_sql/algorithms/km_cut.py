@@ -23,9 +23,9 @@ import pyarrow as pa
 from ..engine.builders import render
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store, quote
 from ..store.hierarchy import preorder_children
-from . import Progress
 from . import km_sql as sql
 
 Itemset = tuple[int, ...]

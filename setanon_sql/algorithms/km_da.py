@@ -24,8 +24,9 @@ import pyarrow as pa
 
 from ..engine.builders import render
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store, quote
-from . import Progress, km_cut, km_specialize, km_sql
+from . import km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:

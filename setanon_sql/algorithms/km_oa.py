@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store
-from . import Progress, km_cut
+from . import km_cut
 
 CutNodes = frozenset[int]
 

@@ -25,8 +25,9 @@ from collections.abc import Iterable
 import pyarrow as pa
 
 from ..engine.builders import render
+from ..progress import Progress
 from ..store.database import Store, quote
-from . import Progress, km_cut, km_sql
+from . import km_cut, km_sql
 
 Itemset = km_cut.Itemset
 # What an itemset under k needs to lie in the cut: the nodes split, the nodes kept whole.

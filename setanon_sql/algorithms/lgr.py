@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..params import Params
+from ..progress import Progress
 from ..store.database import Store
-from . import Progress, lgr_tail, partition_tail
+from . import lgr_tail, partition_tail
 from .partition import drop_intermediate, leftover_mode, release, row_count, top_down
 
 _INTERMEDIATE = (

@@ -37,10 +37,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.log import Answer
+from ..engine.sqltext import quote
 from ..errors import InfeasibleError
 from ..params import Params
-from ..store.database import Result, Store, quote
-from . import Progress, partition_tail
+from ..progress import Progress
+from ..store.database import Store
+from . import partition_tail
 
 _INTERMEDIATE = (
     "partition_child_rank",
@@ -179,6 +182,6 @@ def _log(store: Store, log: str, table: str, level: int) -> None:
     )
 
 
-def row_count(result: Result) -> int:
+def row_count(result: Answer) -> int:
     """The row count a CREATE TABLE AS / INSERT / UPDATE reports."""
     return int(result.rows[0][0]) if result.rows else 0

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..engine.duckdb import Rows
+from ..engine.log import Rows
+from ..progress import Progress
 from ..store.database import Store, quote
-from . import Progress
 
 TAIL_ROWS = 4_000  # buckets left when the rounds move to Python (0: never)
 

@@ -14,13 +14,10 @@ scratch space that never touches the file.
 from __future__ import annotations
 
 import contextlib
-import math
-import re
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,8 +26,10 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from ..errors import InputError, ParamsError
+from ..errors import InputError, ParamsError, first_line
 from . import interrupts, limits, spill, sqlfiles
+from .log import Answer, Logged, Rows, StatementLog
+from .sqltext import literal, qualified, quote
 
 SCRATCH = "memory"
 DUCKDB_MAGIC = b"DUCK"
@@ -45,189 +44,6 @@ ONE_THREAD_TRANSACTIONS = 200_000
 # 12 ms faster with 27 ms less CPU; BMS-WebView-2 (3.6 MB) would use 32 ms less CPU but take
 # 8 ms longer, its grouping and hashing gaining from a second thread, so it keeps them.
 ONE_THREAD_BYTES = 2 * 2**20
-
-
-def quote(name: str) -> str:
-    """The one way identifiers are quoted: in double quotes, an inner one doubled (what
-    sqlglot's `to_identifier(name, quoted=True)` writes for DuckDB, without importing sqlglot
-    on paths that build no SQL with it).
-
-    Example:
-        >>> quote('o"brien'), quote("a.b")
-        ('"o""brien"', '"a.b"')
-    """
-    return '"' + name.replace('"', '""') + '"'
-
-
-def literal(value: Any) -> str:
-    """A value as an SQL literal, for the places DuckDB takes no bound parameter (COPY TO,
-    ATTACH, SET) and for replay scripts. Floats are cast to DOUBLE, as a bound float is.
-
-    Example:
-        >>> literal("o'brien"), literal(0.5), literal([1, None])
-        ("'o''brien'", 'CAST(0.5 AS DOUBLE)', '[1, NULL]')
-    """
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = repr(value) if math.isfinite(value) else f"'{value}'"
-        return f"CAST({text} AS DOUBLE)"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(literal(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{literal(str(k))}: {literal(v)}" for k, v in value.items()) + "}"
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-def split_qualified(name: str) -> list[str]:
-    """A dotted table name as its parts, each taken as an identifier: `"my.schema".t` and
-    `o'brien` are fine; a part in double quotes may hold dots and doubled quotes.
-
-    Example:
-        >>> split_qualified('shop."my.schema".orders'), split_qualified("o'brien")
-        (['shop', 'my.schema', 'orders'], ["o'brien"])
-    """
-    parts: list[str] = []
-    i, n = 0, len(name)
-    while True:
-        if i < n and name[i] == '"':
-            j, buf = i + 1, []
-            while True:
-                if j >= n:
-                    raise ParamsError(f"table name {name!r}: unbalanced double quote")
-                if name[j] == '"':
-                    if j + 1 < n and name[j + 1] == '"':
-                        buf.append('"')
-                        j += 2
-                        continue
-                    break
-                buf.append(name[j])
-                j += 1
-            parts.append("".join(buf))
-            i = j + 1
-        else:
-            j = name.find(".", i)
-            j = n if j < 0 else j
-            parts.append(name[i:j])
-            i = j
-        if i >= n:
-            break
-        if name[i] != ".":
-            raise ParamsError(f"table name {name!r}: expected a dot after a quoted part")
-        i += 1
-    if any(p == "" for p in parts) or len(parts) > 3:
-        raise ParamsError(
-            f"table name {name!r} must be table, schema.table or catalog.schema.table"
-        )
-    return parts
-
-
-def qualified(*parts: str | None) -> str:
-    """`catalog.schema.table` (parts that are None left out), each part quoted."""
-    return ".".join(quote(p) for p in parts if p is not None)
-
-
-@dataclass
-class Logged:
-    """One executed statement. For an Arrow table handed to DuckDB, `data` holds its rows and
-    `types` its DuckDB column types, written out as SQL only when a script asks for them."""
-
-    step: str
-    sql: str
-    params: dict[str, Any] | None = None
-    seconds: float = 0.0
-    data: pa.Table | Rows | None = None
-    types: tuple[str, ...] = ()
-    temp: bool = False
-
-    def replay_text(self) -> str:
-        """The statement as it can run again on its own: parameters written in as literals,
-        Arrow rows (or `Rows`) written out."""
-        if self.data is not None:
-            name = self.step.removeprefix("put_")
-            return data_script(name, self.data, list(self.types), temp=self.temp)
-        return inline_params(self.sql, self.params or {})
-
-
-@dataclass(frozen=True)
-class Rows:
-    """Columns of Python values for `Executor.put_rows`: name -> (DuckDB type, values). Why
-    not Arrow: a run that only hands DuckDB a few small tables need not import pyarrow."""
-
-    columns: dict[str, tuple[str, list]]
-
-    @property
-    def column_names(self) -> list[str]:
-        return list(self.columns)
-
-    @property
-    def num_rows(self) -> int:
-        return len(next(iter(self.columns.values()))[1]) if self.columns else 0
-
-    @property
-    def types(self) -> list[str]:
-        return [kind for kind, _ in self.columns.values()]
-
-    def to_pylist(self) -> list[dict[str, Any]]:
-        names = self.column_names
-        values = [v for _, v in self.columns.values()]
-        return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
-
-
-@dataclass(frozen=True)
-class Result:
-    """A statement's whole result: column names and rows."""
-
-    columns: list[str]
-    rows: list[tuple]
-
-    def one(self) -> dict[str, Any]:
-        return dict(zip(self.columns, self.rows[0], strict=True)) if self.rows else {}
-
-    def dicts(self) -> list[dict[str, Any]]:
-        return [dict(zip(self.columns, r, strict=True)) for r in self.rows]
-
-
-_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|\$([A-Za-z_]\w*)", re.S)
-
-
-def inline_params(sql: str, params: Mapping[str, Any]) -> str:
-    """`sql` with every `$name` placeholder outside strings and comments replaced by the literal
-    of its value.
-
-    Example:
-        >>> inline_params("SELECT $k, '$k' -- $k", {"k": 3})
-        "SELECT 3, '$k' -- $k"
-    """
-
-    def sub(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name is None:
-            return m.group(0)
-        if name not in params:
-            raise KeyError(f"no value for parameter ${name}")
-        return literal(params[name])
-
-    return _TOKEN.sub(sub, sql)
-
-
-def data_script(name: str, table: pa.Table | Rows, types: list[str], *, temp: bool) -> str:
-    """CREATE + INSERT statements that rebuild an Arrow table (or `Rows`) handed to DuckDB."""
-    kind = "TEMP TABLE" if temp else "TABLE"
-    cols = ", ".join(f"{quote(c)} {t}" for c, t in zip(table.column_names, types, strict=True))
-    out = [f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"]
-    rows = table.to_pylist()
-    for start in range(0, len(rows), 1000):
-        chunk = rows[start : start + 1000]
-        values = ",\n".join(
-            "(" + ", ".join(literal(r[c]) for c in table.column_names) + ")" for r in chunk
-        )
-        out.append(f"INSERT INTO {quote(name)} VALUES\n{values}")
-    return ";\n".join(out)
 
 
 def check_database_file(path: Path, *, must_exist: bool) -> None:
@@ -256,67 +72,6 @@ def catalog_name(path: Path) -> str:
     """The catalog DuckDB itself would give the file: its stem."""
     stem = path.stem
     return stem if stem and stem.lower() not in ("memory", "system", "temp") else "db"
-
-
-class StatementLog:
-    """What every engine's executor shares: the log of statements run (and the sinks a block
-    records into), and the conveniences built on `execute`. Executor runs on DuckDB;
-    spark_engine.SparkExecutor runs the same statements on Spark."""
-
-    log: list[Logged]
-    _sinks: list[list[Logged]]
-    # each engine defines execute(sql, params, *, step, bookkeeping) -> Result and run(name, params)
-
-    def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
-        self.log.append(entry)
-        if not bookkeeping:
-            for sink in self._sinks:
-                sink.append(entry)
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.execute(sql, params, step=step).rows
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        rows = self.execute(sql, params, step=step).rows
-        return rows[0][0] if rows else None
-
-    @contextmanager
-    def recording(self, log: list[Logged]) -> Iterator[list[Logged]]:
-        """Also record every statement of the block into `log`."""
-        self._sinks.append(log)
-        try:
-            yield log
-        finally:
-            self._sinks.remove(log)
-
-
-class UsesExecutor:
-    """The statement methods the drivers call on a store, passed to its executor `ex`: the
-    DuckDB `store.Store` and `spark_run.SparkStore` share them, so an algorithm runs on both."""
-
-    ex: StatementLog
-
-    @property
-    def log(self) -> list[Logged]:
-        return self.ex.log
-
-    def execute(
-        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
-    ) -> Result:
-        return self.ex.execute(sql, params, step=step)
-
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
-        """Run the named statement from `sql/` (its variant for the engine, if it has one)."""
-        return self.ex.run(name, params)
-
-    def run_all(self, name: str, params: Mapping[str, Any] | None = None) -> list[tuple]:
-        return self.ex.run(name, params).rows
-
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.query(sql, params, step=step)
-
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.scalar(sql, params, step=step)
 
 
 class Executor(StatementLog):
@@ -413,7 +168,7 @@ class Executor(StatementLog):
         *,
         step: str = "sql",
         bookkeeping: bool = False,
-    ) -> Result:
+    ) -> Answer:
         """Run one statement, record it, fetch its whole result.
 
         `bookkeeping` statements (the registry's) go to the process log only: they are not part
@@ -424,7 +179,7 @@ class Executor(StatementLog):
             cur = self.con.execute(sql, bound)
             columns = [d[0] for d in cur.description] if cur.description else []
             rows = cur.fetchall() if columns else []
-        return Result(columns, rows)
+        return Answer(columns, rows)
 
     @contextmanager
     def _statement(
@@ -450,7 +205,7 @@ class Executor(StatementLog):
         with self._statement(step, sql, bound):
             return self.con.sql(sql, params=bound).to_arrow_table()
 
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
         """Run the named statement from `sql/`."""
         return self.execute(sqlfiles.statement(name).sql, params, step=name)
 
@@ -550,15 +305,6 @@ class Executor(StatementLog):
                 self._spill = None
 
 
-def replay_script(entries: list[Logged], *, title: str = "") -> str:
-    """A log as one SQL script: each statement with its step name, parameters written in."""
-    out = [f"-- {title}"] if title else []
-    for i, e in enumerate(entries, 1):
-        head = f"-- {i}: {e.step}" + (f"  params: {e.params}" if e.params else "")
-        out.append(f"{head}\n{e.replay_text().rstrip().rstrip(';')};\n")
-    return "\n".join(out)
-
-
 def as_interrupt(e: BaseException) -> BaseException | None:
     """DuckDB reports a Ctrl-C or SIGTERM that stopped a statement as an error ("Query
     interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
@@ -569,9 +315,3 @@ def as_interrupt(e: BaseException) -> BaseException | None:
             else (KeyboardInterrupt("interrupted"))
         )
     return None
-
-
-def first_line(e: BaseException) -> str:
-    """The first line of an error's message (DuckDB's carry a long hint after it)."""
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__

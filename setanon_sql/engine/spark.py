@@ -35,7 +35,7 @@ from sqlglot import exp
 
 from ..errors import InputError, Terminated
 from . import interrupts, sqlfiles
-from .duckdb import Logged, Result, Rows, StatementLog
+from .log import Answer, Logged, Rows, StatementLog
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -299,17 +299,17 @@ class SparkExecutor(StatementLog):
         *,
         step: str = "sql",
         bookkeeping: bool = False,
-    ) -> Result:
+    ) -> Answer:
         """Run one DuckDB-dialect statement on Spark, record the Spark SQL, fetch its result."""
         with self.interruptible():
             return self._execute(sql, params, step=step, bookkeeping=bookkeeping)
 
     def _execute(
         self, sql: str, params: Mapping[str, Any] | None, *, step: str, bookkeeping: bool
-    ) -> Result:
+    ) -> Answer:
         self.seq += 1
         bound = dict(params) if params else None
-        result: Any = Result([], [])
+        result: Any = Answer([], [])
         for tree in sqlglot.parse(sql, read="duckdb"):
             if tree is None:
                 continue
@@ -323,7 +323,7 @@ class SparkExecutor(StatementLog):
             self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
             if self._in_memory(tree, step, bound, bookkeeping):
                 if count_now is not None:
-                    result = Result(["Count"], [(count_now,)])
+                    result = Answer(["Count"], [(count_now,)])
                 elif count:
                     result = LazyCount(self, count)
                 continue
@@ -334,14 +334,14 @@ class SparkExecutor(StatementLog):
                     frame = self.spark.sql(text)
                     if _returns_rows(st):
                         rows = [tuple(r) for r in frame.collect()]
-                        result = Result(list(frame.columns), rows)
+                        result = Answer(list(frame.columns), rows)
                 finally:
                     self._record(
                         Logged(step, text, bound, time.perf_counter() - started),
                         bookkeeping=bookkeeping,
                     )
             if count_now is not None:
-                result = Result(["Count"], [(count_now,)])
+                result = Answer(["Count"], [(count_now,)])
             elif count:
                 result = LazyCount(self, count)
         return result
@@ -447,7 +447,7 @@ class SparkExecutor(StatementLog):
             written.append(name)
         return written
 
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
         """Run the named statement from `sql/`, its Spark variant when it has one."""
         return self.execute(sqlfiles.statement(name, DIALECT).sql, params, step=name)
 

@@ -1,4 +1,4 @@
-"""Compare releases side by side, and sweep algorithms and parameters into such a comparison.
+"""Compare releases side by side (`sweep.py` makes the runs of such a comparison).
 
 Each row holds a run's parameters, time, information loss, query error per size and attack
 shares, as plain values, so a terminal table, JSON and the trade-off chart read the same rows.
@@ -6,12 +6,9 @@ shares, as plain values, so a terminal table, JSON and the trade-off chart read 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-from .. import algorithms
-from ..api import anonymize
-from ..params import Params
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
 
@@ -21,37 +18,6 @@ def compare(
 ) -> list[dict[str, Any]]:
     """Evaluate each stored run (same seeded workload) and return one flat row per run."""
     return [row(store, run, evaluate(store, run, workload=workload)) for run in runs]
-
-
-def sweep(
-    store: Store,
-    *,
-    algorithm_names: Iterable[str],
-    ks: Iterable[int],
-    ms: Iterable[int | None] = (None,),
-    workload: Workload = DEFAULT_WORKLOAD,
-    replace: bool = False,
-    progress: Callable[[str], None] = lambda _: None,
-    tag: str = "",
-) -> list[dict[str, Any]]:
-    """Anonymize with every algorithm x k (x m for the k^m algorithms), then compare the runs.
-
-    A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m. `tag`
-    names the hierarchy in use, in the run names and in a `hierarchy` column of the rows.
-    """
-    runs = []
-    for name in algorithm_names:
-        algo = algorithms.get(name)
-        for k in ks:
-            for m in [x or 2 for x in ms] if algo.needs_m else [None]:
-                run_name = (
-                    f"run_{algo.name}_k{k}" + (f"_m{m}" if m else "") + (f"_{tag}" if tag else "")
-                )
-                progress(run_name)
-                params = Params(algorithm=algo.name, k=k, m=m, run_name=run_name, replace=replace)
-                runs.append(anonymize(store, params).run)
-    rows = compare(store, runs, workload=workload)
-    return [{"hierarchy": tag, **r} for r in rows] if tag else rows
 
 
 def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import algorithms
+from .. import catalog
 from ..errors import ParamsError
 from ..store.database import Store
 from . import metrics
@@ -82,7 +82,7 @@ def model_of_run(store: Store, run: str) -> Model:
         raise ParamsError(f"run {run!r} records no parameters: give k (and m) explicitly")
     with store.in_run(run):
         info = dict(store.query("SELECT key, value FROM run_info"))
-    algo = algorithms.get(str(info["algorithm"]))
+    algo = catalog.get(str(info["algorithm"]))
     m = info.get("m")
     return Model(
         k=int(info["k"]),

@@ -11,7 +11,7 @@ import html
 import io
 from typing import Any
 
-from .. import algorithms
+from .. import catalog
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Model, Workload, evaluate, model_of_run
 from .verify import verify
@@ -36,7 +36,7 @@ def run_report(
             if store.has_table("run_info", run)
             else {}
         )
-        algo = algorithms.get(info["algorithm"]) if "algorithm" in info else None
+        algo = catalog.get(info["algorithm"]) if "algorithm" in info else None
         verdict = verify(
             store,
             k=model.k,

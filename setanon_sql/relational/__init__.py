@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..algorithms import Progress, quiet
 from ..errors import InfeasibleError, ParamsError, VerificationError
+from ..progress import Progress, quiet
 from ..store.database import Store
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
 from .data import TableData, TableSource, load_table

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from ..algorithms import Progress, quiet
+from ..progress import Progress, quiet
 from ..store.database import Store
 
 

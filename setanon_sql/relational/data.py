@@ -18,7 +18,7 @@ import pyarrow as pa
 from sqlglot import exp, select
 
 from ..engine.builders import render
-from ..engine.duckdb import qualified, split_qualified
+from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError
 from ..store.database import Store, literal, quote
 from ..store.hierarchy import Hierarchy

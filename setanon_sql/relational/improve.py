@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..algorithms import Progress, quiet
 from ..engine.builders import render
+from ..progress import Progress, quiet
 from ..store.database import Store, quote
 from . import builders as queries
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..algorithms import Progress, quiet
 from ..engine.builders import render
+from ..progress import Progress, quiet
 from ..store.database import Store
 from . import builders as queries
 

@@ -19,21 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    pass
 
-from ..engine.duckdb import (
-    Executor,
-    Logged,
-    Result,
-    Rows,
-    UsesExecutor,
-    first_line,
-    literal,
-    qualified,
-    quote,
-    replay_script,
-)
-from ..errors import HierarchyError, InputError
+from ..engine.contract import Forwarding
+from ..engine.duckdb import Executor
+from ..engine.log import Logged, replay_script
+from ..engine.sqltext import literal, qualified, quote
+from ..errors import HierarchyError, InputError, first_line
 from .dataset import LOG_TABLE as LOG
 from .dataset import (
     Dataset,
@@ -47,7 +39,7 @@ from .dataset import (
 from .hierarchy import Hierarchy
 from .registry import Registry
 
-__all__ = ["Run", "Store", "literal", "quote", "Result"]
+__all__ = ["Run", "Store", "literal", "quote"]
 
 
 @dataclass
@@ -82,7 +74,7 @@ def renamed_schema(entry: Logged, old: str, new: str) -> Logged:
     return dataclasses.replace(entry, sql=entry.sql.replace(quote(old), quote(new)))
 
 
-class Store(UsesExecutor):
+class Store(Forwarding):
     """A DuckDB database: a file, or in memory.
 
     Example:
@@ -120,18 +112,6 @@ class Store(UsesExecutor):
     @property
     def path(self) -> Path | None:
         return self.ex.path
-
-    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
-        return self.ex.arrow(sql, params, step=step)
-
-    def put_arrow(self, name: str, table: pa.Table, *, temp: bool = False) -> None:
-        self.ex.put_arrow(name, table, temp=temp)
-
-    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
-        self.ex.put_rows(name, rows, temp=temp)
-
-    def unordered(self):
-        return self.ex.unordered()
 
     def current_schema(self) -> str:
         """The schema unqualified tables are created in now; for a run being made, the name it

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine.duckdb import Executor, Logged, Rows, qualified, quote
+from ..engine.duckdb import Executor
+from ..engine.log import Logged, Rows
+from ..engine.sqltext import qualified, quote
 from ..errors import HierarchyError, InputError
 from . import sources as load
 from .hierarchy import Hierarchy, natural_key

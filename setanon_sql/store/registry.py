@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.duckdb import Executor, literal, quote
+from ..engine.duckdb import Executor
+from ..engine.sqltext import literal, quote
 from ..errors import InputError, ParamsError
 
 SCHEMA = "setanon"

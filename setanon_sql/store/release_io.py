@@ -15,8 +15,8 @@ from pathlib import Path
 import duckdb
 
 from ..engine import sqlfiles
-from ..engine.duckdb import first_line, literal, qualified, quote, split_qualified
-from ..errors import InputError, ParamsError
+from ..engine.sqltext import literal, qualified, quote, split_qualified
+from ..errors import InputError, ParamsError, first_line
 from .database import Store
 
 OUTPUT_FORMATS = ("csv", "parquet")

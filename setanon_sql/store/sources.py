@@ -15,8 +15,9 @@ from typing import Any
 
 import duckdb
 
-from ..engine.duckdb import Executor, first_line, literal, qualified, quote, split_qualified
-from ..errors import InputError
+from ..engine.duckdb import Executor
+from ..engine.sqltext import literal, qualified, quote, split_qualified
+from ..errors import InputError, first_line
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
