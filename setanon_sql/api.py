@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import catalog
-from .errors import InfeasibleError, InputError, ParamsError, VerificationError
+from . import catalog, runs
+from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
 from .measure.verify import VerifyReport, verify
 from .params import Params
@@ -167,22 +167,25 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     """
     algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    n = store.scalar("SELECT count(*) FROM tids")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
-    name = params.run_name or store.new_run_name(
-        f"{algo.name}_k{params.k}" + (f"_m{params.m}" if params.m else "")
-    )
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
+    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
-    with store.run_schema(name, algorithm=algo.name, params=record, replace=params.replace) as run:
+    with runs.making(
+        store, name, algorithm=algo.name, params=record, replace=params.replace
+    ) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
-        _record_run(store, algo.name, params, info)
+        runs.write_info(store, run_info(algo.name, params, info))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures."""
+    return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
 
 
 def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
@@ -226,48 +229,6 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, Any]) -> None:
-    rows = {"algorithm": algorithm, "k": params.k, "m": params.m, **params.options, **info}
-    store.execute(
-        "CREATE OR REPLACE TABLE run_info AS SELECT unnest($keys) AS key, unnest($values) AS value",
-        {"keys": list(rows), "values": [None if v is None else str(v) for v in rows.values()]},
-        step="run_info",
-    )
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    """How a stored run was made: what its release must satisfy, and how it is measured."""
-
-    name: str
-    algorithm: str
-    k: int
-    m: int | None
-    model: str
-    multiset: bool
-    allows_suppression: bool
-
-
-def stored_run(store: Store, run: str) -> StoredRun:
-    """A run of the registry with its algorithm's model (for verify and metrics of a run)."""
-    row = store.registry.run(run)
-    if row["kind"] != "transactions":
-        raise ParamsError(f"run {run!r} is a {row['kind']} run; this command takes transactions")
-    import json
-
-    params = json.loads(row["params"]) if row["params"] else {}
-    algo = catalog.get(row["algorithm"])
-    return StoredRun(
-        run,
-        algo.name,
-        int(params["k"]),
-        params.get("m"),
-        algo.model,
-        algo.multiset,
-        algo.allows_suppression,
-    )
-
-
 def verify_release(
     store: Store,
     *,
@@ -289,7 +250,7 @@ def verify_release(
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = stored_run(store, run)
+        made = runs.promise_of(store, run)
         with store.in_run(run, scratch=True):
             return verify(
                 store,
@@ -349,7 +310,7 @@ def release_metrics(
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        made = stored_run(store, run)
+        made = runs.promise_of(store, run)
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)

@@ -17,6 +17,9 @@ from typing import Any
 
 from .errors import ParamsError
 
+MODELS = ("k", "km")
+"""The privacy models: transactional k-anonymity (k) and k^m-anonymity (km)."""
+
 
 @dataclass(frozen=True)
 class Option:

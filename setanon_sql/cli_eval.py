@@ -114,6 +114,7 @@ def evaluate_cmd(
     """What a release is still good for (itemset-query error) and what it exposes (attacks),
     measured in SQL on a stored run or a release file; kept as eval_* tables of the run."""
     from .measure import evaluate as ev
+    from .runs import Promise
 
     workload = wl.workload()
     if run is not None:
@@ -137,7 +138,7 @@ def evaluate_cmd(
     else:
         if release_file is None or k is None:
             raise _usage("evaluate a stored run (--db, --run) or a release file (-r FILE --k K)")
-        model = ev.Model(k=k, m=m, model="km" if m else "k", multiset=multiset)
+        model = Promise(k=k, m=m, model="km" if m else "k", multiset=multiset)
         store = _open(src, hier, dbo)
         try:
             data = ev.evaluate_release_file(store, release_file, model=model, workload=workload)

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import catalog
-from .api import Result, checked_release, finished
+from . import catalog, runs
+from .api import Result, checked_release, finished, run_info
 from .engine import interrupts
 from .engine.contract import Forwarding
 from .engine.log import Logged, Rows
 from .engine.spark import SparkExecutor, shuffle_partitions
 from .engine.sqltext import quote
-from .errors import InfeasibleError, InputError, ParamsError
+from .errors import InputError, ParamsError
 from .params import Params
 from .progress import Progress, quiet
 from .store.dataset import _check_problems, check_covers, node_columns, save_log
@@ -216,7 +216,7 @@ def check_options(
 
 
 def run_name(params: Params) -> str:
-    return params.run_name or f"run_{params.algorithm}_k{params.k}"
+    return params.run_name or f"{runs.RUN_PREFIX}{runs.default_base(params.algorithm, params.k)}"
 
 
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
@@ -225,24 +225,13 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     check_algorithm(params.algorithm)
     algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    n = store.scalar("SELECT count(*) FROM tids", step="transactions")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids", step="transactions")))
     started = time.perf_counter()
     info = algo.runner()(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
     report, loss = checked_release(store, algo, params)
-    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, **params.options, **info}
-    store.put_rows(
-        "run_info",
-        Rows(
-            {
-                "key": ("VARCHAR", list(keys)),
-                "value": ("VARCHAR", [None if v is None else str(v) for v in keys.values()]),
-            }
-        ),
-    )
+    runs.write_info(store, run_info(algo.name, params, info, engine="spark"))
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
     store.ex.persist()
     return finished(store.ex.catalog, algo, params, report, loss, info, started)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from reference import Tree, generalizes, is_k_anonymous
 from strategies import databases
 
-from setanon_sql import Params, ParamsError, anonymize
+from setanon_sql import Params, ParamsError, anonymize, runs
 from setanon_sql.algorithms import lcg
 from setanon_sql.algorithms.clump import best_cost, best_runs, improve
 from setanon_sql.measure.verify import verify
@@ -57,7 +57,7 @@ def one_item_per_copy(original: set[str], released: list[str], tree: Tree) -> bo
 # -- LCG and GGD of a given cluster (paper, Example 2) -------------------------------------------
 def lcg_of_one_cluster(transactions: list[list[str]]) -> tuple[list[str], float]:
     store = make_store(transactions, FOOD_TREE)
-    with store.run_schema("one"):
+    with runs.making(store, "one"):
         store.execute("CREATE TABLE cluster_of AS SELECT tid, 0 AS cluster FROM tids")
         total = lcg.release(store)
         rows = store.query(

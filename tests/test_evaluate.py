@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from reference import Tree
 from strategies import databases
 
-from setanon_sql import Params, ParamsError, Store, anonymize
+from setanon_sql import Params, ParamsError, Store, anonymize, runs
 from setanon_sql.measure.evaluate import Model, Workload, evaluate, figures, score
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,7 +59,7 @@ def put_release(store: Store, run: str, release: Mapping[str, list[str]]) -> Non
     """A run schema holding `release` (tid label -> node labels, repeats kept) as ids."""
     tids = [t for t, nodes in release.items() for _ in nodes]
     nodes = [n for ns in release.values() for n in ns]
-    with store.run_schema(run):
+    with runs.making(store, run):
         store.execute(
             "CREATE TABLE release AS SELECT t.tid, n.id AS node "
             "FROM (SELECT unnest($tids) AS tid_label, unnest($nodes) AS label) AS r "

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from reference import Tree
 from strategies import databases
 
-from setanon_sql import Params, anonymize
+from setanon_sql import Params, anonymize, runs
 from setanon_sql.measure.instance_loss import instance_loss
 from setanon_sql.measure.metrics import information_loss
 
@@ -55,7 +55,7 @@ def measure(store, release: dict[str, list[str]]) -> dict:
     ids = dict(store.query("SELECT label, tid FROM tids"))
     nodes = dict(store.query("SELECT label, id FROM node"))
     rows = [(ids[t], nodes[n]) for t, labels in release.items() for n in labels]
-    with store.run_schema("hand", replace=True):
+    with runs.making(store, "hand", replace=True):
         store.put_arrow(
             "release",
             pa.table(

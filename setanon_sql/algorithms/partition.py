@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import runs
 from ..engine.log import Answer
 from ..engine.sqltext import quote
-from ..errors import InfeasibleError
 from ..params import Params
 from ..progress import Progress
 from ..store.database import Store
@@ -90,10 +90,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     in Python (not when the per-level tables are kept for inspection).
     """
     size = store.run("partition_size").one()
-    if size["transactions"] < params.k:
-        raise InfeasibleError(
-            f"k = {params.k} is larger than the data ({size['transactions']} transactions)"
-        )
+    runs.check_k(params.k, int(size["transactions"]))
     store.run("partition_child_rank")
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
     for name in ("start_moves", "start_done", "start_tree", "start_cut", "start_blocked"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..runs import read_info
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
 
@@ -22,7 +23,7 @@ def compare(
 
 def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:
     """One flat row: parameters and time from `run_info`, then the evaluation's figures."""
-    info = _run_info(store, run)
+    info = read_info(store, run)
     out: dict[str, Any] = {
         "run": run,
         "algorithm": info.get("algorithm"),
@@ -42,10 +43,3 @@ def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:
         out[f"median_candidates_{a['known']}"] = a["median_candidates"]
     out["promise_holds"] = evaluation["promise_holds"]
     return out
-
-
-def _run_info(store: Store, run: str) -> dict[str, str]:
-    if not store.has_table("run_info", run):
-        return {}
-    with store.in_run(run):
-        return dict(store.query("SELECT key, value FROM run_info"))

@@ -16,41 +16,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import catalog
+from .. import runs
 from ..errors import ParamsError
+from ..runs import Promise, promise_of
 from ..store.database import Store
 from . import metrics
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
 _SALT_ATTACKS = 2
-
-
-@dataclass(frozen=True)
-class Model:
-    """The privacy promise a release is checked against: k, and m for k^m-anonymity."""
-
-    k: int
-    m: int | None = None
-    model: str = "k"  # "k": transactional k-anonymity, "km": k^m-anonymity
-    multiset: bool = False
-
-    def __post_init__(self) -> None:
-        if self.k < 1:
-            raise ParamsError("k must be >= 1")
-        if self.model not in ("k", "km"):
-            raise ParamsError(f"unknown privacy model {self.model!r}; one of k, km")
-        if self.model == "km" and not self.m:
-            raise ParamsError("the k^m model needs m")
-
-    @property
-    def attack_sizes(self) -> tuple[int, ...]:
-        """Known-item counts to try: 1..m+1 for k^m (one past the promise), 1..3 for k."""
-        return tuple(range(1, (self.m or 0) + 2)) if self.model == "km" else (1, 2, 3)
-
-    def promised(self, known: int) -> bool:
-        """Does the model promise at least k candidates to an adversary knowing `known` items?"""
-        return self.model == "k" or known <= (self.m or 0)
 
 
 @dataclass(frozen=True)
@@ -75,32 +49,15 @@ class Workload:
 DEFAULT_WORKLOAD = Workload()
 
 
-def model_of_run(store: Store, run: str) -> Model:
-    """The model a stored run was made for, from its `run_info` (algorithm, k, m)."""
-    store.registry.run(run)  # an unknown name is said as such, not as missing parameters
-    if not store.has_table("run_info", run):
-        raise ParamsError(f"run {run!r} records no parameters: give k (and m) explicitly")
-    with store.in_run(run):
-        info = dict(store.query("SELECT key, value FROM run_info"))
-    algo = catalog.get(str(info["algorithm"]))
-    m = info.get("m")
-    return Model(
-        k=int(info["k"]),
-        m=int(m) if m not in (None, "None") else None,
-        model=algo.model,
-        multiset=algo.multiset,
-    )
-
-
 def evaluate(
-    store: Store, run: str, *, model: Model | None = None, workload: Workload = DEFAULT_WORKLOAD
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Evaluate a stored run's release: query error per size, attacks per known-item count.
 
     Returns plain figures (the keys of `setanon evaluate --json`) and leaves `eval_probes`,
     `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
     """
-    model = model or model_of_run(store, run)
+    model = model or promise_of(store, run)
     started = time.perf_counter()
     with store.in_run(run) as made, store.unordered():
         store.require_hierarchy()
@@ -112,26 +69,26 @@ def evaluate(
         store.registry.record_tables(run, "run", made["run_id"])
     out["run"] = run
     out["seconds"] = round(time.perf_counter() - started, 3)
-    out["model"] = asdict(model)
+    out["model"] = model.as_dict()
     out["workload"] = asdict(workload)
     return out
 
 
 def evaluate_release_file(
-    store: Store, release: str | Path, *, model: Model, workload: Workload = DEFAULT_WORKLOAD
+    store: Store, release: str | Path, *, model: Promise, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Evaluate a release file against the store's dataset, in a run schema of its own."""
     from ..store import release_io as rel
 
     store.require_hierarchy()
-    name = store.new_run_name("evaluate")
+    name = runs.name_for(store, None, "evaluate")
     params = {"k": model.k, "m": model.m, "release": str(release)}
-    with store.run_schema(name, algorithm="release-file", params=params):
+    with runs.making(store, name, algorithm="release-file", params=params):
         rel.read_release(store, release)
     return evaluate(store, name, model=model, workload=workload)
 
 
-def draw_probes(store: Store, model: Model, workload: Workload) -> None:
+def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
     """Fill `eval_probes` with the random and frequent workloads and the attacks."""
     sizes, seed = list(workload.sizes), workload.seed
     store.run("eval_probes_create")
@@ -159,7 +116,7 @@ def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
         store.run("eval_frequent_extend", {"size": size, "minsup": minsup})
 
 
-def score(store: Store, model: Model) -> None:
+def score(store: Store, model: Promise) -> None:
     """Answer every probe from the release: `eval_queries` (actual, estimate, relative error)
     and `eval_attacks` (candidates)."""
     store.run("k_anonymity_classes")
@@ -174,7 +131,7 @@ def score(store: Store, model: Model) -> None:
     store.run("eval_attacks")
 
 
-def figures(store: Store, model: Model) -> dict[str, Any]:
+def figures(store: Store, model: Promise) -> dict[str, Any]:
     """The per-size figures of the scored probes, and whether the model's promise holds."""
     per_size = store.run("eval_query_figures").dicts()
     attacks = store.run("eval_attack_figures", {"k": model.k}).dicts()
@@ -201,6 +158,6 @@ def _query_row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if k != "workload"}
 
 
-def _loss(store: Store, model: Model) -> tuple[float, float]:
+def _loss(store: Store, model: Promise) -> tuple[float, float]:
     loss = metrics.information_loss(store, multiset=model.multiset)
     return float(loss["ncp"]), float(loss["lm"])

@@ -11,9 +11,9 @@ import html
 import io
 from typing import Any
 
-from .. import catalog
+from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
-from .evaluate import DEFAULT_WORKLOAD, Model, Workload, evaluate, model_of_run
+from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
 from .verify import verify
 
 _STYLE = (
@@ -25,24 +25,19 @@ _STYLE = (
 
 
 def run_report(
-    store: Store, run: str, *, model: Model | None = None, workload: Workload = DEFAULT_WORKLOAD
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
 ) -> dict[str, Any]:
     """Everything the page of one run shows, as plain values (also usable as JSON)."""
-    model = model or model_of_run(store, run)
+    model = model or promise_of(store, run)
     evaluation = evaluate(store, run, model=model, workload=workload)
+    info = read_info(store, run)
     with store.in_run(run):
-        info = (
-            dict(store.query("SELECT key, value FROM run_info"))
-            if store.has_table("run_info", run)
-            else {}
-        )
-        algo = catalog.get(info["algorithm"]) if "algorithm" in info else None
         verdict = verify(
             store,
             k=model.k,
             model=model.model,
             m=model.m,
-            allow_suppression=bool(algo and algo.allows_suppression),
+            allow_suppression=model.allows_suppression,
             multiset=model.multiset,
         )
         store.run("eval_generalization")

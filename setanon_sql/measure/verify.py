@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import MODELS
 from ..engine import sqlfiles
 from ..errors import ParamsError
 from ..store.database import Store, quote
-
-MODELS = ("k", "km")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InfeasibleError, ParamsError, VerificationError
+from .. import runs
+from ..errors import ParamsError, VerificationError
 from ..progress import Progress, quiet
 from ..store.database import Store
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
@@ -140,13 +141,11 @@ def anonymize_table(
         raise ParamsError(f"w must lie in [0, 1], got {w}")
     started = time.perf_counter()
     fn = measure(cost_measure)
-    name = run_name or store.new_run_name(
-        f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
-    )
+    name = runs.name_for(store, run_name, runs.default_base("table", k, l=l))
     record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
     record |= {"improve": improve, "mine_beam": mine_beam, "cover_cap": cover_cap}
-    with store.run_schema(
-        name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
+    with runs.making(
+        store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
     ) as run:
         data = load_table(
             store,
@@ -159,8 +158,7 @@ def anonymize_table(
             drop_missing=drop_missing,
             measure=fn,
         )
-        if k > data.rows:
-            raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
+        runs.check_k(k, data.rows, of="table", unit="rows")
         if l is not None:
             check_feasible(store, l, sensitive)
         mined = mine_closed(store, k, beam=mine_beam, progress=progress)

@@ -11,8 +11,7 @@ interrupt, removed here.
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ from ..engine.contract import Forwarding
 from ..engine.duckdb import Executor
 from ..engine.log import Logged, replay_script
 from ..engine.sqltext import literal, qualified, quote
-from ..errors import HierarchyError, InputError, first_line
+from ..errors import HierarchyError, InputError
 from .dataset import LOG_TABLE as LOG
 from .dataset import (
     Dataset,
@@ -34,7 +33,6 @@ from .dataset import (
     attach_hierarchy,
     item_labels,
     load_source,
-    save_log,
 )
 from .hierarchy import Hierarchy
 from .registry import Registry
@@ -144,11 +142,13 @@ class Store(Forwarding):
             out.append(self.dataset.schema)
         return tuple(out)
 
-    def _point(self, *, scratch: bool = False, run: str | None = None) -> None:
+    def point(self, *, run: str | None = None, scratch: bool | None = None) -> None:
         """Resolve unqualified names in `run`, then the hierarchy's and dataset's schemas; with
         none of them, in the database's own `main` again, so nothing resolves in a run that
-        was read before (a read of a run's tables must name its run)."""
+        was read before (a read of a run's tables must name its run). With `scratch` (always
+        when the database is open read-only) new tables go to the connection's memory."""
         schemas = ((run,) if run else ()) + self.data_schemas()
+        scratch = self.ex.read_only if scratch is None else scratch
         self.ex.set_path(*(schemas or ("main",)), scratch=scratch)
 
     def load(self, source: Any) -> Loaded:
@@ -161,7 +161,7 @@ class Store(Forwarding):
     def use(self, dataset: Dataset, hierarchy: HierarchyRef | None = None) -> None:
         self.dataset, self.hierarchy = dataset, hierarchy
         self.ex.fit_threads(dataset.rows)
-        self._point(scratch=self.ex.read_only)
+        self.point()
 
     def use_dataset_id(self, dataset_id: int | None) -> Dataset:
         """A dataset stored in the database: the one asked for, or the only one there is."""
@@ -233,78 +233,6 @@ class Store(Forwarding):
         return self.run("dataset_stats").one()
 
     # -- runs -------------------------------------------------------------------------------------------
-    def new_run_name(self, base: str) -> str:
-        """A free default name for a run: the recognizable prefix `run_`, then `base`."""
-        self.registry.ensure()
-        return self.registry.free_name(f"run_{base}")
-
-    @contextmanager
-    def run_schema(
-        self,
-        name: str,
-        *,
-        kind: str = "transactions",
-        algorithm: str = "",
-        params: Mapping[str, Any] | None = None,
-        replace: bool = False,
-    ) -> Iterator[Run]:
-        """Make a run: record it, create its schema and make it the place unqualified names are
-        created. On success its `sql_log` is saved and the run marked complete with
-        `run.results`; on any failure or interrupt its schema is dropped and it is marked
-        failed, so a failed run leaves nothing half-written.
-
-        A run that replaces a live run of its name (`replace`) is built in a schema of its own
-        and swapped in at the end, in one transaction with the earlier run's removal: the
-        earlier run survives every failure and interrupt of its replacement."""
-        reg = self.registry
-        reg.ensure()
-        old = reg.check_run_name(name, replace=replace)
-        if old is not None:
-            reg.check_replaceable(old["name"])  # before the work, not after it
-        run_id = reg.next_ids().run
-        schema = name if old is None else reg.free_name(f"{name}_replacing_{run_id}")
-        reg.start_run(
-            id=run_id,
-            name=schema,
-            kind=kind,
-            dataset=self.dataset.id if self.dataset else None,
-            hierarchy=self.hierarchy.id if self.hierarchy else None,
-            algorithm=algorithm,
-            params=dict(params or {}),
-        )
-        run, outer = Run(schema, run_id, name=name), self.run_ctx
-        started = time.perf_counter()
-        try:
-            with self.ex.recording(run.log):
-                reg.create_schema(schema, "run", run_id)
-                self._point(run=schema)
-                self.run_ctx = run
-                yield run
-            if schema != name:  # the log replays the run under the name it is kept by
-                run.log[:] = [renamed_schema(e, schema, name) for e in run.log]
-            save_log(self.ex, run.log)
-            reg.record_tables(schema, "run", run_id)
-            with self.ex.transaction():
-                if old is not None:
-                    reg.swap_run(old, schema, name, run_id)
-                reg.end_run(
-                    run_id, "complete", seconds=time.perf_counter() - started, results=run.results
-                )
-            run.schema = name
-        except BaseException as e:
-            self._abandon(run, e, time.perf_counter() - started)
-            raise
-        finally:
-            self.run_ctx = outer
-            self._point(run=outer.schema if outer else None, scratch=self.ex.read_only)
-
-    def _abandon(self, run: Run, error: BaseException, seconds: float) -> None:
-        """Remove a failed run's schema and say why it failed in the registry."""
-        reason = "interrupted" if isinstance(error, KeyboardInterrupt) else first_line(error)
-        if self.registry.owner_of(run.schema) is not None:
-            self.registry.drop_schema(run.schema, force=True)
-        self.registry.end_run(run.id, "failed", seconds=seconds, message=reason)
-
     @contextmanager
     def in_run(self, name: str, *, scratch: bool | None = None) -> Iterator[dict[str, Any]]:
         """Resolve unqualified names in a stored run, with its own dataset and hierarchy.
@@ -318,25 +246,21 @@ class Store(Forwarding):
         hid = row["hierarchy_id"]
         self.hierarchy = HierarchyRef.of(self.registry.hierarchy(hid)) if hid else None
         scratch = self.ex.read_only if scratch is None else scratch
-        self._point(run=name, scratch=scratch)
+        self.point(run=name, scratch=scratch)
         try:
             yield row
         finally:
             self.dataset, self.hierarchy = saved
-            self._point(
-                run=self.run_ctx.schema if self.run_ctx else None, scratch=self.ex.read_only
-            )
+            self.point(run=self.run_ctx.schema if self.run_ctx else None)
 
     @contextmanager
     def scratch(self) -> Iterator[None]:
         """New tables go to the connection's memory; dataset names resolve as usual."""
-        self._point(scratch=True)
+        self.point(scratch=True)
         try:
             yield
         finally:
-            self._point(
-                run=self.run_ctx.schema if self.run_ctx else None, scratch=self.ex.read_only
-            )
+            self.point(run=self.run_ctx.schema if self.run_ctx else None)
 
     def replay_script(self, name: str) -> str:
         """The SQL that rebuilds a stored run on a fresh DuckDB holding the same input files:
