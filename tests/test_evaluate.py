@@ -16,7 +16,8 @@ from reference import Tree
 from strategies import databases
 
 from setanon_sql import Params, ParamsError, Store, anonymize, runs
-from setanon_sql.measure.evaluate import Model, Workload, evaluate, figures, score
+from setanon_sql.measure.evaluate import Workload, evaluate, figures, score
+from setanon_sql.runs import Promise
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL = Workload(queries=10_000, targets=10_000, minsup=0.01)  # small data: every probe there is
@@ -112,7 +113,7 @@ def score_itemsets(store: Store, run: str, itemsets: list[tuple[str, ...]]) -> d
             "GROUP BY q",
             {"q": qids, "l": labels},
         )
-        score(store, Model(k=2))
+        score(store, Promise(k=2))
         rows = store.query("SELECT qid, actual, estimate, candidates FROM eval_scores")
     return {itemsets[q]: tuple(r) for q, *r in rows}
 
@@ -143,7 +144,7 @@ def test_copies_add_and_are_capped_at_one() -> None:
                 "INSERT INTO eval_probes SELECT 'random', 1, 0, NULL, [id], NULL FROM node "
                 "WHERE label = 'a1'"
             )
-            score(store, Model(k=2, multiset=multiset))
+            score(store, Promise(k=2, multiset=multiset))
             got = store.query("SELECT estimate, candidates FROM eval_scores")
             store.execute("DELETE FROM eval_probes")
         assert got == [(expected, 2)]
@@ -159,11 +160,11 @@ def test_a_unique_transaction_breaks_the_promise() -> None:
     got = score_itemsets(store, "identity", [("a1", "b1"), ("b1",)])
     assert got[("a1", "b1")] == (1, 1.0, 1)
     assert got[("b1",)] == (3, 3.0, 3)
-    out = evaluate(store, "identity", model=Model(k=2), workload=ALL)
+    out = evaluate(store, "identity", model=Promise(k=2), workload=ALL)
     assert not out["promise_holds"]
     assert any(a["unique"] > 0 for a in out["attacks"])
     with store.in_run("identity"):
-        assert figures(store, Model(k=1))["promise_holds"]
+        assert figures(store, Promise(k=1))["promise_holds"]
 
 
 # -- random inputs ---------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ def test_scores_match_the_definitions(case, seed) -> None:
     store = make_store(txs, edges)
     put_release(store, "r", release)
     workload = Workload(queries=6, targets=5, minsup=0.2, seed=seed)
-    out = evaluate(store, "r", model=Model(k=2, model="k", multiset=multiset), workload=workload)
+    out = evaluate(store, "r", model=Promise(k=2, model="k", multiset=multiset), workload=workload)
     rows = check_scores(store, "r", release, Tree(edges), multiset)
     original = original_of(store)
     for row in rows:
@@ -246,7 +247,7 @@ def test_frequent_workload_is_every_frequent_itemset(db, minsup) -> None:
     evaluate(
         store,
         "identity",
-        model=Model(k=1),
+        model=Promise(k=1),
         workload=Workload(queries=10_000, targets=1, minsup=minsup),
     )
     need = max(1, -(-minsup * len(txs) // 1))  # ceil
@@ -269,7 +270,7 @@ def test_same_seed_same_workload_and_sizes_bounded() -> None:
     store = make_store(FIG2_TX, AB_TREE)
     put_release(store, "hand", HAND_RELEASE)
     w = Workload(queries=2, targets=2, seed=7)
-    m = Model(k=2, m=2, model="km")
+    m = Promise(k=2, m=2, model="km")
     evaluate(store, "hand", model=m, workload=w)
     first = probes(store, "hand")
     evaluate(store, "hand", model=m, workload=w)
@@ -283,7 +284,7 @@ def test_bad_parameters() -> None:
     with pytest.raises(ParamsError, match="minsup"):
         Workload(minsup=2)
     with pytest.raises(ParamsError, match="needs m"):
-        Model(k=2, model="km")
+        Promise(k=2, model="km")
     with pytest.raises(ParamsError, match="sizes"):
         Workload(sizes=(0,))
 

@@ -27,6 +27,10 @@ _SALT_QUERIES = 1
 _SALT_ATTACKS = 2
 
 
+MAX_QUERY_SIZE = 8
+"""The largest itemset a query asks about: the frequent workload mines every size up to it."""
+
+
 @dataclass(frozen=True)
 class Workload:
     """How many probes of which sizes, and the seed that draws them."""
@@ -40,8 +44,8 @@ class Workload:
     def __post_init__(self) -> None:
         if self.queries < 0 or self.targets < 0:
             raise ParamsError("the numbers of queries and targets must be >= 0")
-        if not self.sizes or min(self.sizes) < 1:
-            raise ParamsError("query sizes must be >= 1")
+        if not self.sizes or min(self.sizes) < 1 or max(self.sizes) > MAX_QUERY_SIZE:
+            raise ParamsError(f"query sizes must lie in 1..{MAX_QUERY_SIZE}, got {self.sizes}")
         if not 0 < self.minsup <= 1:
             raise ParamsError(f"minsup is a share of the transactions in (0, 1], got {self.minsup}")
 

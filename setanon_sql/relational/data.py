@@ -63,6 +63,14 @@ def _relation(
     if not path.is_file():
         raise InputError(f"input not found: {path}")
     suffix = path.suffix.lower()
+    is_duckdb, is_csv = suffix in (".duckdb", ".db", ".ddb"), suffix not in (".parquet", ".pq")
+    is_csv = is_csv and not is_duckdb
+    if table and not is_duckdb:
+        raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
+    if columns and not is_csv:
+        raise ParamsError(
+            f"--columns names the columns of a header-less CSV; {path.name} is not one"
+        )
     if suffix in (".parquet", ".pq"):
         relation = f"read_parquet({literal(str(path))})"
     elif suffix in (".duckdb", ".db", ".ddb"):
