@@ -26,8 +26,8 @@ def open_store(
     db: str | Path | None = None,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
     dataset: int | None = None,
     read_only: bool = False,
     memory_limit: str | None = None,
@@ -105,8 +105,8 @@ def load(
     *,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
     what = source

@@ -10,6 +10,7 @@ error that lists the valid keys, never a silently ignored typo.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
@@ -19,6 +20,11 @@ from .errors import ParamsError
 
 MODELS = ("k", "km")
 """The privacy models: transactional k-anonymity (k) and k^m-anonymity (km)."""
+MAX_K = 2**31 - 1
+"""k above this is refused before any data is read (no dataset holds that many records)."""
+MAX_M = 8
+"""m above this is refused: k^m counts itemsets of m items by m-way joins, and no transaction
+data of the literature is attacked with more than a handful of known items."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ class Option:
             raise ParamsError(f"{where} must be {_kind_name(self.kind)}, got {value!r}")
         if self.choices and value not in self.choices:
             raise ParamsError(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
+        if self.kind is float and not math.isfinite(value):
+            raise ParamsError(f"{where} must be a finite number, got {value!r}")
         if self.minimum is not None and value < self.minimum:
             raise ParamsError(f"{where} must be >= {self.minimum:g}, got {value!r}")
         return value

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import catalog
 from .engine.log import Rows
 from .errors import InfeasibleError, ParamsError, first_line
+from .params import check_whole
 
 if TYPE_CHECKING:
     from .engine.contract import Workspace
@@ -165,8 +166,9 @@ class Promise:
     algorithm: str = ""
 
     def __post_init__(self) -> None:
-        if self.k < 1:
-            raise ParamsError("k must be >= 1")
+        check_whole("k", self.k, 1, catalog.MAX_K)
+        if self.m is not None:
+            check_whole("m", self.m, 1, catalog.MAX_M)
         if self.model not in catalog.MODELS:
             raise ParamsError(
                 f"unknown privacy model {self.model!r}; one of {', '.join(catalog.MODELS)}"

@@ -115,12 +115,13 @@ JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label
 JOIN node AS n ON n.label = s.label;
 
 -- name: release_unknown_labels
--- Labels of a release file that name no transaction or no hierarchy node (first 5 of each).
-(SELECT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
- ANTI JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label LIMIT 5)
+-- Labels of a release file that name no transaction or no hierarchy node (the first 5 of
+-- each, each once, in label order).
+(SELECT DISTINCT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
+ ANTI JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label ORDER BY label LIMIT 5)
 UNION ALL
-(SELECT 'item' AS kind, s.label FROM release_source AS s
- ANTI JOIN node AS n ON n.label = s.label LIMIT 5);
+(SELECT DISTINCT 'item' AS kind, s.label FROM release_source AS s
+ ANTI JOIN node AS n ON n.label = s.label ORDER BY label LIMIT 5);
 
 -- name: release_frequent
 -- Released (tid, node) rows whose node alone occurs in >= $k transactions: the only items an

@@ -19,7 +19,12 @@ from .app import app
 __all__ = ["app", "main", "run_cli"]
 
 # what the machine, not the data or the tool, ran out of
-_SHORT = {errno.ENOSPC: "disk space", errno.EDQUOT: "disk quota", errno.ENOMEM: "memory"}
+_SHORT = {
+    errno.ENOSPC: "disk space",
+    errno.EDQUOT: "disk quota",
+    errno.EFBIG: "room under the file size limit",
+    errno.ENOMEM: "memory",
+}
 
 
 def _say(message: str) -> None:
@@ -44,6 +49,20 @@ def _traceback(debug: bool) -> None:
         traceback.print_exc()
 
 
+def _usage_error(e: Exception) -> None:
+    """A bad command line in one line, naming the help to read; a command given without its
+    arguments prints its help, as asked."""
+    show = getattr(e, "show", None)
+    if type(e).__name__ == "NoArgsIsHelpError" and show is not None:
+        show()
+        return
+    format_message = getattr(e, "format_message", None)
+    message = format_message() if format_message else str(e)
+    ctx = getattr(e, "ctx", None)
+    where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    _say(" ".join(message.split()) + where)
+
+
 def run_cli(args: list[str] | None = None) -> int:
     """Run the command line and return its exit code: one line per error, a traceback only
     with --debug, a documented code for every outcome."""
@@ -57,8 +76,7 @@ def run_cli(args: list[str] | None = None) -> int:
     except typer.Abort:
         return _interrupted()
     except typer.exceptions.TyperException as e:  # click's usage errors
-        show = getattr(e, "show", None)
-        show() if show else _say(str(e))
+        _usage_error(e)
         return int(ExitCode.USAGE)
     except SetAnonError as e:
         _traceback(debug)

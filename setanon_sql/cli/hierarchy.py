@@ -23,7 +23,8 @@ def hierarchy_build(
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
     fanout: Annotated[
-        int | None, typer.Option("--fanout", help="Balanced fan-out over the items.", min=2)
+        int | None,
+        typer.Option("--fanout", help="Balanced fan-out over the items.", min=2, max=10**6),
     ] = None,
     code_prefix: Annotated[
         bool, typer.Option("--code-prefix", help="Drop trailing code digits level by level.")

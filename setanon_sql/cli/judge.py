@@ -241,7 +241,7 @@ def sweep_cmd(
         typer.Option("--hierarchy", "-H", help="Hierarchy files, comma-separated."),
     ] = None,
     fanout: Annotated[
-        int | None, typer.Option("--fanout", help="Build fan-out hierarchies.", min=2)
+        int | None, typer.Option("--fanout", help="Build fan-out hierarchies.", min=2, max=10**6)
     ] = None,
     order: Annotated[
         str | None,

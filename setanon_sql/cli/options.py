@@ -53,7 +53,7 @@ HierarchyFormat = Annotated[
 ]
 Fanout = Annotated[
     int | None,
-    typer.Option("--fanout", help="Build a balanced hierarchy of this fan-out.", min=2),
+    typer.Option("--fanout", help="Build a balanced hierarchy of this fan-out.", min=2, max=10**6),
 ]
 CodePrefix = Annotated[
     bool,
@@ -173,8 +173,8 @@ class SourceOpts:
         return {
             "format": self.format,
             "table": self.table,
-            "tid_col": self.tid_col or "tid",
-            "item_col": self.item_col or "item",
+            "tid_col": self.tid_col,
+            "item_col": self.item_col,
             "dataset": self.dataset,
         }
 

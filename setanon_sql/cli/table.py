@@ -82,6 +82,7 @@ def anonymize_table_cmd(
             help="Keep this many records per mining level (default 5000); 0: all (exact "
             "k-ANON-CF, slow).",
             min=0,
+            max=10**9,
         ),
     ] = None,
     cover_cap: Annotated[
@@ -126,7 +127,7 @@ def anonymize_table_cmd(
             sensitive=sensitive,
             l=l,
             w=DEFAULT_W if w is None else w,
-            columns=[c.strip() for c in columns.split(",")] if columns else None,
+            columns=[c.strip() for c in columns.split(",")] if columns is not None else None,
             table=table,
             drop_missing=missing,
             run_name=run,

@@ -26,7 +26,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from ..errors import InputError, ParamsError, first_line
+from ..errors import InputError, ParamsError, ResourceError, first_line
 from . import interrupts, limits, spill, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
 from .sqltext import literal, qualified, quote
@@ -101,6 +101,9 @@ class Executor(StatementLog):
         self._loading_on_one = False
         if self.path is not None:
             check_database_file(self.path, must_exist=read_only)
+        limits.check_threads(threads)
+        if temp_dir is not None:
+            limits.check_spill_folder(Path(temp_dir))
         self.con = duckdb.connect(":memory:")
         self.catalog = SCRATCH
         interrupts.watch(self)
@@ -123,8 +126,6 @@ class Executor(StatementLog):
         if temp_dir is None:  # DuckDB would spill into ./.tmp of wherever it was started
             self._spill = spill.private_folder()
             temp_dir = self._spill.name
-        elif not Path(temp_dir).is_dir():
-            raise InputError(f"--temp-dir {temp_dir} is not a folder")
         self._raw(f"SET temp_directory = {literal(str(temp_dir))}")
         self._raw(f"SET max_temp_directory_size = {literal(limits.spill_cap(temp_dir))}")
         if memory_limit is None:
@@ -136,6 +137,26 @@ class Executor(StatementLog):
                 self._raw(f"SET threads = {int(threads)}")
         except duckdb.Error as e:
             raise ParamsError(f"DuckDB setting refused: {first_line(e)}") from e
+
+    def shortage(self, e: duckdb.Error, step: str) -> ResourceError | None:
+        """DuckDB's out-of-memory and out-of-disk errors as what they are: the machine's
+        limits, said with the limit in force and what to change (exit 5, not a bug)."""
+        text = first_line(e)
+        if isinstance(e, duckdb.OutOfMemoryException):
+            limit = self.con.execute("SELECT current_setting('memory_limit')").fetchone()
+            return ResourceError(
+                f"DuckDB ran out of memory in step {step} under its memory limit of "
+                f"{limit[0] if limit else '?'} ({text}); give it more with --memory-limit, or "
+                "free memory on this machine"
+            )
+        if any(sign in text.lower() for sign in limits.DISK_FULL):
+            folder = self.con.execute("SELECT current_setting('temp_directory')").fetchone()
+            return ResourceError(
+                f"no room to write in step {step} ({text}): the disk is full or a size limit "
+                f"was reached; free space, or spill elsewhere with --temp-dir (now "
+                f"{folder[0] if folder else '?'})"
+            )
+        return None
 
     def fit_threads(self, transactions: int) -> None:
         """One DuckDB thread for a small dataset, unless the caller chose the threads."""
@@ -195,6 +216,11 @@ class Executor(StatementLog):
             if stop is None:
                 raise
             raise stop from e
+        except (duckdb.OutOfMemoryException, duckdb.IOException) as e:
+            short = self.shortage(e, step)
+            if short is None:
+                raise
+            raise short from e
         finally:
             entry = Logged(step, sql, bound, time.perf_counter() - started)
             self._record(entry, bookkeeping=bookkeeping)

@@ -26,9 +26,13 @@ from typing import Any
 
 from ..engine import sqlfiles
 from ..errors import ParamsError
+from ..params import check_whole
 from ..store.database import Store, literal
 
 _MACROS = ("u", "rank", "item", "pattern_item")
+MAX_TRANSACTIONS = 10**9  # 10^8 is the largest benchmark; beyond is a typo, not a wish
+MAX_ITEMS = 10**8
+MAX_LENGTH = 10**4
 
 
 @dataclass(frozen=True)
@@ -49,12 +53,20 @@ class SynthSpec:
     fanout: int = 5
 
     def __post_init__(self) -> None:
-        if self.transactions < 1 or self.items < 2:
-            raise ParamsError("synthetic data needs >= 1 transaction and >= 2 items")
+        check_whole("transactions", self.transactions, 1, MAX_TRANSACTIONS)
+        check_whole("items", self.items, 2, MAX_ITEMS)
+        check_whole("seed", self.seed, 0, 2**31 - 1)
+        if self.patterns is not None:
+            check_whole("patterns", self.patterns, 0, self.items)
+        check_whole("max_length", self.max_length, 1, MAX_LENGTH)
+        check_whole("fanout", self.fanout, 2, self.items)
+        for name in ("pattern_share", "min_length", "tail"):
+            if not math.isfinite(getattr(self, name)):
+                raise ParamsError(f"{name} must be a finite number, got {getattr(self, name)}")
         if not 0 <= self.pattern_share <= 1:
             raise ParamsError(f"pattern_share must be in [0, 1], got {self.pattern_share}")
-        if self.min_length < 1 or self.tail <= 1 or self.max_length < 1 or self.fanout < 2:
-            raise ParamsError("need min_length >= 1, tail > 1, max_length >= 1, fanout >= 2")
+        if not 1 <= self.min_length <= self.max_length or self.tail <= 1:
+            raise ParamsError("need 1 <= min_length <= max_length and tail > 1")
 
     def parameters(self) -> dict[str, Any]:
         """The bound parameters of `synthetic_baskets`."""

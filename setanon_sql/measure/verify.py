@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog import MODELS
+from ..catalog import MAX_K, MAX_M, MODELS
 from ..engine import sqlfiles
 from ..errors import ParamsError
+from ..params import check_whole
 from ..store.database import Store, quote
 
 
@@ -82,8 +83,9 @@ def verify(
         raise ParamsError(f"unknown privacy model {model!r}; one of {MODELS}")
     if model == "km" and not m:
         raise ParamsError("the k^m model needs m")
-    if k < 1:
-        raise ParamsError("k must be >= 1")
+    check_whole("k", k, 1, MAX_K)
+    if m is not None:
+        check_whole("m", m, 1, MAX_M)
     store.require_hierarchy()
     schema = store.current_schema()
     checks = (

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import runs
+from ..catalog import MAX_K
 from ..errors import ParamsError, VerificationError
+from ..params import check_whole
 from ..progress import Progress, quiet
 from ..store.database import Store
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
@@ -129,10 +132,9 @@ def anonymize_table(
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ParamsError(f"k must be a whole number >= 1, got {k!r}")
-    if l is not None and (l < 1 or not sensitive):
-        raise ParamsError("l-diversity needs l >= 1 and a sensitive column")
+    check_whole("k", k, 1, MAX_K)
+    if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
+        raise ParamsError("l-diversity needs a finite l >= 1 and a sensitive column")
     if mine_beam is not None and (isinstance(mine_beam, bool) or mine_beam < 1):
         raise ParamsError(f"mine_beam must be a whole number >= 1, got {mine_beam!r}")
     if cover_cap is not None and not 1 <= cover_cap <= 2:

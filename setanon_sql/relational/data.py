@@ -67,6 +67,8 @@ def _relation(
     is_csv = is_csv and not is_duckdb
     if table and not is_duckdb:
         raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
+    if columns is not None and (not columns or not all(columns)):
+        raise ParamsError(f"--columns must name every column, got {list(columns)}")
     if columns and not is_csv:
         raise ParamsError(
             f"--columns names the columns of a header-less CSV; {path.name} is not one"

@@ -45,6 +45,12 @@ def table_exposure(
         raise ParamsError(f"run {run!r} holds no table release")
     with store.in_run(run):
         qi = [r[0] for r in store.query("SELECT name FROM rel_attr ORDER BY attr")]
+        columns = [r[0] for r in store.query("DESCRIBE table_release")]
+        if sensitive is not None and (sensitive not in columns or sensitive in qi):
+            raise ParamsError(
+                f"--sensitive {sensitive!r} is not a released column of run {run!r} apart from "
+                f"its quasi-identifiers; its columns are {', '.join(map(repr, columns))}"
+            )
         store.execute(
             f"CREATE OR REPLACE TABLE eval_table_classes AS {render(classes_query(qi, sensitive))}",
             step="eval_table_classes",

@@ -17,7 +17,7 @@ import duckdb
 
 from ..engine.duckdb import Executor
 from ..engine.sqltext import literal, qualified, quote, split_qualified
-from ..errors import InputError, first_line
+from ..errors import InputError, ParamsError, first_line
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
@@ -68,10 +68,11 @@ def source_spec(
     *,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
 ) -> SourceSpec:
-    """Check the source exists and settle its format."""
+    """Check the source exists and settle its format; columns named for a line file (which
+    has none) are refused, not ignored."""
     path = Path(source)
     if not path.exists():
         raise InputError(f"input not found: {path}")
@@ -83,8 +84,13 @@ def source_spec(
     if fmt == "duckdb" and not table:
         raise InputError(f"{path} is a DuckDB file: name the table with --table")
     if fmt != "duckdb" and table:
-        raise InputError(f"--table names a table of a DuckDB input; {path} is read as {fmt}")
-    return SourceSpec(path.resolve(), fmt, table, tid_col, item_col)
+        raise ParamsError(f"--table names a table of a DuckDB input; {path} is read as {fmt}")
+    if fmt in ("spmf", "lines") and (tid_col is not None or item_col is not None):
+        raise ParamsError(
+            f"--tid-col and --item-col name columns of a CSV, Parquet or DuckDB input; {path} "
+            f"is read as {fmt} (a transaction a line)"
+        )
+    return SourceSpec(path.resolve(), fmt, table, tid_col or "tid", item_col or "item")
 
 
 def read(ex: Executor, spec: SourceSpec) -> int | None:
