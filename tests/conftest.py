@@ -6,8 +6,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Each example runs SQL on DuckDB: its time depends on the machine's load, not on the code, so
+# no example has a deadline (a loaded CI machine made timing flakes of correct code).
+settings.register_profile("setanon", deadline=None)
+settings.load_profile("setanon")
 
 from setanon_sql import HierarchySpec, Store, open_store  # noqa: E402
 
