@@ -89,7 +89,7 @@ def test_the_imports_make_no_circle() -> None:
 
     def visit(m: str, path: list[str]) -> None:
         if m in path:
-            raise AssertionError(f"an import circle: {' -> '.join(path[path.index(m):] + [m])}")
+            raise AssertionError(f"an import circle: {' -> '.join(path[path.index(m) :] + [m])}")
         if m in done:
             return
         for t in sorted(edges.get(m, ())):
