@@ -22,10 +22,8 @@ if TYPE_CHECKING:
 Params = Mapping[str, Any] | None
 
 
-class Engine(Protocol):
-    """An executor: every statement through `execute`, logged; named statements by `run`."""
-
-    log: list[Logged]
+class Statements(Protocol):
+    """The statement methods every engine and every workspace offers."""
 
     def execute(self, sql: str, params: Params = None, *, step: str = "sql") -> Answer: ...
 
@@ -44,30 +42,20 @@ class Engine(Protocol):
     def unordered(self) -> AbstractContextManager[None]: ...
 
 
-class Workspace(Protocol):
+class Engine(Statements, Protocol):
+    """An executor: every statement through `execute`, logged; named statements by `run`."""
+
+    log: list[Logged]
+
+
+class Workspace(Statements, Protocol):
     """What drivers see: an engine's statement methods and the data in use (unqualified names
     resolve to the run's tables, then the hierarchy's, then the dataset's)."""
 
     @property
     def log(self) -> list[Logged]: ...
 
-    def execute(self, sql: str, params: Params = None, *, step: str = "sql") -> Answer: ...
-
-    def run(self, name: str, params: Params = None) -> Answer: ...
-
     def run_all(self, name: str, params: Params = None) -> list[tuple]: ...
-
-    def query(self, sql: str, params: Params = None, *, step: str = "sql") -> list[tuple]: ...
-
-    def scalar(self, sql: str, params: Params = None, *, step: str = "sql") -> Any: ...
-
-    def arrow(self, sql: str, params: Params = None, *, step: str = "sql") -> pa.Table: ...
-
-    def put_arrow(self, name: str, table: pa.Table, *, temp: bool = False) -> None: ...
-
-    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None: ...
-
-    def unordered(self) -> AbstractContextManager[None]: ...
 
     def current_schema(self) -> str: ...
 
