@@ -16,7 +16,7 @@ import duckdb
 
 from . import sqlfiles
 from .errors import InputError, ParamsError
-from .executor import first_line, literal, qualified, quote, split_qualified
+from .executor import first_line, literal, names_catalog, qualified, quote, split_qualified
 from .store import Store
 
 OUTPUT_FORMATS = ("csv", "parquet")
@@ -121,7 +121,7 @@ def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str
         raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
     parts = split_qualified(table)
     if len(parts) == 3:
-        if parts[0].lower() != store.ex.catalog.lower():
+        if not names_catalog(store.ex, parts[0]):
             raise ParamsError(
                 f"--output-table {table!r}: catalog {parts[0]!r} is not the --db "
                 f"({store.ex.catalog!r})"
