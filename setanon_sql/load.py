@@ -9,6 +9,7 @@ tables are only ever read.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,10 @@ FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
 # Temp tables the readers make; dropped once the dataset is built (they hold the source as text).
 SOURCE_TABLES = ("source_lines", "source_pairs")
+# A LIST (`T[]`) or ARRAY (`T[3]`) type, as DESCRIBE writes it.
+_LIST_TYPE = re.compile(r"\[[0-9]*\]$")
+# Types whose values are no single label: cast to text they would be anonymized as strings.
+_NESTED_PREFIXES = ("STRUCT(", "MAP(", "UNION(", "VARIANT")
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,32 @@ def _columns(ex: Executor, relation: str) -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
+def nested_type(kind: str) -> bool:
+    """Whether a DuckDB type (as DESCRIBE writes it) holds more than one scalar value.
+
+    Example:
+        >>> [nested_type(t) for t in ("VARCHAR", "DECIMAL(5,2)", "STRUCT(a INTEGER)", "INT[]")]
+        [False, False, True, True]
+    """
+    return bool(_LIST_TYPE.search(kind)) or kind.upper().startswith(_NESTED_PREFIXES)
+
+
+def check_scalar(path: Path | str, column: str, kind: str, what: str, *, lists: bool) -> None:
+    """Refuse a column of a DuckDB type whose values are no single labels (with `lists`, no
+    list of them): cast to text, a STRUCT or a MAP would be anonymized as one string."""
+    inner = _LIST_TYPE.sub("", kind, count=1) if lists else kind
+    if nested_type(inner):
+        raise nested_column(path, column, kind, what, lists=lists)
+
+
+def nested_column(
+    path: Path | str, column: str, kind: str, what: str, *, lists: bool
+) -> InputError:
+    """The one-line refusal of a column of nested type (DuckDB's or Spark's name of it)."""
+    allowed = "a scalar (text, number, date...)" + (" or a list of scalars" if lists else "")
+    return InputError(f"{path}: column {column!r} has nested type {kind}; {what} must be {allowed}")
+
+
 def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: str) -> None:
     cols = _columns(ex, relation)
     for want in (tid_col, item_col):
@@ -132,7 +163,9 @@ def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: 
                 "(choose with --tid-col / --item-col)"
             )
     tid, item = quote(tid_col), quote(item_col)
-    if cols[item_col].endswith("[]"):
+    check_scalar(path, tid_col, cols[tid_col], "a transaction id", lists=False)
+    check_scalar(path, item_col, cols[item_col], "an item column", lists=True)
+    if _LIST_TYPE.search(cols[item_col]):  # a LIST (or ARRAY) of items
         empty = ex.query(
             f"SELECT {tid} FROM {relation} WHERE len(coalesce({item}, [])) = 0 LIMIT 5",
             step="empty_transactions",

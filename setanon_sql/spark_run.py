@@ -26,11 +26,13 @@ from .dataset import _check_problems, check_covers, node_columns, save_log
 from .errors import InfeasibleError, InputError, ParamsError
 from .executor import Logged, Rows, UsesExecutor, quote
 from .hierarchy import Hierarchy, natural_key
+from .load import nested_column
 from .params import Params
 from .spark_engine import SparkExecutor, shuffle_partitions
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
+_NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
     "id": "INTEGER",
     "label": "VARCHAR",
@@ -124,6 +126,14 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
                 f"{source.describe()}: no column {want!r}; columns are "
                 f"{', '.join(map(repr, types))} (choose with --tid-col / --item-col)"
             )
+    for column, what, lists in (
+        (source.tid_col, "a transaction id", False),
+        (source.item_col, "an item column", True),
+    ):
+        kind = types[column]
+        inner = kind[len("array<") : -1] if lists and kind.startswith("array<") else kind
+        if inner.startswith(_NESTED) or inner == "variant":
+            raise nested_column(source.describe(), column, kind, what, lists=lists)
     frame.createOrReplaceTempView(SOURCE_VIEW)
     tid, item = quote(source.tid_col), quote(source.item_col)
     if types[source.item_col].startswith("array"):

@@ -8,6 +8,7 @@ import gzip
 from pathlib import Path
 
 import duckdb
+import pytest
 from cli_helpers import cli
 
 from setanon_sql.errors import ExitCode
@@ -45,6 +46,67 @@ def write(path: Path, data: bytes, *, gz: bool = False) -> Path:
 def anonymize(src: Path, out: Path, *args: object) -> tuple[int, str]:
     r = cli("anonymize", src, *args, "-o", out, "-q")
     return r.code, r.stderr
+
+
+# -- item 10: nested Parquet columns are refused ----------------------------------------------------------------
+NESTED = {
+    "struct": ("{'a': 'x', 'b': 1}", "STRUCT(a VARCHAR, b INTEGER)"),
+    "map": ("map(['k'], ['v'])", "MAP(VARCHAR, VARCHAR)"),
+    "list of struct": ("[{'a': 'x'}]", "STRUCT(a VARCHAR)[]"),
+    "list of list": ("[[1, 2]]", "INTEGER[][]"),
+}
+
+
+def parquet(path: Path, select: str) -> Path:
+    duckdb.connect().execute(f"COPY ({select}) TO ? (FORMAT parquet)", [str(path)])
+    return path
+
+
+@pytest.mark.parametrize("kind", list(NESTED))
+def test_a_nested_item_column_is_refused(tmp_path, kind):
+    value, shown = NESTED[kind]
+    src = parquet(tmp_path / "t.parquet", f"SELECT range AS tid, {value} AS item FROM range(3)")
+    r = cli("anonymize", src, *EXACT, "-q")
+    assert r.code == ExitCode.INPUT
+    assert r.stderr.strip() == (
+        f"error: {src}: column 'item' has nested type {shown}; an item column must be a scalar "
+        "(text, number, date...) or a list of scalars"
+    )
+
+
+def test_a_nested_column_of_a_duckdb_table_is_refused(tmp_path):
+    src = tmp_path / "src.duckdb"
+    con = duckdb.connect(str(src))
+    con.execute("CREATE TABLE b AS SELECT range AS tid, union_value(n := 2) AS item FROM range(3)")
+    con.close()
+    r = cli("anonymize", src, "--table", "b", *EXACT, "-q")
+    assert r.code == ExitCode.INPUT
+    assert r.stderr.startswith(f"error: {src}: column 'item' has nested type UNION(n INTEGER);")
+
+
+def test_a_nested_tid_and_a_nested_table_column_are_refused(tmp_path):
+    src = parquet(tmp_path / "t.parquet", "SELECT {'id': range} AS tid, 'a' AS item FROM range(3)")
+    r = cli("anonymize", src, *EXACT, "-q")
+    assert r.code == ExitCode.INPUT and "column 'tid' has nested type STRUCT(id BIGINT)" in r.stderr
+    table = parquet(tmp_path / "p.parquet", "SELECT range AS age, {'z': 'a'} AS zip FROM range(4)")
+    r = cli("anonymize-table", table, "--qi", "age", "--qi", "zip", "-t", "age=fanout:2",
+            "-t", "zip=suppress", "-k", 2, "-q")  # fmt: skip
+    assert r.code == ExitCode.INPUT
+    assert "column 'zip' has nested type STRUCT(z VARCHAR)" in r.stderr
+
+
+def test_an_array_of_items_is_read_as_a_list(tmp_path):
+    # Parquet stores an ARRAY as a LIST; a DuckDB table keeps VARCHAR[2], once cast to text
+    src = tmp_path / "src.duckdb"
+    con = duckdb.connect(str(src))
+    con.execute("CREATE TABLE l AS SELECT 'x' AS tid, ['a', 'b'] AS items")
+    con.execute("CREATE TABLE a AS SELECT 'x' AS tid, ['a', 'b']::VARCHAR[2] AS items")
+    con.close()
+    for table in ("l", "a"):
+        out = tmp_path / f"{table}.csv"
+        code, err = anonymize(src, out, "--table", table, *EXACT, "--item-col", "items")
+        assert code == ExitCode.OK, err
+        assert release(out) == {("x", "a"), ("x", "b")}
 
 
 # -- item 10: --db main.duckdb ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from sqlglot import exp, select
 from ..errors import InputError, ParamsError
 from ..executor import qualified, split_qualified
 from ..hierarchy import Hierarchy
+from ..load import check_scalar
 from ..queries import render
 from ..store import Store, literal, quote
 from .taxonomy import CostMeasure, TaxonomySpec, build
@@ -189,6 +190,8 @@ def load_table(
         )
     if sensitive in qi:
         raise ParamsError(f"column {sensitive!r} cannot be both sensitive and a quasi-identifier")
+    for c in wanted:
+        check_scalar(name, c, cols[c], "a quasi-identifier or sensitive column", lists=False)
     if "rid" in cols:
         raise InputError(f"{name}: a column is named 'rid', which the tool uses for row ids")
     store.execute(
