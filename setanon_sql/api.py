@@ -28,6 +28,7 @@ class HierarchySpec:
     fanout: int | None = None
     code_prefix: bool = False
     order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
+    encoding: str | None = None  # of the file; None: UTF-8
 
     @property
     def leaf_order(self) -> str:
@@ -42,6 +43,8 @@ class HierarchySpec:
             raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
         if self.order is not None and self.fanout is None:
             raise ParamsError("--order applies to the --fanout builder")
+        if self.encoding is not None and self.path is None:
+            raise ParamsError("--hierarchy-encoding applies to a --hierarchy file")
 
     def build(self, store: Store) -> hierarchy.Hierarchy:
         """The tree: read from its file or edges, or built over the items of the store's
@@ -50,7 +53,7 @@ class HierarchySpec:
         if self.edges is not None:
             return hierarchy.from_edges(self.edges)
         if self.path is not None:
-            return hierarchy.read(self.path, self.format)
+            return hierarchy.read(self.path, self.format, self.encoding)
         if self.fanout is not None:
             return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
         return hierarchy.build_code_prefix(store.item_labels())
@@ -73,6 +76,7 @@ def open_store(
     table: str | None = None,
     tid_col: str = "tid",
     item_col: str = "item",
+    encoding: str | None = None,
     dataset: int | None = None,
     read_only: bool = False,
     memory_limit: str | None = None,
@@ -91,8 +95,15 @@ def open_store(
     spec = None
     if isinstance(source, (str, Path)):
         spec = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
+    elif encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
@@ -152,12 +163,18 @@ def load(
     table: str | None = None,
     tid_col: str = "tid",
     item_col: str = "item",
+    encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
     what = source
     if isinstance(source, (str, Path)):
         what = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
     loaded = store.load(what)
     stats = store.stats()

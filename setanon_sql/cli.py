@@ -68,10 +68,22 @@ class SourceOpts:
     item_col: Annotated[str, typer.Option("--item-col", help="Item column (or a LIST column).")] = (
         "item"
     )
+    encoding: Annotated[
+        str | None,
+        typer.Option("--encoding", help="Text encoding of INPUT, e.g. latin-1 (default utf-8)."),
+    ] = None
     dataset: Annotated[
         int | None,
         typer.Option("--dataset", help="Id of a dataset stored in --db (see `setanon datasets`)."),
     ] = None
+
+
+HierEncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--hierarchy-encoding", help="Text encoding of the hierarchy file (default utf-8)."
+    ),
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,11 +112,14 @@ class HierOpts:
             help="Leaf order of --fanout: support (most frequent first; default) or id.",
         ),
     ] = None
+    hierarchy_encoding: HierEncodingOpt = None
 
     def spec(self) -> Any:
         from .api import HierarchySpec
 
         if self.hierarchy is None and self.fanout is None and not self.code_prefix:
+            if self.hierarchy_encoding is not None:
+                raise _usage("--hierarchy-encoding applies to a --hierarchy file")
             return None
         return HierarchySpec(
             path=self.hierarchy,
@@ -112,6 +127,7 @@ class HierOpts:
             fanout=self.fanout,
             code_prefix=self.code_prefix,
             order=self.order,
+            encoding=self.hierarchy_encoding,
         )
 
 
@@ -246,6 +262,7 @@ def _open(src: SourceOpts, hier: HierOpts, dbo: DbOpts, *, read_only: bool = Fal
         table=src.table,
         tid_col=src.tid_col,
         item_col=src.item_col,
+        encoding=src.encoding,
         dataset=src.dataset,
         read_only=read_only,
         **dbo.settings(),
@@ -783,14 +800,17 @@ def hierarchy_check(
         str | None, typer.Option("--hierarchy-format", help="csv or paths.")
     ] = None,
     fmt: Annotated[str | None, typer.Option("--format", help="Format of --data.")] = None,
+    hierarchy_encoding: HierEncodingOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate a hierarchy (one root, no cycles, one parent each) and that it covers the data."""
     from . import hierarchy
 
-    h = hierarchy.read(path, hierarchy_format)
+    h = hierarchy.read(path, hierarchy_format, hierarchy_encoding)
     if data is not None:
-        hier = HierOpts(hierarchy=path, hierarchy_format=hierarchy_format)
+        hier = HierOpts(
+            hierarchy=path, hierarchy_format=hierarchy_format, hierarchy_encoding=hierarchy_encoding
+        )
         _open(SourceOpts(source=data, format=fmt), hier, DbOpts()).close()
     _warn(h.warnings)
     _emit(hierarchy.describe(h) | {"covers data": bool(data)}, as_json, f"{path}: valid")
@@ -803,6 +823,7 @@ def hierarchy_show(
     hierarchy_format: Annotated[
         str | None, typer.Option("--hierarchy-format", help="csv or paths.")
     ] = None,
+    hierarchy_encoding: HierEncodingOpt = None,
 ) -> None:
     """Print the top levels of a hierarchy as a tree, with leaf counts."""
     from rich.markup import escape
@@ -810,7 +831,7 @@ def hierarchy_show(
 
     from . import hierarchy
 
-    h = hierarchy.read(path, hierarchy_format)
+    h = hierarchy.read(path, hierarchy_format, hierarchy_encoding)
     trees = {0: Tree(f"{escape(h.labels[0])} [dim]({h.leaf_count[0]} leaves)[/]")}
     for i in range(1, h.size):
         if h.depth[i] <= depth:
@@ -871,6 +892,10 @@ def anonymize_table_cmd(
     missing: Annotated[
         str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files."),
+    ] = None,
     run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Replace a run the tool made before.")
@@ -924,6 +949,7 @@ def anonymize_table_cmd(
             columns=[c.strip() for c in columns.split(",")] if columns else None,
             table=table,
             drop_missing=missing,
+            encoding=encoding,
             run_name=run,
             replace=replace,
             improve=not no_improve,

@@ -3,7 +3,8 @@
 Every reader fills the temp table `source_pairs(tid_label, label)`: the transaction id with the
 type and text the source gives it (CSV values are text, so `01` stays `01`) and the item label as
 text, exactly as written (no trimming). `dataset.py` turns it into a dataset. Source files and
-tables are only ever read.
+tables are only ever read. Text files may be gzip'd and in another encoding than UTF-8
+(`textfile.py`); a byte order mark is no part of the first item.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from typing import Any
 
 import duckdb
 
-from .errors import InputError
+from . import textfile
+from .errors import InputError, ParamsError
 from .executor import Executor, first_line, literal, qualified, quote, split_qualified
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
 # Temp tables the readers make; dropped once the dataset is built (they hold the source as text).
 SOURCE_TABLES = ("source_lines", "source_pairs")
+TEXT_FORMATS = ("spmf", "lines", "csv")
 # A LIST (`T[]`) or ARRAY (`T[3]`) type, as DESCRIBE writes it.
 _LIST_TYPE = re.compile(r"\[[0-9]*\]$")
 # Types whose values are no single label: cast to text they would be anonymized as strings.
@@ -38,10 +41,14 @@ class SourceSpec:
     table: str | None = None
     tid_col: str = "tid"
     item_col: str = "item"
+    encoding: str = textfile.UTF8  # Python's name of the text's encoding
+    gzipped: bool = False
 
     def reader(self) -> str:
         """How the source is read, as JSON: part of what makes two loads the same dataset."""
         opts: dict[str, Any] = {"format": self.format}
+        if self.encoding != textfile.UTF8:  # unset for UTF-8, as before there was a choice
+            opts["encoding"] = self.encoding
         if self.format in ("csv", "parquet", "duckdb"):
             opts |= {"tid_col": self.tid_col, "item_col": self.item_col}
         if self.format == "duckdb":
@@ -49,21 +56,21 @@ class SourceSpec:
         return json.dumps(opts, sort_keys=True)
 
 
-def guess_format(path: Path) -> str:
-    suffix = path.suffix.lower()
+def guess_format(path: Path, *, gzipped: bool = False, encoding: str = textfile.UTF8) -> str:
+    """The format by the file's suffix (under a `.gz`), else by its first 64 KiB."""
+    suffix = textfile.plain_suffix(path)
     if suffix in (".parquet", ".pq"):
         return "parquet"
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix in (".duckdb", ".db", ".ddb"):
         return "duckdb"
-    with path.open("rb") as f:
-        head = f.read(65536)
+    head = textfile.head(path, 65536, gzipped=gzipped)
     if head.startswith(b"PAR1"):
         return "parquet"
     if head[8:12] == b"DUCK":
         return "duckdb"
-    text = head.decode("utf-8", errors="replace")
+    text = head.decode(encoding, errors="replace")
     return "spmf" if " -1 " in text or text.rstrip().endswith("-2") else "lines"
 
 
@@ -74,21 +81,34 @@ def source_spec(
     table: str | None = None,
     tid_col: str = "tid",
     item_col: str = "item",
+    encoding: str | None = None,
 ) -> SourceSpec:
-    """Check the source exists and settle its format."""
+    """Check the source exists and settle its format, compression and encoding."""
     path = Path(source)
     if not path.exists():
         raise InputError(f"input not found: {path}")
     if path.is_dir():
         raise InputError(f"input {path} is a folder, not a file")
-    fmt = (format or guess_format(path)).lower()
+    enc = textfile.encoding_name(encoding)
+    gzipped = textfile.is_gzip(path)
+    fmt = (format or guess_format(path, gzipped=gzipped, encoding=enc)).lower()
     if fmt not in FORMATS:
         raise InputError(f"unknown input format {fmt!r}; one of {', '.join(FORMATS)}")
+    if fmt not in TEXT_FORMATS:
+        if encoding is not None:
+            raise ParamsError(f"--encoding applies to text inputs; {path} is read as {fmt}")
+        if gzipped:
+            raise InputError(f"{path} is gzip'd: decompress it to read it as {fmt}")
+    if fmt == "csv" and enc not in textfile.CSV_ENCODINGS:
+        raise ParamsError(
+            f"--encoding {encoding}: a CSV input is read by DuckDB, which decodes "
+            f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
+        )
     if fmt == "duckdb" and not table:
         raise InputError(f"{path} is a DuckDB file: name the table with --table")
     if fmt != "duckdb" and table:
         raise InputError(f"--table names a table of a DuckDB input; {path} is read as {fmt}")
-    return SourceSpec(path.resolve(), fmt, table, tid_col, item_col)
+    return SourceSpec(path.resolve(), fmt, table, tid_col, item_col, enc, gzipped)
 
 
 def read(ex: Executor, spec: SourceSpec) -> int | None:
@@ -97,25 +117,44 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
     path = spec.path
     try:
         if spec.format in ("spmf", "lines"):
-            return _read_lines(ex, path, spmf=spec.format == "spmf")
+            return _read_lines(ex, spec)
         if spec.format == "csv":
-            relation = f"read_csv({literal(str(path))}, header = true, all_varchar = true)"
-            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
+            _read_long(ex, csv_relation(path, spec.encoding, spec.gzipped), path, spec)
         elif spec.format == "parquet":
-            relation = f"read_parquet({literal(str(path))})"
-            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
+            _read_long(ex, f"read_parquet({literal(str(path))})", path, spec)
         else:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
-        raise InputError(f"cannot read {path} as {spec.format}: {first_line(e)}") from e
+        why = None
+        if spec.format in TEXT_FORMATS:  # DuckDB's message for a byte of another encoding
+            why = textfile.first_undecodable(path, spec.encoding, "--encoding")
+        raise InputError(why or f"cannot read {path} as {spec.format}: {first_line(e)}") from e
     return None
 
 
-def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> int:
+def csv_relation(path: Path, encoding: str, gzipped: bool, options: str = "") -> str:
+    """DuckDB's read_csv of a CSV file with a header (or `options`), every value as text,
+    decompressed and decoded as the file needs."""
+    opts = options or ", header = true"
+    if encoding != textfile.UTF8:
+        opts += f", encoding = {literal(textfile.CSV_ENCODINGS[encoding])}"
+    if gzipped:  # by its content: DuckDB tells gzip by a .gz name only
+        opts += ", compression = 'gzip'"
+    return f"read_csv({literal(str(path))}, all_varchar = true{opts})"
+
+
+def _read_lines(ex: Executor, spec: SourceSpec) -> int:
     """Every line but a blank last one must hold an item, so the lines with items are the
-    first `lines_with_items` ones."""
-    ex.run("read_lines", {"path": str(path)})
-    ex.run("line_tokens", {"spmf": spmf})
+    first `lines_with_items` ones. A plain UTF-8 file is read by DuckDB itself; a gzip'd one or
+    one in another encoding is decoded here and its text handed over (the log keeps it, so the
+    dataset still replays)."""
+    path = spec.path
+    if spec.gzipped or spec.encoding != textfile.UTF8:
+        text = textfile.decode(textfile.read_bytes(path), path, spec.encoding, "--encoding")
+        ex.run("split_lines", {"content": text})
+    else:
+        ex.run("read_lines", {"path": str(path)})
+    ex.run("line_tokens", {"spmf": spec.format == "spmf"})
     cover = ex.run("line_coverage").one()
     if cover["lines"] - cover["lines_with_items"] > int(cover["last_blank"]):
         empty = [r[0] for r in ex.run("empty_lines").rows]
@@ -154,7 +193,8 @@ def nested_column(
     return InputError(f"{path}: column {column!r} has nested type {kind}; {what} must be {allowed}")
 
 
-def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: str) -> None:
+def _read_long(ex: Executor, relation: str, path: Path, spec: SourceSpec) -> None:
+    tid_col, item_col = spec.tid_col, spec.item_col
     cols = _columns(ex, relation)
     for want in (tid_col, item_col):
         if want not in cols:
@@ -208,7 +248,7 @@ def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
         if not found:
             raise InputError(f"{spec.path}: no table {spec.table!r}")
         relation = qualified(catalog, schema, name)
-        _read_long(ex, relation, spec.path, spec.tid_col, spec.item_col)
+        _read_long(ex, relation, spec.path, spec)
     finally:
         if not same:
             ex.execute(f"DETACH {quote(_SOURCE_DB)}", step="detach_source")

@@ -104,6 +104,7 @@ def anonymize_table(
     columns: Sequence[str] | None = None,
     table: str | None = None,
     drop_missing: str | None = None,
+    encoding: str | None = None,
     cost_measure: str | CostMeasure = "lm",
     run_name: str | None = None,
     replace: bool = False,
@@ -157,6 +158,7 @@ def anonymize_table(
             columns=columns,
             table=table,
             drop_missing=drop_missing,
+            encoding=encoding,
             measure=fn,
         )
         if k > data.rows:
