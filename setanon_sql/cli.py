@@ -547,7 +547,7 @@ def _anonymize_spark(
 
     spark_run.check_options(
         engine=eng.engine, algorithm=params.algorithm, db=dbo.db, source=src.source,
-        table=src.table, hierarchy=hier.spec(), output=output,
+        table=src.table, hierarchy=hier.spec(), output=output, encoding=src.encoding,
     )  # fmt: skip
     source = spark_run.SparkSource(
         path=src.source if src.table is None else None,

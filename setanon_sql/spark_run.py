@@ -206,6 +206,7 @@ def check_options(
     table: str | None,
     hierarchy: HierarchySpec | None,
     output: Path | None,
+    encoding: str | None = None,
 ) -> None:
     """What `anonymize --engine spark` takes, checked before a JVM starts."""
     if engine != "spark":
@@ -215,6 +216,8 @@ def check_options(
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if encoding is not None:
+        raise ParamsError("--encoding applies to text inputs; --engine spark reads Parquet")
     if hierarchy is None:
         raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
     if output is not None and output.suffix.lower() not in (".parquet", ".pq"):

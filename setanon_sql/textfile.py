@@ -50,8 +50,11 @@ def encoding_name(encoding: str | None, option: str = "--encoding") -> str:
 
 def is_gzip(path: Path) -> bool:
     """Whether the file is gzip'd, by its first two bytes (whatever its name)."""
-    with path.open("rb") as f:
-        return f.read(2) == GZIP_MAGIC
+    try:
+        with path.open("rb") as f:
+            return f.read(2) == GZIP_MAGIC
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from e
 
 
 def plain_suffix(path: Path) -> str:

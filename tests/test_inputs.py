@@ -224,6 +224,7 @@ def test_a_latin1_table_and_taxonomy_read_with_encoding(tmp_path):
         (("t.txt", "--encoding", "base64"), "--encoding 'base64' is not a text encoding"),
         (("t.csv", "--encoding", "cp1252"), "--encoding cp1252: a CSV input is read by DuckDB"),
         (("t.parquet", "--encoding", "latin-1"), "--encoding applies to text inputs"),
+        (("t.parquet", "--engine", "spark", "--encoding", "latin-1"), "--encoding applies to"),
         (("t.txt", "--hierarchy-encoding", "latin-1"), "--hierarchy-encoding applies to a"),
     ],
 )
