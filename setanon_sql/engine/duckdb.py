@@ -79,8 +79,8 @@ class Executor(StatementLog):
 
     Example:
         >>> ex = Executor()
-        >>> ex.scalar("SELECT $a + 1", {"a": 1}), ex.log[-1].step
-        (2, 'sql')
+        >>> ex.run("current_schema").one(), ex.log[-1].step
+        ({'schema': 'main'}, 'current_schema')
     """
 
     def __init__(

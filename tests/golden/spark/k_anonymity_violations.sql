@@ -1,4 +1,8 @@
 -- k_anonymity_violations (sql/verify.sql) as Spark SQL; $name parameters left unbound
+DROP TABLE IF EXISTS violations_k;
+
+CREATE TABLE violations_k
+USING PARQUET AS
 SELECT
   itemset,
   support

@@ -3,7 +3,7 @@ SELECT
   t.table_name
 FROM information_schema.tables AS t
 WHERE
-  t.table_catalog = CURRENT_DATABASE()
+  t.table_catalog = $catalog
   AND t.table_schema = $schema
   AND NOT EXISTS(
     SELECT

@@ -5,12 +5,12 @@ SELECT
       1
     FROM information_schema.schemata
     WHERE
-      catalog_name = CURRENT_DATABASE() AND LOWER(schema_name) = LOWER($name)
+      catalog_name = $catalog AND LOWER(schema_name) = LOWER($name)
   )
   OR EXISTS(
     SELECT
       1
     FROM information_schema.tables
     WHERE
-      table_catalog = CURRENT_DATABASE() AND LOWER(table_name) = LOWER($name)
+      table_catalog = $catalog AND LOWER(table_name) = LOWER($name)
   ) AS taken;

@@ -8,7 +8,7 @@ SELECT
   CURRENT_TIMESTAMP()
 FROM information_schema.tables AS t
 WHERE
-  t.table_catalog = CURRENT_DATABASE()
+  t.table_catalog = $catalog
   AND t.table_schema = $schema
   AND NOT EXISTS(
     SELECT

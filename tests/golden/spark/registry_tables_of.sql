@@ -3,6 +3,6 @@ SELECT
   t.table_name
 FROM information_schema.tables AS t
 WHERE
-  t.table_catalog = CURRENT_DATABASE() AND t.table_schema = $schema
+  t.table_catalog = $catalog AND t.table_schema = $schema
 ORDER BY
   1 NULLS LAST;
