@@ -144,7 +144,7 @@ def read_info(store: Store, run: str) -> dict[str, str]:
     if not store.has_table(INFO_TABLE, run):
         return {}
     with store.in_run(run):
-        return dict(store.run("run_info_read").rows)
+        return dict(store.run("run_info_read").tuples("key", "value"))
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from conftest import FOOD_TREE, make_store, original_of, release_of
+from helpers.papers import FOOD_TREE
+from helpers.reference import Tree, generalizes, is_k_anonymous
+from helpers.stores import make_store, original_of, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, is_k_anonymous
-from strategies import databases
 
 from setanon_sql import Params, ParamsError, anonymize, runs
 from setanon_sql.algorithms import lcg

@@ -9,11 +9,12 @@ from itertools import combinations
 from statistics import median
 
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store, original_of
+from helpers.papers import AB_TREE, FIG2_TX
+from helpers.reference import Tree
+from helpers.stores import make_store, original_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
 
 from setanon_sql import Params, ParamsError, Store, anonymize, runs
 from setanon_sql.measure.evaluate import Workload, evaluate, figures, score

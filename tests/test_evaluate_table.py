@@ -6,10 +6,10 @@ import math
 from collections import Counter
 
 import pytest
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
 from setanon_sql import ParamsError, Store
 from setanon_sql.relational import anonymize_table

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import reference
+from helpers import reference
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
 from setanon_sql import HierarchyError, open_store
 from setanon_sql.store import hierarchy as h

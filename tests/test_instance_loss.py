@@ -8,11 +8,12 @@ from functools import cache
 
 import pyarrow as pa
 import pytest
-from conftest import FOOD_TREE, make_store
+from helpers.papers import FOOD_TREE
+from helpers.reference import Tree
+from helpers.stores import make_store
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
 
 from setanon_sql import Params, anonymize, runs
 from setanon_sql.measure.instance_loss import instance_loss

@@ -8,11 +8,11 @@ from itertools import combinations, product
 from pathlib import Path
 
 import pytest
-from conftest import make_store, original_of, release_of
+from helpers.reference import Tree, generalizes, information_loss, is_km_anonymous
+from helpers.stores import make_store, original_of, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, information_loss, is_km_anonymous
-from strategies import databases
 
 from setanon_sql import (
     HierarchySpec,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import EX, cli
+from helpers.cli import EX, cli
 
 from setanon_sql.engine.limits import THREADS_PER_CORE, cores
 from setanon_sql.errors import ExitCode

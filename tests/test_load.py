@@ -6,7 +6,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import AB_TREE, make_store
+from helpers.papers import AB_TREE
+from helpers.stores import make_store
 
 from setanon_sql import HierarchyError, HierarchySpec, InputError, Store, open_store
 from setanon_sql.api import load

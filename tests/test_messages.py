@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from importlib.metadata import requires
 
-from cli_helpers import EX, cli
+from helpers.cli import EX, cli
 
 from setanon_sql.errors import ExitCode
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from cli_helpers import EX, cli
+from helpers.cli import EX, cli
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import EX, cli, fig2, interrupt
-from test_signals import baskets
+from helpers.cli import EX, cli, fig2, interrupt
+from helpers.user_files import baskets
 
 from setanon_sql.errors import ExitCode
 

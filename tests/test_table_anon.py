@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from functools import cache
 
 import pytest
-from cli_helpers import cli
+from helpers.cli import cli
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
 from setanon_sql import HierarchyError, InfeasibleError, InputError, Store, runs
 from setanon_sql.relational import anonymize_table, export

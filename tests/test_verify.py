@@ -2,39 +2,17 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store, original_of
+from helpers.papers import AB_TREE, FIG2_CUT_A, FIG2_TX, FOOD_TREE
+from helpers.reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
+from helpers.stores import make_store, original_of, put_release
+from helpers.strategies import databases, random_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
-from strategies import databases
 
 from setanon_sql import runs
 from setanon_sql.measure import metrics
 from setanon_sql.measure.verify import verify, violations
-
-
-def put_release(store, release: dict) -> None:
-    """Write a release given as tid label -> node labels into the current run's `release`."""
-    rows = [(str(t), n) for t, nodes in release.items() for n in nodes]
-    given = pa.table(
-        {"tid_label": [t for t, _ in rows], "label": [n for _, n in rows]},
-        schema=pa.schema([("tid_label", pa.string()), ("label", pa.string())]),
-    )
-    store.put_arrow("given", given, temp=True)
-    store.execute(
-        "CREATE OR REPLACE TABLE release AS SELECT t.tid, n.id AS node FROM given g "
-        "JOIN tids t ON CAST(t.label AS VARCHAR) = g.tid_label JOIN node n ON n.label = g.label"
-    )
-
-
-FIG2_CUT_A = {
-    "0": ["A", "b1", "b2"],
-    "1": ["A", "b1"],
-    "2": ["A", "b1", "b2"],
-    "3": ["A", "b2"],
-}
 
 
 def test_fig2_raw_is_not_2_2_anonymous(fig2):
@@ -114,16 +92,6 @@ def test_multiset_release_needs_one_item_per_copy():
         assert rep.validity_problems == 1  # two copies of A but only one A-item in tid 0
 
 
-def random_release(draw, txs, tree: Tree):
-    out = {}
-    for i, t in enumerate(txs):
-        nodes = set()
-        for item in t:
-            nodes.add(draw(st.sampled_from(tree.ancestors(item))))
-        out[str(i)] = sorted(nodes)
-    return out
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), db=databases(), k=st.integers(1, 4), m=st.integers(1, 3))
 def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
@@ -149,8 +117,6 @@ def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
 
 
 def test_multiset_loss_charges_each_copy_and_each_suppressed_item():
-    from conftest import FOOD_TREE
-
     store = make_store([["Orange", "Beef"], ["Apple", "Chicken", "Beef"]], FOOD_TREE)
     with runs.making(store, "lcg"):
         put_release(store, {"0": ["Fruit", "Beef"], "1": ["Fruit", "Beef"]})

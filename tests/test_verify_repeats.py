@@ -8,12 +8,12 @@ statements' old text (release made distinct, then checked) is kept here as the r
 from __future__ import annotations
 
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store
+from helpers.papers import AB_TREE, FIG2_CUT_A, FIG2_TX
+from helpers.reference import Tree
+from helpers.stores import make_store, put_release
+from helpers.strategies import databases, random_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
-from test_verify import FIG2_CUT_A, put_release, random_release
 
 from setanon_sql import runs
 from setanon_sql.engine import sqlfiles

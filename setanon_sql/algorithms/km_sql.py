@@ -33,6 +33,15 @@ def generalized_supports(size: int, *, below: str | None = "$k") -> exp.Select:
     return itemset_supports("generalized", size, below=below)
 
 
+def below_k(table: str) -> exp.Select:
+    """The rows of a table of supports whose support is under $k."""
+    return (
+        select("*")
+        .from_(exp.table_(table, quoted=True))
+        .where(exp.LT(this=exp.column("support"), expression=exp.Placeholder(this="k")))
+    )
+
+
 def expanded_supports(size: int, source: str = "expanded") -> exp.Select:
     """Support under $k of every `size`-itemset of the expanded transactions in `source` with
     no node together with its own ancestor."""

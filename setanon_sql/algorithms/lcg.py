@@ -24,7 +24,7 @@ def ggd(store: Store) -> float:
     represents: every transaction keeps exactly |LCG(S)| of its items.
     """
     store.run("ggd_of_clustering")
-    return float(store.scalar("SELECT coalesce(sum(ggd), 0) FROM ggd"))
+    return float(store.run("ggd_summary").one()["ggd"])
 
 
 def release(store: Store) -> float:

@@ -38,8 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import runs
-from ..engine.log import Answer
-from ..engine.sqltext import quote
+from ..engine.log import row_count
 from ..params import Params
 from ..progress import Progress
 from ..store.database import Store
@@ -139,7 +138,9 @@ def _level(
     )
     if params.keep_intermediate:
         store.run("partition_gain", {"scale": scale})
-        _log(store, "partition_gain_log", "partition_gain", level)
+        store.run(
+            "partition_gain_log_start" if level == 1 else "partition_gain_log_add", {"level": level}
+        )
     store.run("partition_balance", {"k": params.k, "next": next_pid})
     store.run("partition_split", {"k": params.k})
     new = row_count(store.run("partition_grow_tree", {"level": level}))
@@ -158,27 +159,13 @@ def _level(
 
 def release(store: Store) -> dict[str, Any]:
     """Write `partition_final` and the `release` from partition_of and partition_cut."""
-    store.run("partition_final")
+    classes = row_count(store.run("partition_final"))
     store.run("partition_release")
-    return {"classes": store.scalar("SELECT count(*) FROM partition_final", step="classes")}
+    return {"classes": classes}
 
 
 def drop_intermediate(store: Store, params: Params, extra: tuple[str, ...] = ()) -> None:
     """Drop the working tables unless the analyst asked to keep them."""
     if params.keep_intermediate:
         return
-    for table in _INTERMEDIATE + extra:
-        store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
-
-
-def _log(store: Store, log: str, table: str, level: int) -> None:
-    """Append a per-level table to its log, with the level (kept with keep_intermediate)."""
-    head = f"CREATE TABLE {quote(log)} AS" if level == 1 else f"INSERT INTO {quote(log)}"
-    store.execute(
-        f"{head} SELECT $level AS level, * FROM {quote(table)}", {"level": level}, step=log
-    )
-
-
-def row_count(result: Answer) -> int:
-    """The row count a CREATE TABLE AS / INSERT / UPDATE reports."""
-    return int(result.rows[0][0]) if result.rows else 0
+    store.drop(*_INTERMEDIATE, *extra, step="drop_intermediate")

@@ -84,6 +84,37 @@ def km_violations(
     return out
 
 
+def release_file(tid: str, item: str | None, *, csv: bool, items: str = "") -> exp.Select:
+    """A release file's rows as (tid_label, label) text: long rows (its `tid` and `item`
+    columns), or one row per transaction whose `items` are a LIST column or, in CSV, a JSON
+    array (`items` "list" or "json"; `item` None). The file is the parameter $path.
+
+    Example:
+        >>> print(release_file("t", "i", csv=False).sql("duckdb"))
+        SELECT CAST("t" AS TEXT) AS tid_label, CAST("i" AS TEXT) AS label FROM READ_PARQUET($path)
+    """
+    path = exp.Placeholder(this="path")
+    if csv:
+        options = [
+            exp.EQ(this=exp.column(name), expression=exp.true())
+            for name in ("header", "all_varchar")
+        ]
+        reader: exp.Expression = exp.ReadCSV(this=path, expressions=options)
+    else:
+        reader = exp.ReadParquet(expressions=[path])
+    if item is not None:
+        label: exp.Expression = exp.column(item, quoted=True)
+    else:
+        listed: exp.Expression = exp.column("items", quoted=True)
+        if items == "json":
+            listed = exp.cast(exp.func("json", listed), "VARCHAR[]", dialect="duckdb")
+        label = exp.Unnest(expressions=[listed])
+    return select(
+        exp.cast(exp.column(tid, quoted=True), "VARCHAR").as_("tid_label"),
+        exp.cast(label, "VARCHAR").as_("label"),
+    ).from_(exp.Table(this=reader))
+
+
 def render(expression: exp.Expression) -> str:
     """The SQL text of a built expression, pretty-printed for analysts (DuckDB dialect)."""
     return expression.sql("duckdb", pretty=True)

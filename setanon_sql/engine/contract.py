@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from . import ddl, sqlfiles
 from .log import Answer, Logged, Rows
 
 if TYPE_CHECKING:
@@ -57,6 +58,12 @@ class Workspace(Statements, Protocol):
 
     def run_all(self, name: str, params: Params = None) -> list[tuple]: ...
 
+    def run_arrow(self, name: str, params: Params = None) -> pa.Table: ...
+
+    def count(self, table: str, *, temp: bool = False) -> int: ...
+
+    def drop(self, *tables: str, temp: bool = False, step: str = "drop") -> None: ...
+
     def current_schema(self) -> str: ...
 
     def require_hierarchy(self) -> None: ...
@@ -84,8 +91,23 @@ class Forwarding:
     def run_all(self, name: str, params: Params = None) -> list[tuple]:
         return self.ex.run(name, params).rows
 
+    def run_arrow(self, name: str, params: Params = None) -> pa.Table:
+        """The named statement's result as an Arrow table (for large results; DuckDB only)."""
+        return self.ex.arrow(sqlfiles.statement(name).sql, params, step=name)
+
     def query(self, sql: str, params: Params = None, *, step: str = "sql") -> list[tuple]:
         return self.ex.query(sql, params, step=step)
+
+    def count(self, table: str, *, temp: bool = False) -> int:
+        """How many rows a table of the run (or a temp table) holds."""
+        return int(
+            self.ex.execute(ddl.count_rows(table, temp=temp), step=f"count_{table}").one()["rows"]
+        )
+
+    def drop(self, *tables: str, temp: bool = False, step: str = "drop") -> None:
+        """Drop these tables of the run (or temp tables) where they exist."""
+        for table in tables:
+            self.ex.execute(ddl.drop_table(table, temp=temp), step=step)
 
     def scalar(self, sql: str, params: Params = None, *, step: str = "sql") -> Any:
         return self.ex.scalar(sql, params, step=step)

@@ -27,9 +27,9 @@ if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s 
     import pyarrow as pa
 
 from ..errors import InputError, ParamsError, ResourceError, first_line
-from . import interrupts, limits, spill, sqlfiles
+from . import ddl, interrupts, limits, spill, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
-from .sqltext import literal, qualified, quote
+from .sqltext import qualified, quote
 
 SCRATCH = "memory"
 DUCKDB_MAGIC = b"DUCK"
@@ -97,8 +97,8 @@ class Executor(StatementLog):
 
     Example:
         >>> ex = Executor()
-        >>> ex.scalar("SELECT $a + 1", {"a": 1}), ex.log[-1].step
-        (2, 'sql')
+        >>> ex.run("current_schema").one(), ex.log[-1].step
+        ({'schema': 'main'}, 'current_schema')
     """
 
     def __init__(
@@ -129,9 +129,8 @@ class Executor(StatementLog):
             self._setup(memory_limit, temp_dir, threads)
             if self.path is not None:
                 self.catalog = catalog_name(self.path)
-                mode = " (READ_ONLY)" if read_only else ""
-                self._raw(f"ATTACH {literal(str(self.path))} AS {quote(self.catalog)}{mode}")
-                self._raw(f"USE {quote(self.catalog)}")
+                self._raw(ddl.attach(str(self.path), self.catalog, read_only=read_only))
+                self._raw(ddl.use(self.catalog))
         except duckdb.Error as e:
             self.close()
             raise InputError(f"cannot open DuckDB database {self.path}: {first_line(e)}") from e
@@ -140,19 +139,19 @@ class Executor(StatementLog):
             raise
 
     def _setup(self, memory_limit: str | None, temp_dir: str | Path | None, threads: int | None):
-        self._raw("SET enable_progress_bar = false")
+        self._raw(ddl.setting("enable_progress_bar", False))
         if temp_dir is None:  # DuckDB would spill into ./.tmp of wherever it was started
             self._spill = spill.private_folder()
             temp_dir = self._spill.name
-        self._raw(f"SET temp_directory = {literal(str(temp_dir))}")
-        self._raw(f"SET max_temp_directory_size = {literal(limits.spill_cap(temp_dir))}")
+        self._raw(ddl.setting("temp_directory", str(temp_dir)))
+        self._raw(ddl.setting("max_temp_directory_size", limits.spill_cap(temp_dir)))
         if memory_limit is None:
             memory_limit = limits.default_memory_limit()
         try:
             if memory_limit is not None:
-                self._raw(f"SET memory_limit = {literal(memory_limit)}")
+                self._raw(ddl.setting("memory_limit", memory_limit))
             if threads is not None:
-                self._raw(f"SET threads = {int(threads)}")
+                self._raw(ddl.setting("threads", int(threads)))
         except duckdb.Error as e:
             raise ParamsError(f"DuckDB setting refused: {first_line(e)}") from e
 
@@ -161,18 +160,17 @@ class Executor(StatementLog):
         limits, said with the limit in force and what to change (exit 5, not a bug)."""
         text = first_line(e)
         if isinstance(e, duckdb.OutOfMemoryException):
-            limit = self.con.execute("SELECT current_setting('memory_limit')").fetchone()
+            limit = self.setting("memory_limit")
             return ResourceError(
                 f"DuckDB ran out of memory in step {step} under its memory limit of "
-                f"{limit[0] if limit else '?'} ({text}); give it more with --memory-limit, or "
+                f"{limit} ({text}); give it more with --memory-limit, or "
                 "free memory on this machine"
             )
         if any(sign in text.lower() for sign in limits.DISK_FULL):
-            folder = self.con.execute("SELECT current_setting('temp_directory')").fetchone()
+            folder = self.setting("temp_directory")
             return ResourceError(
                 f"no room to write in step {step} ({text}): the disk is full or a size limit "
-                f"was reached; free space, or spill elsewhere with --temp-dir (now "
-                f"{folder[0] if folder else '?'})"
+                f"was reached; free space, or spill elsewhere with --temp-dir (now {folder})"
             )
         return None
 
@@ -182,22 +180,27 @@ class Executor(StatementLog):
             return
         if transactions <= ONE_THREAD_TRANSACTIONS:
             if not self._loading_on_one:
-                self._raw("SET threads = 1")
+                self._raw(ddl.setting("threads", 1))
             self.threads_given = True
         elif self._loading_on_one:
-            self._raw("RESET threads")
+            self._raw(ddl.reset("threads"))
         self._loading_on_one = False
 
     def fit_load_threads(self, size: int) -> None:
         """One DuckDB thread to load a small input file (`size` bytes), unless the caller
         chose the threads; `fit_threads` decides again once the transactions are counted."""
         if not self.threads_given and not self._loading_on_one and size <= ONE_THREAD_BYTES:
-            self._raw("SET threads = 1")
+            self._raw(ddl.setting("threads", 1))
             self._loading_on_one = True
 
     def _raw(self, sql: str) -> None:
         """Connection set-up that belongs to this process, not to any dataset or run."""
         self.con.execute(sql).fetchall()
+
+    def setting(self, name: str) -> Any:
+        """A DuckDB setting's value now, read outside the logs (for messages and restores)."""
+        row = self.con.execute(sqlfiles.statement("setting_value").sql, {"name": name}).fetchone()
+        return row[0] if row else "?"
 
     # -- the one path ---------------------------------------------------------------------------
     def execute(
@@ -249,9 +252,13 @@ class Executor(StatementLog):
         with self._statement(step, sql, bound):
             return self.con.sql(sql, params=bound).to_arrow_table()
 
-    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
+    def run(
+        self, name: str, params: Mapping[str, Any] | None = None, *, bookkeeping: bool = False
+    ) -> Answer:
         """Run the named statement from `sql/`."""
-        return self.execute(sqlfiles.statement(name).sql, params, step=name)
+        return self.execute(
+            sqlfiles.statement(name).sql, params, step=name, bookkeeping=bookkeeping
+        )
 
     def put_arrow(
         self, name: str, table: pa.Table, *, temp: bool = False, bookkeeping: bool = False
@@ -262,15 +269,12 @@ class Executor(StatementLog):
         started = time.perf_counter()
         self.con.register(view, table)
         try:
-            kind = "TEMP TABLE" if temp else "TABLE"
-            self.con.execute(
-                f"CREATE OR REPLACE {kind} {quote(name)} AS SELECT * FROM {quote(view)}"
-            ).fetchall()
-            types = [r[1] for r in self.con.execute(f"DESCRIBE {quote(name)}").fetchall()]
+            self.con.execute(ddl.create_table_as(name, ddl.select_all(view), temp=temp)).fetchall()
+            types = [r[1] for r in self.con.execute(ddl.describe(name)).fetchall()]
         finally:
             self.con.unregister(view)
         seconds = time.perf_counter() - started
-        sql = f"CREATE OR REPLACE {kind} {quote(name)} AS <{table.num_rows} rows from Python>"
+        sql = ddl.create_table_as(name, f"<{table.num_rows} rows from Python>", temp=temp)
         if bookkeeping:
             self._record(Logged(f"put_{name}", sql, None, seconds), bookkeeping=True)
         else:
@@ -281,20 +285,16 @@ class Executor(StatementLog):
     ) -> None:
         """Like `put_arrow`, for columns held in Python lists: each column is bound as one
         typed list parameter and unnested, one statement for the whole table."""
-        kind = "TEMP TABLE" if temp else "TABLE"
-        cols = ", ".join(
-            f"{quote(c)} {t}" for c, t in zip(rows.column_names, rows.types, strict=True)
-        )
-        values = ", ".join(f"unnest(${i}::{t}[])" for i, t in enumerate(rows.types, start=1))
+        columns = list(zip(rows.column_names, rows.types, strict=True))
         started = time.perf_counter()
-        self.con.execute(f"CREATE OR REPLACE {kind} {quote(name)} ({cols})")
+        self.con.execute(ddl.create_table(name, columns, temp=temp))
         if rows.columns:
             self.con.execute(
-                f"INSERT INTO {quote(name)} SELECT {values}",
+                ddl.insert_into(name, ddl.unnest_columns(rows.types)),
                 [v for _, v in rows.columns.values()],
             )
         seconds = time.perf_counter() - started
-        sql = f"CREATE OR REPLACE {kind} {quote(name)} AS <{rows.num_rows} rows from Python>"
+        sql = ddl.create_table_as(name, f"<{rows.num_rows} rows from Python>", temp=temp)
         if bookkeeping:
             self._record(Logged(f"put_{name}", sql, None, seconds), bookkeeping=True)
         else:
@@ -309,32 +309,31 @@ class Executor(StatementLog):
             entries = [qualified(SCRATCH, "main")] + [qualified(self.catalog, s) for s in schemas]
         else:
             entries = [quote(s) for s in schemas]
-        self.execute(f"SET search_path = {literal(','.join(entries))}", step="search_path")
+        self.execute(ddl.setting("search_path", ",".join(entries)), step="search_path")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One DuckDB transaction around the block: all of it is committed, or none of it (an
         error or an interrupt rolls it back, so an earlier state survives whole)."""
-        self.execute("BEGIN TRANSACTION", step="begin", bookkeeping=True)
+        self.run("transaction_begin", bookkeeping=True)
         try:
             yield
-            self.execute("COMMIT", step="commit", bookkeeping=True)
+            self.run("transaction_commit", bookkeeping=True)
         except BaseException:
             with contextlib.suppress(duckdb.Error):  # a failed COMMIT has rolled back already
-                self.con.execute("ROLLBACK")
+                self.con.execute(sqlfiles.statement("transaction_rollback").sql)
             raise
 
     @contextmanager
     def unordered(self) -> Iterator[None]:
         """Let DuckDB write tables in any row order (faster, and parallel), for steps whose SQL
         orders everything it depends on explicitly; the setting comes back afterwards."""
-        before = self.con.execute("SELECT current_setting('preserve_insertion_order')").fetchone()
-        self.execute("SET preserve_insertion_order = false", step="unordered")
+        before = bool(self.setting("preserve_insertion_order"))
+        self.execute(ddl.setting("preserve_insertion_order", False), step="unordered")
         try:
             yield
         finally:
-            flag = "true" if before and before[0] else "false"
-            self.execute(f"SET preserve_insertion_order = {flag}", step="ordered")
+            self.execute(ddl.setting("preserve_insertion_order", before), step="ordered")
 
     def interrupt(self) -> None:
         """Stop the statement running now (called from the signal thread)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .sqltext import inline_params, literal, quote
@@ -74,6 +75,32 @@ class Answer:
 
     def dicts(self) -> list[dict[str, Any]]:
         return [dict(zip(self.columns, r, strict=True)) for r in self.rows]
+
+    def tuples(self, *names: str) -> list[tuple]:
+        """The rows as tuples of these columns, in this order: read by name, as cheap as the
+        rows themselves when the statement already returns exactly these columns.
+
+        Example:
+            >>> Answer(["a", "b"], [(1, 2)]).tuples("b", "a"), Answer(["a"], [(1,)]).tuples("a")
+            ([(2, 1)], [(1,)])
+        """
+        where = [self.columns.index(n) for n in names]
+        if where == list(range(len(self.columns))):
+            return self.rows
+        if len(where) == 1:
+            return [(r[where[0]],) for r in self.rows]
+        pick = itemgetter(*where)
+        return [pick(r) for r in self.rows]
+
+
+def row_count(result: Answer) -> int:
+    """The rows a CREATE TABLE AS, INSERT, UPDATE or DELETE wrote (the `Count` it reports).
+
+    Example:
+        >>> row_count(Answer(["Count"], [(3,)])), row_count(Answer([], []))
+        (3, 0)
+    """
+    return int(result.one().get("Count", 0))
 
 
 def data_script(name: str, table: pa.Table | Rows, types: list[str], *, temp: bool) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store.database import Store, quote
+from ..store.database import Store
 
 
 def instance_loss(store: Store) -> dict[str, Any]:
@@ -23,10 +23,9 @@ def instance_loss(store: Store) -> dict[str, Any]:
     store.require_hierarchy()
     store.run("instance_nodes")
     store.run("instance_match_start")
-    deepest = store.scalar("SELECT coalesce(max(depth), 0) FROM instance_node")
+    deepest = store.run("instance_depth").one()["depth"]
     for depth in range(int(deepest), -1, -1):
         store.run("instance_match_level", {"depth": depth})
     figures = store.run("instance_loss").one()
-    for name in ("instance_node", "instance_match"):
-        store.execute(f"DROP TABLE IF EXISTS temp.{quote(name)}", step=f"drop_{name}")
+    store.drop("instance_node", "instance_match", temp=True, step="drop_instance_tables")
     return figures

@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine import sqlfiles
+from ..engine import ddl, sqlfiles
 from ..errors import ParamsError
 from ..params import check_whole
-from ..store.database import Store, literal
+from ..store.database import Store
 
 _MACROS = ("u", "rank", "item", "pattern_item")
 MAX_TRANSACTIONS = 10**9  # 10^8 is the largest benchmark; beyond is a typo, not a wish
@@ -109,16 +109,12 @@ def write_baskets(path: str | Path, spec: SynthSpec, *, store: Store | None = No
     try:
         for name in _MACROS:
             store.run(f"synthetic_macro_{name}")
-        store.execute(
-            f"COPY ({baskets_sql()}) TO {literal(str(partial))} "
-            "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)",
-            spec.parameters(),
-            step="synthetic_baskets",
+        copy = ddl.copy_to(
+            baskets_sql(), str(partial), "parquet", compression="zstd", row_group_size=1000000
         )
+        store.execute(copy, spec.parameters(), step="synthetic_baskets")
         os.replace(partial, path)
-        rows, items = store.query(
-            "SELECT count(*), count(DISTINCT item) FROM read_parquet($p)", {"p": str(path)}
-        )[0]
+        written = store.run("synthetic_written", {"p": str(path)}).one()
     finally:
         partial.unlink(missing_ok=True)
         if own:
@@ -126,7 +122,7 @@ def write_baskets(path: str | Path, spec: SynthSpec, *, store: Store | None = No
     return {
         "path": str(path),
         **asdict(spec),
-        "rows": rows,
-        "distinct_items": items,
+        "rows": written["rows"],
+        "distinct_items": written["items"],
         "seconds": round(time.perf_counter() - started, 2),
     }

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import MAX_K, MAX_M, MODELS
-from ..engine import sqlfiles
+from ..engine import ddl, sqlfiles
 from ..errors import ParamsError
 from ..params import check_whole
-from ..store.database import Store, quote
+from ..store.database import Store
 
 
 @dataclass(frozen=True)
@@ -96,56 +96,38 @@ def verify(
     # One statement per check: in one UNION ALL their hash tables are built side by side, and
     # at 10^7 transactions they do not fit a 4 GB limit together (each alone does).
     for i, name in enumerate(checks):
-        head = "INSERT INTO" if i else "CREATE OR REPLACE TABLE"
-        into = "violations_validity" + ("" if i else " AS")
-        store.execute(f"{head} {into} {sqlfiles.statement(name).sql}", step=name)
-    validity = store.scalar("SELECT count(*) FROM violations_validity")
+        found = sqlfiles.statement(name).sql
+        keep = ddl.insert_into if i else ddl.create_table_as
+        store.execute(keep("violations_validity", found), step=name)
+    validity = store.count("violations_validity")
     if model == "k":
         store.run("k_anonymity_classes")
-        store.execute(
-            "CREATE OR REPLACE TABLE violations_k AS "
-            + sqlfiles.statement("k_anonymity_violations").sql,
-            {"k": k},
-            step="violations_k",
-        )
-        classes, failing, tx = store.query(
-            "SELECT (SELECT count(*) FROM release_classes), count(*), coalesce(sum(support), 0) "
-            "FROM violations_k"
-        )[0]
+        store.run("k_anonymity_violations", {"k": k})
+        classes = store.run("k_anonymity_summary").one()
         return VerifyReport(
-            model, k, m, schema, validity, failing, int(tx), classes, multiset=multiset
+            model,
+            k,
+            m,
+            schema,
+            validity,
+            failing_classes=classes["failing"],
+            transactions_in_failing_classes=int(classes["transactions"]),
+            classes=classes["classes"],
+            multiset=multiset,
         )
-    store.execute(
-        "CREATE OR REPLACE TABLE release_set AS SELECT DISTINCT tid, node FROM release",
-        step="release_set",
-    )
+    store.run("release_set")
     store.run("release_frequent", {"k": k})
     from ..engine import builders as queries  # sqlglot, needed only for k^m checks
 
     sql = queries.render(queries.km_violations(m or 1))
-    store.execute(f"CREATE OR REPLACE TABLE violations_km AS {sql}", {"k": k}, step="violations_km")
-    per_size = dict(store.query("SELECT size, count(*) FROM violations_km GROUP BY size"))
+    store.execute(ddl.create_table_as("violations_km", sql), {"k": k}, step="violations_km")
+    per_size = dict(store.run("km_violations_per_size").tuples("size", "itemsets"))
     failing = {s: int(per_size.get(s, 0)) for s in range(1, (m or 1) + 1)}
     return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing, multiset=multiset)
 
 
 def violations(store: Store, table: str, limit: int = 20) -> list[dict[str, Any]]:
     """The first offending rows of a violations table, with node ids turned into labels."""
-    if table == "violations_validity":
-        sql = (
-            "SELECT t.label AS tid, n.label AS node, v.problem FROM violations_validity v "
-            "LEFT JOIN tids t ON t.tid = v.tid LEFT JOIN node n ON n.id = v.node "
-            "ORDER BY v.tid, v.node LIMIT $n"
-        )
-    elif table in ("violations_k", "violations_km"):
-        size = "size, " if table == "violations_km" else ""
-        sql = (
-            f"WITH v AS (SELECT row_number() OVER (ORDER BY support, itemset) AS rn, * "
-            f"FROM {quote(table)} ORDER BY rn LIMIT $n), "
-            "u AS (SELECT rn, unnest(itemset) AS id, generate_subscripts(itemset, 1) AS pos FROM v) "
-            f"SELECT {size}coalesce((SELECT list(n.label ORDER BY u.pos) FROM u JOIN node n "
-            "ON n.id = u.id WHERE u.rn = v.rn), []) AS itemset, support FROM v ORDER BY rn"
-        )
-    else:
+    if table not in ("violations_validity", "violations_k", "violations_km"):
         raise ParamsError(f"unknown violations table {table!r}")
-    return store.execute(sql, {"n": limit}, step=f"show_{table}").dicts()
+    return store.run(f"{table}_shown", {"n": limit}).dicts()

@@ -254,7 +254,7 @@ def _starts(store: Store, k: int, cap: float | None, progress: Progress) -> list
 def clustering_cost(store: Store, clusters: Sequence[Sequence[int]]) -> float:
     """The summed cost (size x d of the closure) of a clustering of the loaded table."""
     store_clusters(store, clusters, "cluster_try")
-    return float(store.run("rel_clustering_cost").rows[0][0])
+    return float(store.run("rel_clustering_cost").one()["cost"])
 
 
 def _finish(
@@ -275,7 +275,7 @@ def _finish(
         clusters, improved = improve_clusters(store, clusters, k, progress=progress)
     if l is not None:
         clusters, merges = l_diversify(store, data, clusters, l, w, fn)
-        l_merge = store.arrow("SELECT * FROM l_merge", step="l_merge_keep")
+        l_merge = store.run_arrow("rel_l_merge_read")
         if improve:
             clusters, more = improve_clusters(
                 store, clusters, k, sensitive=data.sensitive, l=l, progress=progress

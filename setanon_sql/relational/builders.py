@@ -116,6 +116,12 @@ def next_member(fields: Sequence[Field]) -> exp.Expression:
     return _parse(" UNION ALL ".join(branch(j, f) for j, f in enumerate(fields, 1)))
 
 
+def sensitive_values(column: str) -> exp.Select:
+    """Every source row's value of the sensitive column, as text: (rid, value)."""
+    value = exp.cast(exp.column(column, quoted=True), "VARCHAR").as_("value")
+    return exp.select(exp.column("rid"), value).from_("rel_source")
+
+
 def covering(
     r: int,
     j: int,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine import ddl
 from ..engine.builders import render
 from ..errors import ParamsError
 from ..store.database import Store
@@ -44,17 +45,16 @@ def table_exposure(
     if not store.has_table("table_release", run):
         raise ParamsError(f"run {run!r} holds no table release")
     with store.in_run(run):
-        qi = [r[0] for r in store.query("SELECT name FROM rel_attr ORDER BY attr")]
-        columns = [r[0] for r in store.query("DESCRIBE table_release")]
+        qi = [name for (name,) in store.run("rel_qi_names").tuples("name")]
+        described = store.run("rel_release_columns").tuples("column_name")
+        columns = [name for (name,) in described]
         if sensitive is not None and (sensitive not in columns or sensitive in qi):
             raise ParamsError(
                 f"--sensitive {sensitive!r} is not a released column of run {run!r} apart from "
                 f"its quasi-identifiers; its columns are {', '.join(map(repr, columns))}"
             )
-        store.execute(
-            f"CREATE OR REPLACE TABLE eval_table_classes AS {render(classes_query(qi, sensitive))}",
-            step="eval_table_classes",
-        )
+        classes = render(classes_query(qi, sensitive))
+        store.execute(ddl.create_table_as("eval_table_classes", classes), step="eval_table_classes")
         out = store.run("eval_table_risk", {"threshold": threshold}).one()
     out |= {"run": run, "sensitive": sensitive, "threshold": threshold}
     return out

@@ -77,8 +77,8 @@ class Store(Forwarding):
 
     Example:
         >>> s = Store()  # in-memory
-        >>> s.query("SELECT 1 + 1")[0][0]
-        2
+        >>> s.current_schema()
+        'main'
     """
 
     def __init__(
@@ -116,21 +116,17 @@ class Store(Forwarding):
         will be kept by (a replacement is built under another and swapped in at the end)."""
         if self.run_ctx is not None:
             return self.run_ctx.name
-        return str(self.ex.scalar("SELECT current_schema()", step="current_schema"))
+        return str(self.ex.run("current_schema").one()["schema"])
 
     def has_table(self, name: str, schema: str | None = None) -> bool:
         """Whether a table of this name exists in `schema` (default: the current run's)."""
         where = schema or (self.run_ctx.schema if self.run_ctx else None)
         if where is None:
             return False
-        return bool(
-            self.ex.scalar(
-                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = "
-                "$c AND table_schema = $s AND table_name = $t",
-                {"s": where, "t": name, "c": self.ex.catalog},
-                step="has_table",
-            )
+        found = self.ex.run(
+            "table_exists", {"catalog": self.ex.catalog, "schema": where, "table": name}
         )
+        return bool(found.one()["found"])
 
     # -- the dataset and hierarchy in use -------------------------------------------------------------
     def data_schemas(self) -> tuple[str, ...]:
@@ -223,10 +219,8 @@ class Store(Forwarding):
         from .hierarchy import from_edges
 
         self.require_hierarchy()
-        rows = self.query(
-            "SELECT c.label, p.label FROM node c JOIN node p ON p.id = c.parent ORDER BY c.id"
-        )
-        return from_edges(rows, source="stored hierarchy")
+        edges = self.run("hierarchy_edges").tuples("child", "parent")
+        return from_edges(edges, source="stored hierarchy")
 
     def stats(self) -> dict[str, Any]:
         self.require_data()
@@ -283,13 +277,17 @@ class Store(Forwarding):
 
         if self.registry.owner_of(schema) is None:
             raise InputError(f"no schema {schema!r} of setanon-sql in this database")
-        rows = self.ex.query(
-            f"SELECT step, sql, params, seconds FROM {qualified(self.ex.catalog, schema, LOG)} "
-            "WHERE $step IS NULL OR step = $step ORDER BY seq",
-            {"step": step},
-            step="read_sql_log",
-        )
-        return [Logged(s, q, json.loads(p) if p else None, sec or 0.0) for s, q, p, sec in rows]
+        log = qualified(self.ex.catalog, schema, LOG)
+        rows = self.ex.run("sql_log_read", {"log": log, "step": step}).dicts()
+        return [
+            Logged(
+                r["step"],
+                r["sql"],
+                json.loads(r["params"]) if r["params"] else None,
+                r["seconds"] or 0.0,
+            )
+            for r in rows
+        ]
 
     def write_sql_log(self, path: str | Path, entries: list[Logged] | None = None) -> None:
         """Write the SQL that ran, step by step, to a .sql file an analyst can re-read."""

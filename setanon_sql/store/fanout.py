@@ -4,8 +4,9 @@ the dataset in use: one statement orders the leaves, one statement per level gro
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..engine import ddl
+from ..engine.contract import Engine
+from ..engine.log import Answer
 from ..errors import HierarchyError
 from .hierarchy import Hierarchy, label_fanout
 
@@ -19,18 +20,20 @@ def levels(leaves: int, fanout: int) -> int:
     return level
 
 
-def build(ex: Any, fanout: int, *, by_support: bool) -> Hierarchy:
+def build(ex: Engine, fanout: int, *, by_support: bool) -> Hierarchy:
     """The fan-out tree over the items of the dataset on the search path (`tx_raw`); `ex` is
     the DuckDB executor or the Spark one (spark_engine), which runs the same statements."""
     if fanout < 2:
         raise HierarchyError(f"fan-out must be >= 2, got {fanout}")
     try:
         ex.run("fanout_leaves", {"by_support": by_support})
-        leaves = int(ex.scalar("SELECT count(*) FROM fanout_tree", step="fanout_leaf_count"))
+        counted: Answer = ex.execute(ddl.count_rows("fanout_tree"), step="fanout_leaf_count")
+        leaves = int(counted.one()["rows"])
         top = levels(leaves, fanout)
         for level in range(top):
             ex.run("fanout_level", {"level": level, "fanout": fanout, "leaves": leaves})
-        rows = ex.run("fanout_edges", {"fanout": fanout, "leaves": leaves, "top": top}).rows
+        edges = ex.run("fanout_edges", {"fanout": fanout, "leaves": leaves, "top": top})
+        rows = edges.tuples("child", "parent", "child_label", "lo", "hi")
     finally:
         ex.run("fanout_drop")
     return label_fanout(rows, leaves, fanout)

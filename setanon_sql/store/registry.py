@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import ddl
 from ..engine.duckdb import Executor
-from ..engine.sqltext import literal, quote
+from ..engine.sqltext import quote
 from ..errors import InputError, ParamsError
 
 SCHEMA = "setanon"
@@ -30,13 +31,12 @@ class Ids:
 
 
 def registry_sql(name: str, catalog: str) -> str:
-    """A statement of `sql/registry.sql` bound to the database's catalog: the registry must
-    resolve while new tables go to the connection's scratch memory (read-only inspection)."""
+    """A statement of `sql/registry.sql` with its tables qualified by the database's catalog:
+    the registry must resolve while new tables go to the connection's scratch memory
+    (read-only inspection). The catalog's name is bound as `$catalog` where a statement asks."""
     from ..engine import sqlfiles
 
-    sql = sqlfiles.statement(name).sql
-    sql = re.sub(r"\bsetanon\.", f"{quote(catalog)}.setanon.", sql)
-    return sql.replace("current_database()", literal(catalog))
+    return re.sub(r"\bsetanon\.", f"{quote(catalog)}.setanon.", sqlfiles.statement(name).sql)
 
 
 class Registry:
@@ -47,29 +47,17 @@ class Registry:
         self.ex = ex
         self.exists = self._check()
 
-    def _q(self, name: str, params: dict[str, Any] | None = None):
-        return self.ex.execute(
-            registry_sql(name, self.ex.catalog), params, step=name, bookkeeping=True
-        ).dicts()
+    def _q(self, name: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        sql = registry_sql(name, self.ex.catalog)
+        if "$catalog" in sql:
+            params = {**(params or {}), "catalog": self.ex.catalog}
+        return self.ex.execute(sql, params, step=name, bookkeeping=True).dicts()
 
     def _check(self) -> bool:
         """Whether the registry exists; refuse a `setanon` schema the tool did not make."""
-        schemas = self.ex.execute(
-            "SELECT count(*) FROM information_schema.schemata "
-            "WHERE catalog_name = $c AND schema_name = $s",
-            {"s": SCHEMA, "c": self.ex.catalog},
-            step="registry_exists",
-            bookkeeping=True,
-        ).rows[0][0]
-        if not schemas:
+        if not self._q("registry_schema_exists", {"schema": SCHEMA})[0]["found"]:
             return False
-        marker = self.ex.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = "
-            "$c AND table_schema = $s AND table_name = 'meta'",
-            {"s": SCHEMA, "c": self.ex.catalog},
-            step="registry_marker_table",
-            bookkeeping=True,
-        ).rows[0][0]
+        marker = self._q("registry_marker_table_exists", {"schema": SCHEMA})[0]["found"]
         if not marker or not self._q("registry_marker"):
             raise InputError(
                 f"this database has a schema {SCHEMA!r} that setanon-sql did not create; "
@@ -115,7 +103,7 @@ class Registry:
             "registry_record_object",
             {"schema": schema, "table": None, "owner": owner, "owner_id": owner_id},
         )
-        self.ex.execute(f"CREATE SCHEMA {quote(schema)}", step="create_schema")
+        self.ex.execute(ddl.create_schema(schema), step="create_schema")
 
     def record_tables(self, schema: str, owner: str, owner_id: int) -> None:
         """Record every table now in one of the tool's schemas as the tool's."""
@@ -141,7 +129,7 @@ class Registry:
                     f"schema {schema!r} holds table(s) setanon-sql did not create "
                     f"({', '.join(foreign[:5])}); not dropped"
                 )
-        self.ex.execute(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE", step="drop_schema")
+        self.ex.execute(ddl.drop_schema(schema), step="drop_schema")
         self._q("registry_forget_schema", {"schema": schema})
 
     def drop_table(self, schema: str, table: str) -> None:
@@ -150,7 +138,7 @@ class Registry:
             raise ParamsError(
                 f"table {schema}.{table} was not created by setanon-sql; not replaced"
             )
-        self.ex.execute(f"DROP TABLE IF EXISTS {quote(schema)}.{quote(table)}", step="drop_table")
+        self.ex.execute(ddl.drop_table(table, schema), step="drop_table")
         self._q("registry_forget_table", {"schema": schema, "table": table})
 
     def free_name(self, base: str) -> str:
@@ -242,9 +230,10 @@ class Registry:
         self.retire_run(old["run_id"])
         self.create_schema(name, "run", run_id)
         for row in self._q("registry_tables_of", {"schema": built}):
-            table = quote(row["table_name"])
+            table = row["table_name"]
+            copy = ddl.select_all(table, built)
             self.ex.execute(
-                f"CREATE TABLE {quote(name)}.{table} AS SELECT * FROM {quote(built)}.{table}",
+                ddl.create_table_as(table, copy, schema=name, replace=False),
                 step="swap_copy",
                 bookkeeping=True,
             )

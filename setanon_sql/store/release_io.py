@@ -14,9 +14,9 @@ from pathlib import Path
 
 import duckdb
 
-from ..engine import sqlfiles
+from ..engine import ddl, sqlfiles
 from ..engine.duckdb import names_catalog
-from ..engine.sqltext import literal, qualified, quote, split_qualified
+from ..engine.sqltext import split_qualified
 from ..errors import InputError, ParamsError, first_line
 from .database import Store
 
@@ -91,8 +91,7 @@ def copy_to_file(store: Store, sql: str, path: Path, fmt: str, *, step: str) -> 
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        opts = "FORMAT csv, HEADER true" if fmt == "csv" else "FORMAT parquet"
-        store.execute(f"COPY ({sql}) TO {literal(tmp)} ({opts})", step=step)
+        store.execute(ddl.copy_to(sql, tmp, fmt), step=step)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -109,9 +108,10 @@ def write_release(
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
     path, fmt = check_output(path, fmt=fmt)
-    sql = release_query(per_transaction=per_transaction)
-    if per_transaction and fmt == "csv":
-        sql = f"SELECT tid, to_json(items) AS items FROM ({sql})"
+    if per_transaction and fmt == "csv":  # a list is written as its JSON text
+        sql = sqlfiles.statement("release_per_transaction_json").sql
+    else:
+        sql = release_query(per_transaction=per_transaction)
     return copy_to_file(store, sql, path, fmt, step="write_release")
 
 
@@ -129,13 +129,8 @@ def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str
             )
         parts = parts[1:]
     schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
-    exists = store.ex.scalar(
-        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = $c "
-        "AND lower(table_schema) = lower($s) AND lower(table_name) = lower($t)",
-        {"s": schema, "t": name, "c": store.ex.catalog},
-        step="output_table_exists",
-    )
-    if exists:
+    where = {"catalog": store.ex.catalog, "schema": schema}
+    if store.ex.run("table_exists_any_case", {**where, "table": name}).one()["found"]:
         owned = store.registry.owner_of(schema, name)
         if owned is None or owned["owner"] != "output":
             raise ParamsError(
@@ -144,13 +139,7 @@ def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str
             )
         if not replace:
             raise ParamsError(f"table {schema}.{name} exists (use --replace)")
-    schemas = store.ex.scalar(
-        "SELECT count(*) FROM information_schema.schemata WHERE catalog_name = "
-        "$c AND lower(schema_name) = lower($s)",
-        {"s": schema, "c": store.ex.catalog},
-        step="output_schema_exists",
-    )
-    if not schemas:
+    if not store.ex.run("schema_exists_any_case", where).one()["found"]:
         raise ParamsError(f"--output-table {table!r}: no schema {schema!r} in the --db")
     return schema, name
 
@@ -165,23 +154,18 @@ def write_table(
     """Copy the current run's labelled release into a table of the database, in one
     transaction, and record it as the tool's (so a later --replace may replace it)."""
     schema, name = target
-    full = qualified(schema, name)
-    store.execute("BEGIN TRANSACTION", step="begin")
+    release = release_query(per_transaction=per_transaction)
     try:
-        if store.registry.owner_of(schema, name) is not None:
-            store.registry.drop_table(schema, name)
-        store.execute(
-            f"CREATE TABLE {full} AS {release_query(per_transaction=per_transaction)}",
-            step="write_table",
-        )
-        store.registry.record_table(schema, name, "output", run_id)
-        store.execute("COMMIT", step="commit")
+        with store.ex.transaction():
+            if store.registry.owner_of(schema, name) is not None:
+                store.registry.drop_table(schema, name)
+            store.execute(
+                ddl.create_table_as(name, release, schema=schema, replace=False),
+                step="write_table",
+            )
+            store.registry.record_table(schema, name, "output", run_id)
     except duckdb.Error as e:
-        store.execute("ROLLBACK", step="rollback")
         raise ParamsError(f"cannot create table {schema}.{name}: {first_line(e)}") from e
-    except BaseException:
-        store.execute("ROLLBACK", step="rollback")
-        raise
     return f"{schema}.{name}"
 
 
@@ -194,36 +178,30 @@ def read_release(
     path = Path(path)
     if not path.is_file():
         raise InputError(f"release not found: {path}")
-    reader = "read_parquet" if path.suffix.lower() in (".parquet", ".pq") else "read_csv"
-    extra = "" if reader == "read_parquet" else ", header = true, all_varchar = true"
-    relation = f"{reader}({literal(str(path))}{extra})"
+    from ..engine.builders import release_file, render  # sqlglot: only to read a release
+
+    csv = path.suffix.lower() not in (".parquet", ".pq")
+    where = {"path": str(path)}
     try:
-        cols = {r[0]: r[1] for r in store.query(f"DESCRIBE SELECT * FROM {relation}")}
+        described = store.run("release_file_columns_" + ("csv" if csv else "parquet"), where)
+        cols = dict(described.tuples("column_name", "column_type"))
         if tid_col not in cols:
             raise InputError(f"{path}: no column {tid_col!r}; columns are {list(cols)}")
-        tid = f"CAST({quote(tid_col)} AS VARCHAR)"
         if item_col in cols:
-            items = f"CAST({quote(item_col)} AS VARCHAR)"
-            select = f"SELECT {tid} AS tid_label, {items} AS label FROM {relation}"
+            select = release_file(tid_col, item_col, csv=csv)
         elif "items" in cols:
-            listed = quote("items")
-            if not cols["items"].endswith("[]"):
-                listed = f"CAST(json({listed}) AS VARCHAR[])"
-            select = (
-                f"SELECT {tid} AS tid_label, CAST(unnest({listed}) AS VARCHAR) AS label "
-                f"FROM {relation}"
-            )
+            listed = "list" if cols["items"].endswith("[]") else "json"
+            select = release_file(tid_col, None, csv=csv, items=listed)
         else:
             raise InputError(
                 f"{path}: no column {item_col!r} (long release) or 'items' (one row per "
                 f"transaction); columns are {list(cols)}"
             )
-        store.execute(
-            f"CREATE OR REPLACE TEMP TABLE release_source AS {select}", step="release_source"
-        )
+        source = ddl.create_table_as("release_source", render(select), temp=True)
+        store.execute(source, where, step="release_source")
     except duckdb.Error as e:
         raise InputError(f"cannot read release {path}: {first_line(e)}") from e
-    unknown = store.run_all("release_unknown_labels")
+    unknown = store.run("release_unknown_labels").tuples("kind", "label")
     if unknown:
         shown = ", ".join(f"{kind} {label!r}" for kind, label in unknown)
         raise InputError(f"{path}: labels not in the data or its hierarchy: {shown}")
