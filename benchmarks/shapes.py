@@ -104,8 +104,13 @@ def one(args: argparse.Namespace) -> dict[str, Any]:
     import plans
     from scale import statement_seconds
 
-    from setanon_sql import HierarchySpec, Params, algorithms, anonymize, open_store
+    from setanon_sql import HierarchySpec, Params, anonymize, open_store
     from setanon_sql.errors import ExitCode, SetAnonError
+
+    try:  # the registry's home since the layered layout; older revisions kept it in algorithms
+        from setanon_sql import catalog as algorithms
+    except ImportError:
+        from setanon_sql import algorithms
 
     shape = SHAPES[args.dataset]
     row: dict[str, Any] = {"dataset": args.dataset, "algorithm": args.algorithm, "k": args.k}
@@ -175,7 +180,10 @@ def source(args: argparse.Namespace, name: str) -> Path:
     if shape.source != "synth":
         return DATA / shape.source
     sys.path.insert(0, str(ROOT))
-    from setanon_sql.synthetic import SynthSpec, write_baskets
+    try:
+        from setanon_sql.measure.synthetic import SynthSpec, write_baskets
+    except ImportError:  # an older revision's layout
+        from setanon_sql.synthetic import SynthSpec, write_baskets
 
     spec = SynthSpec(**dict(shape.synth))
     tag = "_".join(f"{k}{v}" for k, v in shape.synth)

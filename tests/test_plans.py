@@ -28,9 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import plans  # noqa: E402
 
-from setanon_sql import HierarchySpec, instance_loss, metrics, open_store  # noqa: E402
-from setanon_sql import evaluate as ev  # noqa: E402
-from setanon_sql.verify import verify  # noqa: E402
+from setanon_sql import HierarchySpec, open_store, runs  # noqa: E402
+from setanon_sql.measure import evaluate as ev  # noqa: E402
+from setanon_sql.measure import instance_loss, metrics  # noqa: E402
+from setanon_sql.measure.verify import verify  # noqa: E402
 
 EXPLODE = 10
 FLOOR = 1000
@@ -135,11 +136,11 @@ def test_measuring_statements_do_not_explode(name):
         plans.enable(store.ex.con)
         for release, sql in RELEASES.items():
             multiset = release.endswith("copies")
-            with store.run_schema(release), store.ex.recording(log):
+            with runs.making(store, release), store.ex.recording(log):
                 store.execute(f"CREATE TABLE release AS {sql}")
                 measure(store, multiset)
             if evaluated(name, release):
-                model = ev.Model(k=5, model="km", m=1, multiset=multiset)
+                model = runs.Promise(k=5, model="km", m=1, multiset=multiset)
                 workload = ev.Workload(queries=200, targets=200, sizes=(1, 2))
                 with store.ex.recording(log):
                     ev.evaluate(store, release, model=model, workload=workload)
@@ -156,7 +157,7 @@ def test_the_guard_sees_a_node_joined_to_its_subtree():
     with open_store(transactions, hierarchy_spec=spec)[0] as store:
         log = plans.PlanLog(store.ex.con, sizes=True)
         plans.enable(store.ex.con)
-        with store.run_schema("root"), store.ex.recording(log):
+        with runs.making(store, "root"), store.ex.recording(log):
             store.execute(f"CREATE TABLE release AS {RELEASES['root']}")
             store.execute(
                 "SELECT count(*) FROM release AS r JOIN closure AS c ON c.ancestor = r.node",
