@@ -211,7 +211,10 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     run is removed.
     """
     algo = algorithms.get(params.algorithm)
-    store.require_hierarchy()
+    if algo.needs_hierarchy:  # disassociation needs none (#28)
+        store.require_hierarchy()
+    else:
+        store.require_data()
     n = store.scalar("SELECT count(*) FROM tids")
     if params.k > n:
         raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
@@ -233,6 +236,15 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
 def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
+    if algo.disassociated:  # its own release format and verifier (#28)
+        from . import verify_disassociation as vd
+
+        report = vd.verify(store, k=params.k, m=params.m or 1)
+        if not report.ok:
+            raise VerificationError(
+                f"{algo.name} produced a release that fails verification: {report.as_dict()}"
+            )
+        return report, vd.information_loss(store)
     report = verify(
         store,
         k=params.k,

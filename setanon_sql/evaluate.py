@@ -101,12 +101,21 @@ def evaluate(
     """
     model = model or model_of_run(store, run)
     started = time.perf_counter()
+    disassociated = is_disassociated(store, run)
     with store.in_run(run) as made, store.unordered():
-        store.require_hierarchy()
-        draw_probes(store, model, workload)
-        score(store, model)
-        out = figures(store, model)
-        out["ncp"], out["lm"] = _loss(store, model)
+        if disassociated:  # its own release format (#28)
+            from . import evaluate_disassociation as de
+
+            de.score(store, model, workload)
+            out = figures(store, model)
+            out["loss"] = de.loss(store)
+            out["ncp"], out["lm"] = None, None
+        else:
+            store.require_hierarchy()
+            draw_probes(store, model, workload)
+            score(store, model)
+            out = figures(store, model)
+            out["ncp"], out["lm"] = _loss(store, model)
     if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
         store.registry.record_tables(run, "run", made["run_id"])
     out["run"] = run
@@ -114,6 +123,13 @@ def evaluate(
     out["model"] = asdict(model)
     out["workload"] = asdict(workload)
     return out
+
+
+def is_disassociated(store: Store, run: str) -> bool:
+    """Whether a stored run's release is a disassociated one (its own tables, #28)."""
+    row = store.registry.run(run)
+    name = row.get("algorithm") or ""
+    return name in algorithms.ALGORITHMS and algorithms.get(name).disassociated
 
 
 def evaluate_release_file(

@@ -93,6 +93,10 @@ class Algorithm:
     allows_suppression: bool = False
     summary: str = ""
     options: tuple[Option, ...] = ()
+    # disassociation (#28): no hierarchy, and a release of its own format instead of
+    # `release(tid, node)`: verify, metrics and evaluate dispatch on `disassociated`
+    needs_hierarchy: bool = True
+    disassociated: bool = False
 
     def runner(self) -> Callable[..., dict[str, Any]]:
         return import_module(self.module, __name__).run
@@ -156,6 +160,31 @@ _PARTITION = (
         "expand the node whose split realizes the largest gain (realized) or the node of "
         "largest gain over the whole partition (nominal, the paper's)",
         choices=("realized", "nominal"),
+    ),
+)
+
+_DISASSOCIATION = (
+    Option(
+        "max_cluster",
+        int,
+        100,
+        "HORPART splits a partition while it holds this many records or more (clusters keep "
+        "at least k)",
+        minimum=2,
+    ),
+    Option(
+        "refine",
+        bool,
+        True,
+        "REFINE: join neighbouring clusters and publish their rare terms that reach k over "
+        "the joint cluster in shared chunks",
+    ),
+    Option(
+        "joint_size",
+        int,
+        2,
+        "REFINE: clusters per joint cluster (neighbours in HORPART's order)",
+        minimum=2,
     ),
 )
 
@@ -279,6 +308,18 @@ ALGORITHMS: dict[str, Algorithm] = {
                     minimum=1,
                 ),
             ),
+        ),
+        # k^m-anonymity by disassociation (Terrovitis et al. 2012; Awad et al. 2019), #28
+        Algorithm(
+            "disassociation",
+            ".disassociation",
+            "km",
+            needs_m=True,
+            allows_suppression=True,
+            summary="clusters of record chunks and term chunks, cover-safe (no hierarchy)",
+            options=_DISASSOCIATION,
+            needs_hierarchy=False,
+            disassociated=True,
         ),
     ]
 }

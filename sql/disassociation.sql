@@ -1,0 +1,391 @@
+-- Disassociation (Terrovitis, Liagouris, Mamoulis & Skiadopoulos, PVLDB 5(10), 2012): the
+-- records are split horizontally into clusters (HORPART), each cluster vertically into record
+-- chunks that are k^m-anonymous on their own and a term chunk (VERPART), clusters may share
+-- chunks of their rare terms (REFINE), and no cluster may let an adversary infer that fewer
+-- than k of its records hold m known terms (the cover check of Awad, Al Bouna, Couchot &
+-- Philippe, "Safe Disassociation of Set-Valued Datasets", 2019). SQL counts; the driver in
+-- setanon_sql/algorithms/disassociation/ decides. Every statement serves every cluster (or
+-- every partition of a HORPART level) at once.
+--
+-- Items are numbered by the run itself (`dis_item`), so no hierarchy is needed; the release
+-- tables carry the items' own labels.
+
+-- name: dis_items
+-- Every distinct item of the data with its support, numbered from 0 by descending support
+-- (ties by label): the order in which HORPART and VERPART break ties.
+CREATE OR REPLACE TABLE dis_item AS
+SELECT (row_number() OVER (ORDER BY support DESC, label) - 1)::INTEGER AS item, label, support
+FROM (SELECT label, count(*) AS support FROM tx_raw GROUP BY label);
+
+-- name: dis_transactions
+-- The transactions over the run's item numbers.
+CREATE OR REPLACE TABLE dis_tx AS
+SELECT r.tid, i.item
+FROM tx_raw AS r
+JOIN dis_item AS i ON i.label = r.label;
+
+-- name: horpart_start
+-- Partition 0 holds every transaction; it is final at once when it is smaller than $max.
+CREATE OR REPLACE TABLE horpart_part AS
+SELECT 0 AS part, []::INTEGER[] AS path, count(*) AS size, count(*) < $max AS final, 0 AS level
+FROM tids;
+
+-- name: horpart_start_active
+-- The transactions of partitions still to split (all of them, unless partition 0 is final).
+CREATE OR REPLACE TABLE horpart_active AS
+SELECT t.tid, 0 AS part
+FROM tids AS t
+WHERE (SELECT NOT final FROM horpart_part WHERE part = 0);
+
+-- name: horpart_start_done
+-- The transactions of final partitions, each with its partition.
+CREATE OR REPLACE TABLE horpart_done AS
+SELECT t.tid, 0 AS part
+FROM tids AS t
+WHERE (SELECT final FROM horpart_part WHERE part = 0);
+
+-- name: horpart_terms
+-- The split terms of every partition of the level: terms held by at least $k of its records
+-- and missing from at least $k, ranked by their support in the partition (most frequent
+-- first, ties by the global order). A term used by an earlier split is held by all or none of
+-- a partition's records, so it is never a split term again.
+CREATE OR REPLACE TEMP TABLE horpart_terms AS
+WITH sizes AS (
+    SELECT part, count(*) AS size FROM horpart_active GROUP BY part
+), support AS (
+    SELECT a.part, t.item, count(*) AS support
+    FROM horpart_active AS a
+    JOIN dis_tx AS t ON t.tid = a.tid
+    GROUP BY a.part, t.item
+)
+SELECT s.part, s.item,
+       row_number() OVER (PARTITION BY s.part ORDER BY s.support DESC, s.item)::INTEGER AS rank
+FROM support AS s
+JOIN sizes AS z ON z.part = s.part
+WHERE s.support >= $k AND s.support <= z.size - $k;
+
+-- name: horpart_first
+-- Every record of the level with the rank of the first split term it holds (NULL: none): the
+-- records holding the most frequent term go one way, of the others those holding the next
+-- term another way, and so on, as HORPART's chain of splits on the most frequent term not yet
+-- used sends them, with the supports counted once per level.
+CREATE OR REPLACE TEMP TABLE horpart_first AS
+SELECT a.tid, a.part, min(h.rank) AS rank
+FROM horpart_active AS a
+LEFT JOIN dis_tx AS t ON t.tid = a.tid
+LEFT JOIN horpart_terms AS h ON h.part = a.part AND h.item = t.item
+GROUP BY a.tid, a.part;
+
+-- name: horpart_groups
+-- The records of every partition of the level grouped by the first split term they hold
+-- (rank NULL: none), with the groups' sizes: what the driver splits by.
+CREATE OR REPLACE TEMP TABLE horpart_groups AS
+SELECT part, rank, count(*) AS size
+FROM horpart_first
+GROUP BY part, rank;
+
+-- name: horpart_children_from_lists
+-- The driver's decision, from one list per column: the groups split off as children of their
+-- own (part, rank), and the partitions to cut (rank NULL); every other record of a partition
+-- goes to its rest.
+CREATE OR REPLACE TEMP TABLE horpart_children AS
+SELECT CAST(part AS INTEGER) AS part, CAST(rank AS INTEGER) AS rank
+FROM (SELECT unnest($part::INTEGER[]) AS part, unnest($rank::INTEGER[]) AS rank);
+
+-- name: horpart_cut
+-- Partitions no split term can split, cut into ceil(size / $max) pieces (at most size / $k,
+-- so each keeps $k records) of records in the order of their item lists, so that records
+-- holding the same frequent items stay together.
+CREATE OR REPLACE TEMP TABLE horpart_cut AS
+WITH cut AS (
+    SELECT part FROM horpart_children WHERE rank IS NULL
+), records AS (
+    SELECT a.tid, a.part, list(t.item ORDER BY t.item) AS items
+    FROM horpart_active AS a
+    SEMI JOIN cut AS c ON c.part = a.part
+    JOIN dis_tx AS t ON t.tid = a.tid
+    GROUP BY a.tid, a.part
+), ordered AS (
+    SELECT tid, part,
+           row_number() OVER (PARTITION BY part ORDER BY items, tid) - 1 AS pos,
+           count(*) OVER (PARTITION BY part) AS size
+    FROM records
+)
+SELECT tid, part,
+       (pos * least(ceil(size / $max), size // $k) // size)::INTEGER AS piece
+FROM ordered;
+
+-- name: horpart_next
+-- Every record of the level with its new partition: ids from $next on, numbered by parent
+-- and child (the rest after the children, cut pieces in their order), the path of child
+-- ranks from partition 0, its size and whether it is final (below $max records, or a piece).
+CREATE OR REPLACE TEMP TABLE horpart_next AS
+WITH placed AS (
+    SELECT f.tid, f.part, coalesce(c.rank, 2147483647) AS key, FALSE AS cut
+    FROM horpart_first AS f
+    LEFT JOIN horpart_children AS c ON c.part = f.part AND c.rank = f.rank
+    ANTI JOIN horpart_cut AS x ON x.tid = f.tid
+    UNION ALL
+    SELECT tid, part, piece AS key, TRUE AS cut FROM horpart_cut
+), children AS (
+    SELECT part, key, any_value(cut) AS cut, count(*) AS size,
+           ($next + row_number() OVER (ORDER BY part, key) - 1)::INTEGER AS new_part
+    FROM placed
+    GROUP BY part, key
+)
+SELECT p.tid, c.new_part AS part, list_append(h.path, c.key::INTEGER) AS path, c.size,
+       c.cut OR c.size < $max AS final
+FROM placed AS p
+JOIN children AS c ON c.part = p.part AND c.key = p.key
+JOIN horpart_part AS h ON h.part = p.part;
+
+-- name: horpart_record_parts
+-- Add the level's new partitions to the partition log.
+INSERT INTO horpart_part
+SELECT DISTINCT part, path, size, final, $level FROM horpart_next;
+
+-- name: horpart_record_done
+-- The records of the level's final partitions leave the frontier.
+INSERT INTO horpart_done
+SELECT tid, part FROM horpart_next WHERE final;
+
+-- name: horpart_advance
+-- The records still to split: those of the level's partitions of $max records or more.
+CREATE OR REPLACE TABLE horpart_active AS
+SELECT tid, part FROM horpart_next WHERE NOT final;
+
+-- name: horpart_clusters
+-- The clusters: the final partitions numbered 1.. in the order of their paths, so that
+-- clusters split from the same partition are neighbours (REFINE joins neighbours).
+CREATE OR REPLACE TABLE cluster_members AS
+SELECT dense_rank() OVER (ORDER BY p.path, p.part)::INTEGER AS cluster, d.tid
+FROM horpart_done AS d
+JOIN horpart_part AS p ON p.part = d.part
+ORDER BY cluster, tid;
+
+-- name: verpart_units_of_clusters
+-- VERPART's units are the clusters: every record and every item of it may be chunked.
+CREATE OR REPLACE TEMP TABLE verpart_occurrence AS
+SELECT m.cluster AS unit, t.tid, t.item
+FROM cluster_members AS m
+JOIN dis_tx AS t ON t.tid = m.tid
+ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item;
+
+-- name: verpart_units_of_joints
+-- REFINE's units are the joint clusters: the occurrences of the terms that every member
+-- cluster holding them has in its term chunk, each a candidate for a shared chunk.
+CREATE OR REPLACE TEMP TABLE verpart_occurrence AS
+WITH occurrence AS (
+    SELECT j.joint AS unit, m.cluster, t.tid, t.item
+    FROM dis_joint AS j
+    JOIN cluster_members AS m ON m.cluster = j.cluster
+    JOIN dis_tx AS t ON t.tid = m.tid
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+), chunked AS (
+    SELECT DISTINCT o.unit, o.item
+    FROM occurrence AS o
+    JOIN dis_chunk AS c ON c.cluster = o.cluster AND c.item = o.item
+)
+SELECT o.unit, o.tid, o.item
+FROM occurrence AS o
+ANTI JOIN chunked AS c ON c.unit = o.unit AND c.item = o.item;
+
+-- name: verpart_frequent
+-- The candidate terms of every unit: those held by at least $k of its records, with their
+-- support (VERPART places them by descending support).
+CREATE OR REPLACE TEMP TABLE verpart_frequent AS
+SELECT unit, item, count(*) AS support
+FROM verpart_occurrence
+GROUP BY unit, item
+HAVING count(*) >= $k;
+
+-- name: verpart_frequent_occurrence
+-- The occurrences of every unit's candidate terms: what its itemsets are counted over.
+CREATE OR REPLACE TEMP TABLE verpart_candidate_occurrence AS
+SELECT o.unit, o.tid, o.item
+FROM verpart_occurrence AS o
+SEMI JOIN verpart_frequent AS f ON f.unit = o.unit AND f.item = o.item;
+
+-- name: verpart_frequent_sets_1
+-- The candidate terms as itemsets of one item: every one has support $k or more.
+CREATE OR REPLACE TEMP TABLE verpart_sets_1 AS
+SELECT unit, [item] AS itemset, support FROM verpart_frequent;
+
+-- name: dis_chunks_from_lists
+-- The record chunks' domains VERPART chose, from one list per column: cluster, chunk, item.
+CREATE OR REPLACE TABLE dis_chunk AS
+SELECT CAST(cluster AS INTEGER) AS cluster, CAST(chunk AS INTEGER) AS chunk,
+       CAST(item AS INTEGER) AS item
+FROM (
+    SELECT unnest($cluster::INTEGER[]) AS cluster, unnest($chunk::INTEGER[]) AS chunk,
+           unnest($item::INTEGER[]) AS item
+);
+
+-- name: dis_shared_from_lists
+-- The shared chunks' domains REFINE chose, from one list per column: joint, chunk, item.
+CREATE OR REPLACE TABLE dis_shared AS
+SELECT CAST(joint AS INTEGER) AS joint, CAST(chunk AS INTEGER) AS chunk,
+       CAST(item AS INTEGER) AS item
+FROM (
+    SELECT unnest($joint::INTEGER[]) AS joint, unnest($chunk::INTEGER[]) AS chunk,
+           unnest($item::INTEGER[]) AS item
+);
+
+-- name: dis_joints_from_lists
+-- The joint clusters REFINE formed, from one list per column: joint, cluster.
+CREATE OR REPLACE TABLE dis_joint AS
+SELECT CAST(joint AS INTEGER) AS joint, CAST(cluster AS INTEGER) AS cluster
+FROM (SELECT unnest($joint::INTEGER[]) AS joint, unnest($cluster::INTEGER[]) AS cluster);
+
+-- name: dis_no_joints
+-- No joint clusters (refinement off): empty `dis_joint` and `dis_shared`.
+CREATE OR REPLACE TABLE dis_joint (joint INTEGER, cluster INTEGER);
+
+-- name: dis_no_shared
+-- No shared chunks.
+CREATE OR REPLACE TABLE dis_shared (joint INTEGER, chunk INTEGER, item INTEGER);
+
+-- name: dis_no_suppression
+-- No item occurrence suppressed yet.
+CREATE OR REPLACE TABLE dis_suppressed (tid BIGINT, item INTEGER);
+
+-- name: dis_terms
+-- Every cluster's term chunk: its items (occurrences not suppressed) in no record chunk of
+-- the cluster and no shared chunk of its joint cluster.
+CREATE OR REPLACE TABLE dis_term AS
+SELECT DISTINCT m.cluster, t.item
+FROM cluster_members AS m
+JOIN dis_tx AS t ON t.tid = m.tid
+ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+ANTI JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item
+ANTI JOIN (
+    SELECT j.cluster, s.item FROM dis_joint AS j JOIN dis_shared AS s ON s.joint = j.joint
+) AS s ON s.cluster = m.cluster AND s.item = t.item;
+
+-- name: cover_figures
+-- The cover check of every cluster (see cover.py): its records, its record-chunk rows
+-- (records x chunks they touch), its term chunk's terms and the coverage they may give
+-- (each in at most min(size, $k - 1) records), the most chunks one record touches (at most
+-- $m) and the joint cluster it belongs to with that joint's shared-chunk rows.
+CREATE OR REPLACE TABLE cover_figures AS
+WITH touched AS (
+    SELECT m.cluster, m.tid,
+           count(DISTINCT c.chunk) AS chunks,
+           count(DISTINCT s.chunk) AS shared
+    FROM cluster_members AS m
+    LEFT JOIN dis_tx AS t ON t.tid = m.tid
+    LEFT JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+    LEFT JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item AND x.tid IS NULL
+    LEFT JOIN dis_joint AS j ON j.cluster = m.cluster
+    LEFT JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item AND x.tid IS NULL
+    GROUP BY m.cluster, m.tid
+), shapes AS (
+    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows,
+           list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
+    FROM touched
+    GROUP BY cluster
+), terms AS (
+    SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
+), shared_rows AS (
+    SELECT j.joint, count(DISTINCT (m.tid, s.chunk)) AS rows
+    FROM dis_joint AS j
+    JOIN cluster_members AS m ON m.cluster = j.cluster
+    JOIN dis_tx AS t ON t.tid = m.tid
+    JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+    GROUP BY j.joint
+)
+SELECT p.cluster, p.size, p.chunk_rows, coalesce(t.terms, 0) AS terms,
+       coalesce(t.terms, 0) * least(p.size, $k - 1) AS term_cover, p.touches,
+       j.joint, coalesce(r.rows, 0) AS shared_rows
+FROM shapes AS p
+LEFT JOIN terms AS t ON t.cluster = p.cluster
+LEFT JOIN dis_joint AS j ON j.cluster = p.cluster
+LEFT JOIN shared_rows AS r ON r.joint = j.joint
+ORDER BY p.cluster;
+
+-- name: dis_release_clusters
+-- Released: every cluster and its number of records.
+CREATE OR REPLACE TABLE clusters AS
+SELECT cluster, count(*) AS size
+FROM cluster_members
+GROUP BY cluster
+ORDER BY cluster;
+
+-- name: dis_release_record_chunks
+-- Released: every record chunk's rows, the non-empty projections of its cluster's records on
+-- its domain, one row per item, with the items' labels. A chunk's rows are numbered in the
+-- order of sha256 of a secret key of 32 random bytes from the operating system ($key), the
+-- cluster, the chunk and the tid: a random order, new on every run, that no released value
+-- links across chunks.
+CREATE OR REPLACE TABLE record_chunks AS
+WITH sub AS (
+    SELECT m.cluster, c.chunk, m.tid, list(t.item) AS items
+    FROM cluster_members AS m
+    JOIN dis_tx AS t ON t.tid = m.tid
+    JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+    GROUP BY m.cluster, c.chunk, m.tid
+), shuffled AS (
+    SELECT cluster, chunk, items,
+           row_number() OVER (
+               PARTITION BY cluster, chunk
+               ORDER BY sha256(concat_ws('/', $key, cluster, chunk, tid))
+           )::INTEGER AS "row"
+    FROM sub
+), flat AS (
+    SELECT cluster, chunk, "row", unnest(items) AS item FROM shuffled
+)
+SELECT f.cluster, f.chunk, f."row", i.label AS item
+FROM flat AS f
+JOIN dis_item AS i ON i.item = f.item
+ORDER BY f.cluster, f.chunk, f."row", i.label;
+
+-- name: dis_release_term_chunks
+-- Released: every cluster's term chunk, its items' labels without counts.
+CREATE OR REPLACE TABLE term_chunks AS
+SELECT d.cluster, i.label AS item
+FROM dis_term AS d
+JOIN dis_item AS i ON i.item = d.item
+ORDER BY d.cluster, i.label;
+
+-- name: dis_release_joint_clusters
+-- Released (with refinement): which clusters each joint cluster joins.
+CREATE OR REPLACE TABLE joint_clusters AS
+SELECT joint, cluster FROM dis_joint ORDER BY joint, cluster;
+
+-- name: dis_release_shared_chunks
+-- Released (with refinement): every shared chunk's rows, the non-empty projections of its
+-- joint cluster's records on its domain, shuffled as record chunks are.
+CREATE OR REPLACE TABLE shared_chunks AS
+WITH sub AS (
+    SELECT j.joint, s.chunk, m.tid, list(t.item) AS items
+    FROM dis_joint AS j
+    JOIN cluster_members AS m ON m.cluster = j.cluster
+    JOIN dis_tx AS t ON t.tid = m.tid
+    JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+    GROUP BY j.joint, s.chunk, m.tid
+), shuffled AS (
+    SELECT joint, chunk, items,
+           row_number() OVER (
+               PARTITION BY joint, chunk
+               ORDER BY sha256(concat_ws('/', $key, 'shared', joint, chunk, tid))
+           )::INTEGER AS "row"
+    FROM sub
+), flat AS (
+    SELECT joint, chunk, "row", unnest(items) AS item FROM shuffled
+)
+SELECT f.joint, f.chunk, f."row", i.label AS item
+FROM flat AS f
+JOIN dis_item AS i ON i.item = f.item
+ORDER BY f.joint, f.chunk, f."row", i.label;
+
+-- name: dis_suppressed_items
+-- The occurrences suppressed by the cover repair, with the items' labels: kept in the run's
+-- schema for the verifier, never released.
+CREATE OR REPLACE TABLE suppressed_items AS
+SELECT x.tid, i.label AS item
+FROM dis_suppressed AS x
+JOIN dis_item AS i ON i.item = x.item
+ORDER BY x.tid, i.label;
