@@ -112,7 +112,7 @@ WITH cut AS (
     FROM records
 )
 SELECT tid, part,
-       (pos * least(ceil(size / $max), size // $k) // size)::INTEGER AS piece
+       ((pos * least(CAST(ceil(size / $max) AS BIGINT), size // $k)) // size)::INTEGER AS piece
 FROM ordered;
 
 -- name: horpart_next
@@ -389,3 +389,38 @@ SELECT x.tid, i.label AS item
 FROM dis_suppressed AS x
 JOIN dis_item AS i ON i.item = x.item
 ORDER BY x.tid, i.label;
+
+-- name: cover_merge_from_lists
+-- Repair by merging: every cluster's new number, from the driver's lists (old, new); the
+-- clusters renumbered 1.. in their order.
+CREATE OR REPLACE TABLE cluster_members AS
+WITH moved AS (
+    SELECT unnest($old::INTEGER[]) AS old, unnest($new::INTEGER[]) AS new
+), renamed AS (
+    SELECT coalesce(v.new, m.cluster) AS cluster, m.tid
+    FROM cluster_members AS m
+    LEFT JOIN moved AS v ON v.old = m.cluster
+)
+SELECT dense_rank() OVER (ORDER BY cluster)::INTEGER AS cluster, tid
+FROM renamed
+ORDER BY cluster, tid;
+
+-- name: cover_cluster_records
+-- The records of the clusters to repair by suppression, with their items (not suppressed)
+-- and the record chunk each item is in (NULL: the term chunk).
+SELECT m.cluster, m.tid, t.item, c.chunk
+FROM cluster_members AS m
+JOIN dis_tx AS t ON t.tid = m.tid
+LEFT JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item
+ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+WHERE list_contains($clusters::INTEGER[], m.cluster)
+ORDER BY m.cluster, m.tid, t.item;
+
+-- name: cover_suppress_from_lists
+-- Repair by partial suppression: add the occurrences the driver chose, from lists (tid, item).
+INSERT INTO dis_suppressed
+SELECT unnest($tid::BIGINT[]) AS tid, unnest($item::INTEGER[]) AS item;
+
+-- name: dis_shared_of_joints
+-- The shared chunks of the joint clusters still kept.
+DELETE FROM dis_shared WHERE joint NOT IN (SELECT joint FROM dis_joint);

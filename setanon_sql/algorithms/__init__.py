@@ -173,6 +173,14 @@ _DISASSOCIATION = (
         minimum=2,
     ),
     Option(
+        "min_split",
+        int,
+        0,
+        "HORPART splits off a group of records holding a term only when it has this many "
+        "records or more (and k); smaller groups stay with the rest",
+        minimum=0,
+    ),
+    Option(
         "refine",
         bool,
         True,

@@ -54,19 +54,31 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     store.run("dis_items")
     store.run("dis_transactions")
     store.run("dis_no_suppression")
-    info = horpart.horpart(store, k=k, max_cluster=options["max_cluster"], progress=progress)
-    progress("verpart", 0, None)
-    chunks = verpart.verpart(store, k=k, m=m, units="verpart_units_of_clusters")
-    write_chunks(store, chunks)
-    info.update(verpart.figures(chunks))
+    info = horpart.horpart(
+        store,
+        k=k,
+        max_cluster=options["max_cluster"],
+        min_split=options["min_split"],
+        progress=progress,
+    )
     store.run("dis_no_joints")
     store.run("dis_no_shared")
-    store.run("dis_terms")
+
+    def rechunk() -> dict[str, Any]:
+        progress("verpart", 0, None)
+        chunks = verpart.verpart(store, k=k, m=m, units="verpart_units_of_clusters")
+        write_chunks(store, chunks)
+        store.run("dis_terms")
+        return verpart.figures(chunks)
+
+    rechunk()
+    progress("cover check", 0, None)
+    info.update(cover.make_safe(store, k=k, m=m, rechunk=rechunk))
+    info.update(verpart.figures_of(store))
     if options["refine"]:
         progress("refine", 0, None)
         info.update(refine.refine(store, k=k, m=m, joint_size=options["joint_size"]))
-    progress("cover check", 0, None)
-    info.update(cover.make_safe(store, k=k, m=m, refined=options["refine"]))
+        info["joints_undone"] = cover.drop_unsafe_joints(store, k=k, m=m)
     publish.publish(store)
     return info
 

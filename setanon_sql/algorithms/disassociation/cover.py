@@ -29,19 +29,23 @@ m). With shared chunks, shared rows may fill any record of the joint cluster; a 
 built that puts x = k records holding S_R in the cluster and covers every other record, which
 proves the bound (it may miss placements, so it errs on the safe side).
 
-Repair (partial suppression, as the safe-disassociation paper does): in an unsafe cluster the
-record chunk of least rows is dissolved: its terms lose occurrences until k-1 records hold
-each, and join the term chunk. Each step removes a chunk, so at most p drops to 1; occurrences
-are suppressed in records that keep another term, and never the last term of a record. The
-clusters are then chunked again and checked again.
+Repair. First without loss: an unsafe cluster is merged with its neighbour in HORPART's order
+(a larger cluster has more rows and terms to spare) and the clusters are chunked again.
+When a single cluster is left and still unsafe (small data), by partial suppression, as the
+safe-disassociation paper does: the record chunk of least rows that allows it is dissolved,
+its terms losing occurrences until k-1 records hold each, so they join the term chunk; a
+record never loses its last term. Each dissolution removes a chunk and leaves the others as
+they were, so the repair ends (one chunk cannot be a cover). A REFINE joint cluster whose
+shared chunks let a cover through is undone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import VerificationError
+from ...errors import InfeasibleError, VerificationError
 from ...store import Store
 
 MAX_REPAIR_ROUNDS = 64
@@ -129,21 +133,154 @@ def slack(c: ClusterShape) -> int:
     return c.chunk_rows + c.term_cover - c.size
 
 
-def make_safe(store: Store, *, k: int, m: int, refined: bool) -> dict[str, Any]:
-    """Check every cluster; repair the unsafe ones until none is left. Returns figures."""
+def make_safe(store: Store, *, k: int, m: int, rechunk: Callable[[], Any]) -> dict[str, Any]:
+    """Check every cluster and repair the unsafe ones until none is left: merge each with a
+    neighbour in HORPART's order and chunk again (nothing is lost), or, when a single cluster
+    is left, dissolve a record chunk by partial suppression. `rechunk` runs VERPART again."""
     found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
-    first = len(found)
-    rounds = 0
+    first, rounds, merged = len(found), 0, 0
     while found:
         rounds += 1
         if rounds > MAX_REPAIR_ROUNDS:
             raise VerificationError(f"covers left after {MAX_REPAIR_ROUNDS} repair rounds")
-        repair(store, found, k=k, m=m, refined=refined)
+        clusters = int(store.scalar("SELECT max(cluster) FROM cluster_members", step="clusters"))
+        if clusters > 1:
+            old, new = merge_plan(found, clusters)
+            store.run("cover_merge_from_lists", {"old": old, "new": new})
+            merged += len(found)
+        else:
+            suppress(store, found, k=k)
+        rechunk()
         found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
     suppressed = int(store.scalar("SELECT count(*) FROM dis_suppressed", step="suppressed"))
-    return {"unsafe_clusters": first, "repair_rounds": rounds, "suppressed": suppressed}
+    return {
+        "unsafe_clusters": first,
+        "repair_rounds": rounds,
+        "clusters_merged": merged,
+        "suppressed": suppressed,
+    }
 
 
-def repair(store: Store, clusters: list[int], *, k: int, m: int, refined: bool) -> None:
-    """Dissolve the record chunk of least rows of each unsafe cluster (partial suppression)."""
-    raise NotImplementedError("cover repair")
+def drop_unsafe_joints(store: Store, *, k: int, m: int) -> int:
+    """After REFINE: a joint cluster whose shared chunks let a cover through is undone (its
+    clusters were safe without it). Returns how many were undone."""
+    dropped = 0
+    while True:
+        found = shapes(store, k=k, m=m)
+        bad = set(unsafe(found, k=k, m=m))
+        joints = {c.joint for c in found if c.cluster in bad}
+        if not joints:
+            return dropped
+        if None in joints:
+            raise VerificationError("a cluster in no joint cluster became unsafe after REFINE")
+        keep = [
+            (c.joint, c.cluster) for c in found if c.joint is not None and c.joint not in joints
+        ]
+        store.run(
+            "dis_joints_from_lists",
+            {"joint": [j for j, _ in keep], "cluster": [c for _, c in keep]},
+        )
+        store.run("dis_shared_of_joints")
+        store.run("dis_terms")
+        dropped += len(joints)
+
+
+def merge_plan(found: list[int], clusters: int) -> tuple[list[int], list[int]]:
+    """Each unsafe cluster joins its next neighbour (the last one its previous): the lists
+    (old, new) of every cluster that changes number.
+
+    Example:
+        >>> merge_plan([2, 3, 5], 5)
+        ([3, 4, 5], [2, 2, 2])
+    """
+    parent = list(range(clusters + 1))
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for c in found:
+        other = c + 1 if c < clusters else c - 1
+        a, b = root(c), root(other)
+        parent[max(a, b)] = min(a, b)
+    pairs = [(c, root(c)) for c in range(1, clusters + 1) if root(c) != c]
+    return [c for c, _ in pairs], [r for _, r in pairs]
+
+
+def suppress(store: Store, clusters: list[int], *, k: int) -> None:
+    """Dissolve, in each cluster, the record chunk of least rows that can be dissolved: keep
+    k-1 occurrences of each of its items (first in records that hold nothing else) and
+    suppress the others, so the items go to the term chunk. A record never loses its last
+    item; a cluster where no chunk can be dissolved so is refused."""
+    rows = store.run("cover_cluster_records", {"clusters": clusters}).rows
+    records: dict[int, dict[int, dict[int, int | None]]] = {}
+    for cluster, tid, item, chunk in rows:
+        records.setdefault(int(cluster), {}).setdefault(int(tid), {})[int(item)] = chunk
+    tids: list[int] = []
+    items: list[int] = []
+    for cluster, members in records.items():
+        plan = dissolve_plan(members, k=k)
+        if plan is None:
+            raise InfeasibleError(
+                f"no cover-safe disassociation at k = {k}: cluster {cluster} of "
+                f"{len(members)} records cannot lose a chunk without emptying a record; "
+                "try a smaller k or m"
+            )
+        for tid, item in plan:
+            tids.append(tid)
+            items.append(item)
+    store.run("cover_suppress_from_lists", {"tid": tids, "item": items})
+
+
+def dissolve_plan(
+    records: dict[int, dict[int, int | None]], *, k: int
+) -> list[tuple[int, int]] | None:
+    """The occurrences (tid, item) to suppress to dissolve the record chunk of least rows
+    that can be dissolved, or None when none can.
+
+    Example:
+        >>> recs = {1: {10: 1, 20: 2}, 2: {10: 1}, 3: {20: 2}, 4: {10: 1}, 5: {20: 2}}
+        >>> dissolve_plan(recs, k=3)  # 10 keeps 2 records, those holding nothing else
+        [(1, 10)]
+        >>> dissolve_plan(recs, k=2) is None  # 2 and 4 hold only 10, 3 and 5 only 20
+        True
+    """
+    rows: dict[int, int] = {}
+    for items in records.values():
+        for chunk in set(c for c in items.values() if c is not None):
+            rows[chunk] = rows.get(chunk, 0) + 1
+    for chunk in sorted(rows, key=lambda c: (rows[c], c)):
+        plan = _dissolve(records, chunk, k)
+        if plan is not None:
+            return plan
+    return None
+
+
+def _dissolve(
+    records: dict[int, dict[int, int | None]], chunk: int, k: int
+) -> list[tuple[int, int]] | None:
+    holders: dict[int, list[int]] = {}
+    for tid in sorted(records):
+        for item, c in records[tid].items():
+            if c == chunk:
+                holders.setdefault(item, []).append(tid)
+    # records holding nothing outside the chunk need one kept occurrence each
+    needy = sorted(
+        (tid for tid, items in records.items() if all(c == chunk for c in items.values())),
+        key=lambda t: (len(records[t]), t),
+    )
+    kept: dict[int, set[int]] = {item: set() for item in holders}
+    for tid in needy:
+        options = [i for i in sorted(records[tid]) if len(kept[i]) < k - 1]
+        if not options:
+            return None
+        kept[min(options, key=lambda i: (len(kept[i]), i))].add(tid)
+    plan = []
+    for item, tids in holders.items():
+        for tid in tids:
+            if len(kept[item]) < k - 1 and tid not in kept[item] and tid not in needy:
+                kept[item].add(tid)
+        plan += [(tid, item) for tid in tids if tid not in kept[item]]
+    return sorted(plan)

@@ -29,7 +29,9 @@ from ...store import Store
 from .. import Progress
 
 
-def horpart(store: Store, *, k: int, max_cluster: int, progress: Progress) -> dict[str, Any]:
+def horpart(
+    store: Store, *, k: int, max_cluster: int, min_split: int, progress: Progress
+) -> dict[str, Any]:
     """Split the transactions into clusters; fill `cluster_members(cluster, tid)`."""
     store.run("horpart_start", {"max": max_cluster})
     store.run("horpart_start_active")
@@ -47,7 +49,7 @@ def horpart(store: Store, *, k: int, max_cluster: int, progress: Progress) -> di
             "SELECT part, rank, size FROM horpart_groups ORDER BY part, rank NULLS LAST",
             step="horpart_read_groups",
         )
-        parts, ranks = split(groups, k=k, max_cluster=max_cluster)
+        parts, ranks = split(groups, k=k, max_cluster=max_cluster, min_split=min_split)
         store.run("horpart_children_from_lists", {"part": parts, "rank": ranks})
         store.run("horpart_cut", {"k": k, "max": max_cluster})
         store.run("horpart_next", {"next": made, "max": max_cluster})
@@ -60,7 +62,7 @@ def horpart(store: Store, *, k: int, max_cluster: int, progress: Progress) -> di
 
 
 def split(
-    groups: list[tuple[int, int | None, int]], *, k: int, max_cluster: int
+    groups: list[tuple[int, int | None, int]], *, k: int, max_cluster: int, min_split: int = 0
 ) -> tuple[list[int], list[int | None]]:
     """The level's decision: which groups (part, rank) are split off as children, and which
     partitions are cut (rank None). A partition splits off its groups in rank order, as the
@@ -82,7 +84,7 @@ def split(
         for rank, size in members:
             if left < max_cluster:
                 break
-            if rank is not None and size >= k and left - size >= k:
+            if rank is not None and size >= max(k, min_split) and left - size >= k:
                 parts.append(part)
                 ranks.append(int(rank))
                 left -= size

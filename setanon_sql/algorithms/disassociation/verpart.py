@@ -167,3 +167,13 @@ def figures(chunks: dict[Unit, list[list[Item]]]) -> dict[str, Any]:
     """How many chunks were made and how wide they are."""
     sizes = [len(d) for domains in chunks.values() for d in domains]
     return {"chunks": len(sizes), "chunk_terms": sum(sizes)}
+
+
+def figures_of(store: Store) -> dict[str, Any]:
+    """The clusters and record chunks as they stand (after any repair)."""
+    row = store.query(
+        "SELECT (SELECT max(cluster) FROM cluster_members), count(DISTINCT (cluster, chunk)), "
+        "count(*) FROM dis_chunk",
+        step="chunk_figures",
+    )[0]
+    return {"clusters": int(row[0]), "chunks": int(row[1]), "chunk_terms": int(row[2])}
