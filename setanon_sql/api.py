@@ -303,6 +303,7 @@ class StoredRun:
     model: str
     multiset: bool
     allows_suppression: bool
+    disassociated: bool = False  # its own release tables (#28)
 
 
 def stored_run(store: Store, run: str) -> StoredRun:
@@ -322,6 +323,7 @@ def stored_run(store: Store, run: str) -> StoredRun:
         algo.model,
         algo.multiset,
         algo.allows_suppression,
+        algo.disassociated,
     )
 
 
@@ -347,6 +349,11 @@ def verify_release(
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
         made = stored_run(store, run)
+        if made.disassociated:  # (#28)
+            from . import verify_disassociation as vd
+
+            with store.in_run(run, scratch=True):
+                return vd.verify(store, k=made.k if k is None else k, m=made.m if m is None else m)
         with store.in_run(run, scratch=True):
             return verify(
                 store,
@@ -407,6 +414,13 @@ def release_metrics(
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
         made = stored_run(store, run)
+        if made.disassociated:  # (#28) no NCP: every term is released as it is
+            from .verify_disassociation import information_loss
+
+            if per_copy:
+                raise ParamsError(f"--per-copy measures generalized releases; {run} is not one")
+            with store.in_run(run, scratch=True):
+                return {"release": "disassociated", **information_loss(store)}
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)
@@ -417,6 +431,18 @@ def release_metrics(
             loss = measure(store)
     kind = "per copy" if per_copy else ("multiset" if multiset else "set")
     return {"release": kind, **loss}
+
+
+def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
+    """Write one random reconstruction of a disassociation run's release as ordinary
+    transactions (long tid,item CSV or Parquet): one dataset consistent with the release,
+    rows of different chunks recombined at random; not the original (#28)."""
+    from .disassociated_files import reconstruct as draw
+
+    if not stored_run(store, run).disassociated:
+        raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
+    with store.in_run(run, scratch=True):
+        return {"run": run, **draw(store, path)}
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:

@@ -414,7 +414,18 @@ def anonymize_cmd(
     k: K = 10,
     m: M = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Release file: .csv or .parquet (disassociation: a folder of files).",
+        ),
+    ] = None,
+    files: Annotated[
+        str | None,
+        typer.Option(
+            "--files", help="disassociation: the folder's files, csv (default) or parquet."
+        ),
     ] = None,
     per_transaction: Annotated[
         bool,
@@ -466,7 +477,8 @@ def anonymize_cmd(
     if eng.engine != "duckdb":
         return _anonymize_spark(src, hier, dbo, eng, params, output, sql_log, as_json, quiet)
     inputs = _inputs(src, hier, dbo)
-    if output is not None:
+    folder = _disassociation_output(params, output, files, per_transaction, output_table, inputs)
+    if output is not None and not folder:
         release.check_output(output, inputs)
     if sql_log is not None:
         release.check_output(sql_log, inputs, fmt="sql", formats=("sql",))
@@ -483,7 +495,14 @@ def anonymize_cmd(
         with cli_progress(show) as progress:
             result = api.anonymize(store, params, progress=progress)
         with store.in_run(result.run) as row:
-            if output is not None:
+            if folder:  # a disassociated release is a folder of files (#28)
+                from .disassociated_files import write_folder
+
+                write_folder(
+                    store, output, fmt=files or "csv", refined=params.options["refine"],
+                    manifest=_manifest(result),
+                )  # fmt: skip
+            elif output is not None:
                 release.write_release(store, output, per_transaction=per_transaction)
             if target is not None:
                 release.write_table(store, target, row["run_id"], per_transaction=per_transaction)
@@ -493,6 +512,49 @@ def anonymize_cmd(
         store.close()
     summary = _run_summary(result, output, output_table=output_table)
     _emit(summary, as_json, "release (verified)", quiet=quiet)
+
+
+def _disassociation_output(
+    params: Any,
+    output: Path | None,
+    files: str | None,
+    per_transaction: bool,
+    output_table: str | None,
+    inputs: list[Path | None],
+) -> bool:
+    """Whether the output is a disassociated release folder (checked here, before any work);
+    the options that do not apply to one are refused (#28)."""
+    from .algorithms import get
+
+    if not get(params.algorithm).disassociated:
+        if files is not None:
+            raise _usage("--files is for the release folder of -a disassociation")
+        return False
+    if per_transaction or output_table is not None:
+        raise _usage(
+            "a disassociated release is its own tables: --per-transaction and --output-table "
+            "do not apply (use -o DIR, or the run's tables in --db)"
+        )
+    if output is None:
+        if files is not None:
+            raise _usage("--files goes with -o DIR")
+        return False
+    from .disassociated_files import check_folder
+
+    check_folder(output, inputs, replace=params.replace, fmt=files or "csv")
+    return True
+
+
+def _manifest(result: Any) -> dict[str, Any]:
+    """What a release folder's release.json says of its run."""
+    return {
+        "release": "disassociation",
+        "algorithm": result.algorithm,
+        "k": result.params.k,
+        "m": result.params.m,
+        "options": result.params.options,
+        "run": result.run,
+    }
 
 
 def _run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any]:
@@ -507,6 +569,11 @@ def _run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, An
         "ncp": result.loss["ncp"],
         "lm": result.loss["lm"],
         "suppressed": result.loss["suppressed"],
+        **(
+            {"term_chunk_share": result.loss["term_chunk_share"]}
+            if "term_chunk_share" in result.loss
+            else {}
+        ),
         "verified": result.report.ok,
         "output": str(output) if output else None,
         **extra,
@@ -598,7 +665,12 @@ def verify_cmd(
         )
         names = ["violations_validity", "violations_k" if report.model == "k" else "violations_km"]
         with store.in_run(run, scratch=True) if run else store.scratch():
-            shown = {n: violations(store, n, show) for n in names}
+            if hasattr(report, "unsafe_clusters"):  # a disassociated release (#28)
+                from .verify_disassociation import violations as dv
+
+                shown = {"dv_violations": dv(store, show)}
+            else:
+                shown = {n: violations(store, n, show) for n in names}
     finally:
         store.close()
     data = report.as_dict()
@@ -651,6 +723,31 @@ def metrics_cmd(
     finally:
         store.close()
     _emit(loss, as_json, "information loss")
+
+
+@app.command("reconstruct")
+@with_groups(dbo=DbOpts)
+def reconstruct_cmd(
+    dbo: DbOpts,
+    run: Annotated[str, typer.Argument(help="A disassociation run stored in --db.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Transactions to write: .csv or .parquet.")
+    ],
+    as_json: JsonOpt = False,
+) -> None:
+    """Write one random reconstruction of a disassociated release as ordinary transactions
+    (long tid,item): chunk rows recombined at random, each term-chunk term once per cluster.
+    One dataset consistent with the release, for tools that need plain baskets; not the
+    original, and its co-occurrences across chunks are chance."""
+    from . import api, release
+
+    release.check_output(output, [dbo.db])
+    store = _inspect(dbo)
+    try:
+        data = api.reconstruct(store, run, output)
+    finally:
+        store.close()
+    _emit(data, as_json, "reconstruction written")
 
 
 @app.command("algorithms")

@@ -50,6 +50,7 @@ class DisassociationReport:
     problems: dict[str, int] = field(default_factory=dict)
     failing_itemsets: dict[int, int] = field(default_factory=dict)
     unsafe_clusters: int = 0
+    model: str = "km"  # the promise: k^m-anonymity, of a disassociated release
 
     @property
     def ok(self) -> bool:

@@ -424,3 +424,84 @@ SELECT unnest($tid::BIGINT[]) AS tid, unnest($item::INTEGER[]) AS item;
 -- name: dis_shared_of_joints
 -- The shared chunks of the joint clusters still kept.
 DELETE FROM dis_shared WHERE joint NOT IN (SELECT joint FROM dis_joint);
+
+-- name: reconstruct_slots
+-- One random reconstruction of a disassociated release (setanon reconstruct): the record
+-- slots of every cluster, 1..size.
+CREATE OR REPLACE TEMP TABLE reconstruct_slot AS
+SELECT cluster, unnest(range(1, size + 1)) AS slot FROM clusters;
+
+-- name: reconstruct_rows
+-- The rows of every record chunk put in distinct slots of its cluster, and of every shared
+-- chunk in distinct slots of its joint cluster, in random order (DuckDB's random(), seeded
+-- by the operating system): the i-th row of a random order of the rows goes to the i-th
+-- slot of an independent random order of the slots.
+CREATE OR REPLACE TEMP TABLE reconstructed_rows AS
+WITH rows AS (
+    SELECT DISTINCT 'record' AS kind, cluster AS unit, chunk, "row" FROM record_chunks
+    UNION ALL
+    SELECT DISTINCT 'shared', joint, chunk, "row" FROM shared_chunks
+), slots AS (
+    SELECT 'record' AS kind, cluster AS unit, cluster, slot FROM reconstruct_slot
+    UNION ALL
+    SELECT 'shared', j.joint, s.cluster, s.slot
+    FROM joint_clusters AS j
+    JOIN reconstruct_slot AS s ON s.cluster = j.cluster
+), ranked_rows AS (
+    SELECT kind, unit, chunk, "row",
+           row_number() OVER (PARTITION BY kind, unit, chunk ORDER BY rnd) AS r
+    FROM (SELECT *, random() AS rnd FROM rows)
+), ranked_slots AS (
+    SELECT kind, unit, chunk, cluster, slot,
+           row_number() OVER (PARTITION BY kind, unit, chunk ORDER BY rnd) AS r
+    FROM (
+        SELECT c.kind, c.unit, c.chunk, s.cluster, s.slot, random() AS rnd
+        FROM (SELECT DISTINCT kind, unit, chunk FROM rows) AS c
+        JOIN slots AS s ON s.kind = c.kind AND s.unit = c.unit
+    )
+), placed AS (
+    SELECT r.kind, r.unit, r.chunk, r."row", s.cluster, s.slot
+    FROM ranked_rows AS r
+    JOIN ranked_slots AS s USING (kind, unit, chunk, r)
+)
+SELECT p.cluster, p.slot, i.item
+FROM placed AS p
+JOIN record_chunks AS i ON p.kind = 'record' AND i.cluster = p.unit AND i.chunk = p.chunk
+                       AND i."row" = p."row"
+UNION ALL
+SELECT p.cluster, p.slot, i.item
+FROM placed AS p
+JOIN shared_chunks AS i ON p.kind = 'shared' AND i.joint = p.unit AND i.chunk = p.chunk
+                       AND i."row" = p."row";
+
+-- name: reconstruct_terms
+-- Every term-chunk term put in one record of its cluster, first in records left empty (in
+-- random order), else in a random one; then every record as a transaction (tids 0.. in
+-- cluster and slot order; records left empty are left out).
+CREATE OR REPLACE TEMP TABLE reconstructed AS
+WITH empty AS (
+    SELECT cluster, slot, row_number() OVER (PARTITION BY cluster ORDER BY rnd) AS r
+    FROM (
+        SELECT s.cluster, s.slot, random() AS rnd
+        FROM reconstruct_slot AS s
+        ANTI JOIN reconstructed_rows AS x ON x.cluster = s.cluster AND x.slot = s.slot
+    )
+), terms AS (
+    SELECT cluster, item, size, row_number() OVER (PARTITION BY cluster ORDER BY rnd) AS r
+    FROM (
+        SELECT t.cluster, t.item, c.size, random() AS rnd
+        FROM term_chunks AS t
+        JOIN clusters AS c ON c.cluster = t.cluster
+    )
+), placed AS (
+    SELECT t.cluster, coalesce(e.slot, 1 + CAST(floor(random() * t.size) AS BIGINT)) AS slot,
+           t.item
+    FROM terms AS t
+    LEFT JOIN empty AS e ON e.cluster = t.cluster AND e.r = t.r
+), everything AS (
+    SELECT cluster, slot, item FROM reconstructed_rows
+    UNION ALL
+    SELECT cluster, slot, item FROM placed
+)
+SELECT dense_rank() OVER (ORDER BY cluster, slot) - 1 AS tid, item
+FROM (SELECT DISTINCT cluster, slot, item FROM everything);
