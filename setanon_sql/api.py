@@ -244,7 +244,7 @@ def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[st
             raise VerificationError(
                 f"{algo.name} produced a release that fails verification: {report.as_dict()}"
             )
-        return report, vd.information_loss(store)
+        return report, vd.information_loss(store, prepared=True)
     report = verify(
         store,
         k=params.k,

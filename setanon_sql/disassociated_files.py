@@ -35,9 +35,7 @@ TABLES = ("clusters", "record_chunks", "term_chunks")
 REFINED_TABLES = ("joint_clusters", "shared_chunks")
 
 
-def check_folder(
-    path: str | Path, inputs: list[Path | None], *, replace: bool, fmt: str
-) -> Path:
+def check_folder(path: str | Path, inputs: list[Path | None], *, replace: bool, fmt: str) -> Path:
     """The release folder, checked before any work: its parent exists and is writable, it is
     no input, and it is new, empty, or a release folder of the tool's with `replace`."""
     path = Path(path)

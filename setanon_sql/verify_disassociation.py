@@ -83,8 +83,7 @@ def verify(store: Store, *, k: int, m: int) -> DisassociationReport:
     store.require_data()
     schema = store.current_schema()
     store.run("dv_start")
-    store.run("dv_released_records")
-    store.run("dv_domains")
+    prepare(store)
     for name in CHECKS:
         store.run(name, {"k": k} if "$k" in sqlfiles.statement(name).sql else None)
     problems = dict(
@@ -113,6 +112,14 @@ def verify(store: Store, *, k: int, m: int) -> DisassociationReport:
     )
 
 
+def prepare(store: Store) -> None:
+    """The numbered records, released rows and places every check reads."""
+    store.run("dv_labels")
+    store.run("dv_released_records")
+    store.run("dv_released_rows")
+    store.run("dv_domains")
+
+
 def chunk_km_violations(store: Store, *, k: int, m: int) -> dict[int, int]:
     """Itemsets of 1..m items of one chunk held by 1..k-1 of its rows, per size."""
     from . import queries  # sqlglot, as for the k^m verifier
@@ -127,13 +134,14 @@ def chunk_km_violations(store: Store, *, k: int, m: int) -> dict[int, int]:
     return {s: int(per_size.get(s, 0)) for s in range(1, m + 1)}
 
 
-def information_loss(store: Store) -> dict[str, Any]:
+def information_loss(store: Store, *, prepared: bool = False) -> dict[str, Any]:
     """What a disassociated release loses, over the original item instances: the share
     released only in term chunks (their co-occurrence and count are not published), in
     shared chunks, suppressed; the share of distinct items released in no record or shared
-    chunk. NCP and LM (generalization costs) do not apply: every term is released as is."""
-    store.run("dv_released_records")
-    store.run("dv_domains")
+    chunk. NCP and LM (generalization costs) do not apply: every term is released as is.
+    `prepared`: the verifier's tables are there already (right after `verify`)."""
+    if not prepared:
+        prepare(store)
     row = store.run("dv_loss").one()
     instances = max(int(row["instances"]), 1)
     return {

@@ -44,37 +44,39 @@ SELECT t.tid, 0 AS part
 FROM tids AS t
 WHERE (SELECT final FROM horpart_part WHERE part = 0);
 
--- name: horpart_terms
--- The split terms of every partition of the level: terms held by at least $k of its records
--- and missing from at least $k, ranked by their support in the partition (most frequent
--- first, ties by the global order). A term used by an earlier split is held by all or none of
--- a partition's records, so it is never a split term again.
-CREATE OR REPLACE TEMP TABLE horpart_terms AS
-WITH sizes AS (
-    SELECT part, count(*) AS size FROM horpart_active GROUP BY part
-), support AS (
-    SELECT a.part, t.item, count(*) AS support
+-- name: horpart_first
+-- Every record of the level with the rank of the first split term it holds (NULL: none).
+-- A partition's split terms are held by at least $k of its records and missing from at least
+-- $k, ranked by their support in it (most frequent first, ties by the global order); a term
+-- an earlier split used is held by all or none of a partition's records, so it is never a
+-- split term again. The records holding the most frequent term go one way, of the others
+-- those holding the next term another way, and so on, as HORPART's chain of splits on the
+-- most frequent term not yet used sends them, with the supports counted once per level.
+CREATE OR REPLACE TEMP TABLE horpart_first AS
+WITH occurrence AS (
+    SELECT a.part, a.tid, t.item
     FROM horpart_active AS a
     JOIN dis_tx AS t ON t.tid = a.tid
-    GROUP BY a.part, t.item
+), sizes AS (
+    SELECT part, count(*) AS size FROM horpart_active GROUP BY part
+), support AS (
+    SELECT part, item, count(*) AS support FROM occurrence GROUP BY part, item
+), terms AS (
+    SELECT s.part, s.item,
+           row_number() OVER (PARTITION BY s.part ORDER BY s.support DESC, s.item)::INTEGER
+               AS rank
+    FROM support AS s
+    JOIN sizes AS z ON z.part = s.part
+    WHERE s.support >= $k AND s.support <= z.size - $k
+), first AS (
+    SELECT o.tid, min(h.rank) AS rank
+    FROM occurrence AS o
+    JOIN terms AS h ON h.part = o.part AND h.item = o.item
+    GROUP BY o.tid
 )
-SELECT s.part, s.item,
-       row_number() OVER (PARTITION BY s.part ORDER BY s.support DESC, s.item)::INTEGER AS rank
-FROM support AS s
-JOIN sizes AS z ON z.part = s.part
-WHERE s.support >= $k AND s.support <= z.size - $k;
-
--- name: horpart_first
--- Every record of the level with the rank of the first split term it holds (NULL: none): the
--- records holding the most frequent term go one way, of the others those holding the next
--- term another way, and so on, as HORPART's chain of splits on the most frequent term not yet
--- used sends them, with the supports counted once per level.
-CREATE OR REPLACE TEMP TABLE horpart_first AS
-SELECT a.tid, a.part, min(h.rank) AS rank
+SELECT a.tid, a.part, f.rank
 FROM horpart_active AS a
-LEFT JOIN dis_tx AS t ON t.tid = a.tid
-LEFT JOIN horpart_terms AS h ON h.part = a.part AND h.item = t.item
-GROUP BY a.tid, a.part;
+LEFT JOIN first AS f ON f.tid = a.tid;
 
 -- name: horpart_groups
 -- The records of every partition of the level grouped by the first split term they hold
@@ -114,6 +116,10 @@ WITH cut AS (
 SELECT tid, part,
        ((pos * least(CAST(ceil(size / $max) AS BIGINT), size // $k)) // size)::INTEGER AS piece
 FROM ordered;
+
+-- name: horpart_no_cut
+-- No partition of the level is cut.
+CREATE OR REPLACE TEMP TABLE horpart_cut (tid BIGINT, part INTEGER, piece INTEGER);
 
 -- name: horpart_next
 -- Every record of the level with its new partition: ids from $next on, numbered by parent
@@ -265,43 +271,40 @@ ANTI JOIN (
 -- name: cover_figures
 -- The cover check of every cluster (see cover.py): its records, its record-chunk rows
 -- (records x chunks they touch), its term chunk's terms and the coverage they may give
--- (each in at most min(size, $k - 1) records), the most chunks one record touches (at most
--- $m) and the joint cluster it belongs to with that joint's shared-chunk rows.
+-- (each in at most min(size, $k - 1) records), the distinct (record chunks, shared chunks)
+-- one record touches (each at most $m), and its joint cluster with that joint's shared rows.
 CREATE OR REPLACE TABLE cover_figures AS
-WITH touched AS (
-    SELECT m.cluster, m.tid,
-           count(DISTINCT c.chunk) AS chunks,
-           count(DISTINCT s.chunk) AS shared
+WITH places AS (
+    SELECT cluster, item, chunk, NULL::INTEGER AS shared FROM dis_chunk
+    UNION ALL
+    SELECT j.cluster, s.item, NULL, s.chunk
+    FROM dis_joint AS j
+    JOIN dis_shared AS s ON s.joint = j.joint
+), touched AS (
+    SELECT m.cluster, m.tid, count(DISTINCT p.chunk) AS chunks, count(DISTINCT p.shared) AS shared
     FROM cluster_members AS m
-    LEFT JOIN dis_tx AS t ON t.tid = m.tid
-    LEFT JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    LEFT JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item AND x.tid IS NULL
-    LEFT JOIN dis_joint AS j ON j.cluster = m.cluster
-    LEFT JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item AND x.tid IS NULL
+    JOIN dis_tx AS t ON t.tid = m.tid
+    LEFT JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
     GROUP BY m.cluster, m.tid
 ), shapes AS (
-    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows,
+    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows, sum(shared) AS shared_rows,
            list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
     FROM touched
     GROUP BY cluster
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
-), shared_rows AS (
-    SELECT j.joint, count(DISTINCT (m.tid, s.chunk)) AS rows
+), joints AS (
+    SELECT j.joint, j.cluster, sum(p.shared_rows) OVER (PARTITION BY j.joint) AS shared_rows
     FROM dis_joint AS j
-    JOIN cluster_members AS m ON m.cluster = j.cluster
-    JOIN dis_tx AS t ON t.tid = m.tid
-    JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item
-    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    GROUP BY j.joint
+    JOIN shapes AS p ON p.cluster = j.cluster
 )
 SELECT p.cluster, p.size, p.chunk_rows, coalesce(t.terms, 0) AS terms,
        coalesce(t.terms, 0) * least(p.size, $k - 1) AS term_cover, p.touches,
-       j.joint, coalesce(r.rows, 0) AS shared_rows
+       j.joint, coalesce(j.shared_rows, 0) AS shared_rows
 FROM shapes AS p
 LEFT JOIN terms AS t ON t.cluster = p.cluster
-LEFT JOIN dis_joint AS j ON j.cluster = p.cluster
-LEFT JOIN shared_rows AS r ON r.joint = j.joint
+LEFT JOIN joints AS j ON j.cluster = p.cluster
 ORDER BY p.cluster;
 
 -- name: dis_release_clusters
@@ -317,29 +320,28 @@ ORDER BY cluster;
 -- its domain, one row per item, with the items' labels. A chunk's rows are numbered in the
 -- order of sha256 of a secret key of 32 random bytes from the operating system ($key), the
 -- cluster, the chunk and the tid: a random order, new on every run, that no released value
--- links across chunks.
+-- links across chunks. The table is stored in (cluster, chunk, row, item) order, so its
+-- physical order says nothing of the tids either.
 CREATE OR REPLACE TABLE record_chunks AS
-WITH sub AS (
-    SELECT m.cluster, c.chunk, m.tid, list(t.item) AS items
+WITH occurrence AS (
+    SELECT m.cluster, c.chunk, m.tid, t.item
     FROM cluster_members AS m
     JOIN dis_tx AS t ON t.tid = m.tid
     JOIN dis_chunk AS c ON c.cluster = m.cluster AND c.item = t.item
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    GROUP BY m.cluster, c.chunk, m.tid
-), shuffled AS (
-    SELECT cluster, chunk, items,
+), numbered AS (
+    SELECT cluster, chunk, tid,
            row_number() OVER (
                PARTITION BY cluster, chunk
                ORDER BY sha256(concat_ws('/', $key, cluster, chunk, tid))
            )::INTEGER AS "row"
-    FROM sub
-), flat AS (
-    SELECT cluster, chunk, "row", unnest(items) AS item FROM shuffled
+    FROM (SELECT DISTINCT cluster, chunk, tid FROM occurrence)
 )
-SELECT f.cluster, f.chunk, f."row", i.label AS item
-FROM flat AS f
-JOIN dis_item AS i ON i.item = f.item
-ORDER BY f.cluster, f.chunk, f."row", i.label;
+SELECT o.cluster, o.chunk, n."row", i.label AS item
+FROM occurrence AS o
+JOIN numbered AS n ON n.cluster = o.cluster AND n.chunk = o.chunk AND n.tid = o.tid
+JOIN dis_item AS i ON i.item = o.item
+ORDER BY o.cluster, o.chunk, n."row", o.item;
 
 -- name: dis_release_term_chunks
 -- Released: every cluster's term chunk, its items' labels without counts.
@@ -356,30 +358,28 @@ SELECT joint, cluster FROM dis_joint ORDER BY joint, cluster;
 
 -- name: dis_release_shared_chunks
 -- Released (with refinement): every shared chunk's rows, the non-empty projections of its
--- joint cluster's records on its domain, shuffled as record chunks are.
+-- joint cluster's records on its domain, shuffled and stored as record chunks are.
 CREATE OR REPLACE TABLE shared_chunks AS
-WITH sub AS (
-    SELECT j.joint, s.chunk, m.tid, list(t.item) AS items
+WITH occurrence AS (
+    SELECT j.joint, s.chunk, m.tid, t.item
     FROM dis_joint AS j
     JOIN cluster_members AS m ON m.cluster = j.cluster
     JOIN dis_tx AS t ON t.tid = m.tid
     JOIN dis_shared AS s ON s.joint = j.joint AND s.item = t.item
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    GROUP BY j.joint, s.chunk, m.tid
-), shuffled AS (
-    SELECT joint, chunk, items,
+), numbered AS (
+    SELECT joint, chunk, tid,
            row_number() OVER (
                PARTITION BY joint, chunk
                ORDER BY sha256(concat_ws('/', $key, 'shared', joint, chunk, tid))
            )::INTEGER AS "row"
-    FROM sub
-), flat AS (
-    SELECT joint, chunk, "row", unnest(items) AS item FROM shuffled
+    FROM (SELECT DISTINCT joint, chunk, tid FROM occurrence)
 )
-SELECT f.joint, f.chunk, f."row", i.label AS item
-FROM flat AS f
-JOIN dis_item AS i ON i.item = f.item
-ORDER BY f.joint, f.chunk, f."row", i.label;
+SELECT o.joint, o.chunk, n."row", i.label AS item
+FROM occurrence AS o
+JOIN numbered AS n ON n.joint = o.joint AND n.chunk = o.chunk AND n.tid = o.tid
+JOIN dis_item AS i ON i.item = o.item
+ORDER BY o.joint, o.chunk, n."row", o.item;
 
 -- name: dis_suppressed_items
 -- The occurrences suppressed by the cover repair, with the items' labels: kept in the run's

@@ -8,14 +8,33 @@
 -- No violation found yet.
 CREATE OR REPLACE TABLE dv_violations (problem VARCHAR, unit INTEGER, detail VARCHAR);
 
+-- name: dv_labels
+-- The data's item labels, numbered, so that the checks compare integers.
+CREATE OR REPLACE TEMP TABLE dv_label AS
+SELECT label, (row_number() OVER (ORDER BY label))::INTEGER AS id
+FROM (SELECT DISTINCT label FROM tx_raw);
+
 -- name: dv_released_records
 -- The records as the release must hold them: the original items of every member of a
--- cluster, less the suppressed occurrences (labels).
+-- cluster, less the suppressed occurrences.
 CREATE OR REPLACE TEMP TABLE dv_records AS
-SELECT m.cluster, m.tid, r.label AS item
+SELECT m.cluster, m.tid, l.id AS item
 FROM cluster_members AS m
 JOIN tx_raw AS r ON r.tid = m.tid
+JOIN dv_label AS l ON l.label = r.label
 ANTI JOIN suppressed_items AS x ON x.tid = r.tid AND x.item = r.label;
+
+-- name: dv_released_rows
+-- Every released row of every record chunk (of a cluster) and shared chunk (of a joint
+-- cluster), with the items' numbers (NULL: a label not in the data).
+CREATE OR REPLACE TEMP TABLE dv_rows AS
+SELECT 'record' AS kind, r.cluster AS unit, r.chunk, r."row", r.item AS label, l.id AS item
+FROM record_chunks AS r
+LEFT JOIN dv_label AS l ON l.label = r.item
+UNION ALL
+SELECT 'shared', s.joint, s.chunk, s."row", s.item, l.id
+FROM shared_chunks AS s
+LEFT JOIN dv_label AS l ON l.label = s.item;
 
 -- name: dv_members
 -- Every transaction of the data in exactly one cluster, and nothing else in the clusters.
@@ -56,23 +75,38 @@ ANTI JOIN dv_records AS r ON r.tid = m.tid;
 
 -- name: dv_domains
 -- Where each item of each cluster is released: a record chunk, the term chunk, or a shared
--- chunk of its joint cluster (for the clusters whose records hold it).
+-- chunk of its joint cluster (for the clusters whose records hold it); unknown labels are
+-- reported.
 CREATE OR REPLACE TEMP TABLE dv_places AS
-SELECT DISTINCT cluster, 'record' AS kind, chunk, item FROM record_chunks
+SELECT DISTINCT unit AS cluster, 'record' AS kind, chunk, item
+FROM dv_rows
+WHERE kind = 'record'
 UNION ALL
-SELECT cluster, 'term', NULL, item FROM term_chunks
+SELECT t.cluster, 'term', NULL, l.id
+FROM term_chunks AS t
+LEFT JOIN dv_label AS l ON l.label = t.item
 UNION ALL
 SELECT DISTINCT j.cluster, 'shared', s.chunk, s.item
-FROM shared_chunks AS s
-JOIN joint_clusters AS j ON j.joint = s.joint
-SEMI JOIN dv_records AS r ON r.cluster = j.cluster AND r.item = s.item;
+FROM dv_rows AS s
+JOIN joint_clusters AS j ON j.joint = s.unit
+SEMI JOIN dv_records AS r ON r.cluster = j.cluster AND r.item = s.item
+WHERE s.kind = 'shared';
 
 -- name: dv_disjoint
 -- Items released in two places of one cluster (record chunks, shared chunks and the term
 -- chunk are disjoint), and clusters in two joint clusters.
 INSERT INTO dv_violations
-SELECT 'item in two chunks of a cluster', cluster, item
+SELECT 'released label not in the data', unit, label
+FROM dv_rows
+WHERE item IS NULL
+UNION ALL
+SELECT 'released label not in the data', t.cluster, t.item
+FROM term_chunks AS t
+ANTI JOIN dv_label AS l ON l.label = t.item
+UNION ALL
+SELECT 'item in two chunks of a cluster', cluster, CAST(item AS VARCHAR)
 FROM dv_places
+WHERE item IS NOT NULL
 GROUP BY cluster, item
 HAVING count(*) > 1
 UNION ALL
@@ -87,8 +121,8 @@ HAVING count(*) > 1;
 INSERT INTO dv_violations
 SELECT CASE WHEN p.item IS NULL THEN 'item of the cluster not released'
             ELSE 'released item not in the cluster' END,
-       coalesce(p.cluster, r.cluster), coalesce(p.item, r.item)
-FROM (SELECT DISTINCT cluster, item FROM dv_places) AS p
+       coalesce(p.cluster, r.cluster), CAST(coalesce(p.item, r.item) AS VARCHAR)
+FROM (SELECT DISTINCT cluster, item FROM dv_places WHERE item IS NOT NULL) AS p
 FULL JOIN (SELECT DISTINCT cluster, item FROM dv_records) AS r
   ON r.cluster = p.cluster AND r.item = p.item
 WHERE p.item IS NULL OR r.item IS NULL;
@@ -98,19 +132,16 @@ WHERE p.item IS NULL OR r.item IS NULL;
 -- every shared chunk of its joint cluster's: the same multiset of non-empty subrecords.
 INSERT INTO dv_violations
 WITH released AS (
-    SELECT 'record' AS kind, cluster AS unit, chunk, list(item ORDER BY item) AS items
-    FROM record_chunks
-    GROUP BY cluster, chunk, "row"
-    UNION ALL
-    SELECT 'shared', joint, chunk, list(item ORDER BY item)
-    FROM shared_chunks
-    GROUP BY joint, chunk, "row"
+    SELECT kind, unit, chunk, list(item ORDER BY item) AS items
+    FROM dv_rows
+    GROUP BY kind, unit, chunk, "row"
 ), domains AS (
-    SELECT DISTINCT 'record' AS kind, cluster AS unit, cluster, chunk, item FROM record_chunks
+    SELECT DISTINCT kind, unit, unit AS cluster, chunk, item FROM dv_rows WHERE kind = 'record'
     UNION ALL
-    SELECT DISTINCT 'shared', s.joint, j.cluster, s.chunk, s.item
-    FROM shared_chunks AS s
-    JOIN joint_clusters AS j ON j.joint = s.joint
+    SELECT DISTINCT s.kind, s.unit, j.cluster, s.chunk, s.item
+    FROM dv_rows AS s
+    JOIN joint_clusters AS j ON j.joint = s.unit
+    WHERE s.kind = 'shared'
 ), original AS (
     SELECT d.kind, d.unit, d.chunk, list(r.item ORDER BY r.item) AS items
     FROM dv_records AS r
@@ -131,23 +162,19 @@ WHERE a.n IS DISTINCT FROM b.n;
 -- name: dv_rows_are_sets
 -- No item repeated in a released row.
 INSERT INTO dv_violations
-SELECT 'item repeated in a row', cluster, item
-FROM record_chunks
-GROUP BY cluster, chunk, "row", item
-HAVING count(*) > 1
-UNION ALL
-SELECT 'item repeated in a row', joint, item
-FROM shared_chunks
-GROUP BY joint, chunk, "row", item
+SELECT 'item repeated in a row', unit, label
+FROM dv_rows
+GROUP BY kind, unit, chunk, "row", label
 HAVING count(*) > 1;
 
 -- name: dv_term_support
 -- Every term-chunk term is held by 1..$k-1 records of its cluster (what the format promises
 -- and the cover check assumes).
 INSERT INTO dv_violations
-SELECT 'term-chunk term held by k or more records', t.cluster, t.item
-FROM term_chunks AS t
+SELECT 'term-chunk term held by k or more records', t.cluster, CAST(t.item AS VARCHAR)
+FROM dv_places AS t
 JOIN dv_records AS r ON r.cluster = t.cluster AND r.item = t.item
+WHERE t.kind = 'term'
 GROUP BY t.cluster, t.item
 HAVING count(*) >= $k;
 
@@ -155,17 +182,13 @@ HAVING count(*) >= $k;
 -- Every released row of every chunk as (row id, place id): place ids number the (chunk,
 -- item) pairs, so that itemsets are counted within one chunk only.
 CREATE OR REPLACE TEMP TABLE dv_chunk_rows AS
-WITH rows AS (
-    SELECT 'record' AS kind, cluster AS unit, chunk, "row", item FROM record_chunks
-    UNION ALL
-    SELECT 'shared', joint, chunk, "row", item FROM shared_chunks
-), places AS (
+WITH places AS (
     SELECT kind, unit, chunk, item,
            row_number() OVER (ORDER BY kind, unit, chunk, item)::INTEGER AS node
-    FROM (SELECT DISTINCT kind, unit, chunk, item FROM rows)
+    FROM (SELECT DISTINCT kind, unit, chunk, item FROM dv_rows)
 )
 SELECT dense_rank() OVER (ORDER BY r.kind, r.unit, r.chunk, r."row") AS tid, p.node
-FROM rows AS r
+FROM dv_rows AS r
 JOIN places AS p USING (kind, unit, chunk, item);
 
 -- name: dv_chunk_frequent
@@ -181,38 +204,31 @@ WHERE node IN (SELECT node FROM dv_chunk_rows GROUP BY node HAVING count(*) >= $
 -- and from its records, the distinct (record chunks, shared chunks) one record touches, each
 -- at most $m.
 CREATE OR REPLACE TEMP TABLE dv_cover_shapes AS
-WITH domains AS (
-    SELECT DISTINCT cluster, chunk, item FROM record_chunks
-), shared_domains AS (
-    SELECT DISTINCT j.cluster, s.chunk, s.item
-    FROM shared_chunks AS s
-    JOIN joint_clusters AS j ON j.joint = s.joint
-), touched AS (
-    SELECT r.cluster, r.tid, count(DISTINCT d.chunk) AS chunks, count(DISTINCT s.chunk) AS shared
+WITH touched AS (
+    SELECT r.cluster, r.tid,
+           count(DISTINCT p.chunk) FILTER (WHERE p.kind = 'record') AS chunks,
+           count(DISTINCT p.chunk) FILTER (WHERE p.kind = 'shared') AS shared
     FROM dv_records AS r
-    LEFT JOIN domains AS d ON d.cluster = r.cluster AND d.item = r.item
-    LEFT JOIN shared_domains AS s ON s.cluster = r.cluster AND s.item = r.item
+    LEFT JOIN dv_places AS p ON p.cluster = r.cluster AND p.item = r.item
     GROUP BY r.cluster, r.tid
 ), touches AS (
     SELECT cluster, list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
     FROM touched
     GROUP BY cluster
-), chunk_rows AS (
-    SELECT cluster, count(DISTINCT (chunk, "row")) AS rows FROM record_chunks GROUP BY cluster
+), row_counts AS (
+    SELECT kind, unit, count(DISTINCT (chunk, "row")) AS rows FROM dv_rows GROUP BY kind, unit
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM term_chunks GROUP BY cluster
-), shared_rows AS (
-    SELECT joint, count(DISTINCT (chunk, "row")) AS rows FROM shared_chunks GROUP BY joint
 )
 SELECT c.cluster, c.size, coalesce(r.rows, 0) AS chunk_rows,
        coalesce(t.terms, 0) * least(c.size, $k - 1) AS term_cover,
        coalesce(x.touches, []) AS touches, j.joint, coalesce(s.rows, 0) AS shared_rows
 FROM clusters AS c
-LEFT JOIN chunk_rows AS r ON r.cluster = c.cluster
+LEFT JOIN row_counts AS r ON r.kind = 'record' AND r.unit = c.cluster
 LEFT JOIN terms AS t ON t.cluster = c.cluster
 LEFT JOIN touches AS x ON x.cluster = c.cluster
 LEFT JOIN joint_clusters AS j ON j.cluster = c.cluster
-LEFT JOIN shared_rows AS s ON s.joint = j.joint
+LEFT JOIN row_counts AS s ON s.kind = 'shared' AND s.unit = j.joint
 ORDER BY c.cluster;
 
 -- name: dv_loss
@@ -220,14 +236,10 @@ ORDER BY c.cluster;
 -- there are, how many are released in record chunks, in shared chunks, only in term chunks
 -- (their co-occurrence and count are lost), and suppressed; distinct items, and those
 -- released in no record or shared chunk at all.
-WITH places AS (
-    SELECT cluster, item, kind FROM dv_places
-), instances AS (
-    SELECT m.cluster, r.label AS item, p.kind
-    FROM cluster_members AS m
-    JOIN tx_raw AS r ON r.tid = m.tid
-    LEFT JOIN places AS p ON p.cluster = m.cluster AND p.item = r.label
-    ANTI JOIN suppressed_items AS x ON x.tid = r.tid AND x.item = r.label
+WITH instances AS (
+    SELECT r.item, p.kind
+    FROM dv_records AS r
+    LEFT JOIN dv_places AS p ON p.cluster = r.cluster AND p.item = r.item
 ), items AS (
     SELECT item, bool_or(kind IN ('record', 'shared')) AS linked FROM instances GROUP BY item
 )
@@ -239,6 +251,8 @@ SELECT (SELECT count(*) FROM tx_raw) AS instances,
        (SELECT count(*) FROM items) AS items,
        (SELECT count(*) FROM items WHERE NOT linked) AS term_only_items,
        (SELECT count(*) FROM clusters) AS clusters,
-       (SELECT count(DISTINCT (cluster, chunk)) FROM record_chunks) AS record_chunks,
-       (SELECT count(DISTINCT (joint, chunk)) FROM shared_chunks) AS shared_chunks
+       (SELECT count(DISTINCT (unit, chunk)) FROM dv_rows WHERE kind = 'record')
+           AS record_chunks,
+       (SELECT count(DISTINCT (unit, chunk)) FROM dv_rows WHERE kind = 'shared')
+           AS shared_chunks
 FROM instances;

@@ -42,8 +42,7 @@ def horpart(
     while active:
         level += 1
         progress("horpart level", level, None)
-        store.run("horpart_terms", {"k": k})
-        store.run("horpart_first")
+        store.run("horpart_first", {"k": k})
         store.run("horpart_groups")
         groups = store.query(
             "SELECT part, rank, size FROM horpart_groups ORDER BY part, rank NULLS LAST",
@@ -51,7 +50,10 @@ def horpart(
         )
         parts, ranks = split(groups, k=k, max_cluster=max_cluster, min_split=min_split)
         store.run("horpart_children_from_lists", {"part": parts, "rank": ranks})
-        store.run("horpart_cut", {"k": k, "max": max_cluster})
+        if None in ranks:  # a partition to cut
+            store.run("horpart_cut", {"k": k, "max": max_cluster})
+        else:
+            store.run("horpart_no_cut")
         store.run("horpart_next", {"next": made, "max": max_cluster})
         made += _count(store.run("horpart_record_parts", {"level": level}))
         store.run("horpart_record_done")
