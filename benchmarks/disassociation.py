@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -38,16 +37,21 @@ DATA = {
 
 
 def timed(cmd: list[str]) -> dict:
-    """Run one command as a child process: wall and CPU seconds, its peak RSS (MB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Run one command as a child process: wall and CPU seconds and peak RSS (MB) of that
+    child alone (os.wait4 reports its own resource use)."""
     start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "rss_mb": after.ru_maxrss / 1024, "stdout": done.stdout}
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if child.returncode != 0:
+        raise SystemExit(f"failed ({child.returncode}): {' '.join(cmd)}\n{stderr}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall": wall, "cpu": cpu, "rss_mb": usage.ru_maxrss / 1024, "stdout": stdout}
 
 
 def setanon(*args: str) -> list[str]:

@@ -21,7 +21,9 @@ SELECT id AS item, label FROM node WHERE is_leaf;
 -- name: de_tx_of_run
 -- Without a hierarchy the probes are drawn over the run's own item numbers.
 CREATE OR REPLACE TEMP TABLE tx AS
-SELECT tid, item FROM dis_tx;
+SELECT r.tid, i.item
+FROM tx_raw AS r
+JOIN dis_item AS i ON i.label = r.label;
 
 -- name: de_rows
 -- Every released row of every chunk (record chunks of a cluster, shared chunks of a joint

@@ -317,3 +317,15 @@ def test_every_cluster_has_k_records_and_items_keep_their_labels():
     }
     assert labels <= {"it em,0", "it em,1", "it em,2", "ä\"q'"}
     assert sum(got["clusters"].values()) == 30
+
+
+def test_working_tables_are_dropped_unless_kept():
+    store, result = disassociate(P1, 3, 2)
+    with store.in_run(result.run):
+        assert not store.has_table("dis_tx", result.run)
+        assert store.has_table("cluster_members", result.run)
+    store2, _ = open_store(P1)
+    again = anonymize(
+        store2, Params(algorithm="disassociation", k=3, m=2, keep_intermediate=True)
+    )
+    assert store2.has_table("dis_tx", again.run) and store2.has_table("horpart_done", again.run)

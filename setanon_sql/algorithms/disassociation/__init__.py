@@ -39,9 +39,15 @@ from typing import Any
 
 from ...errors import InfeasibleError
 from ...params import Params
-from ...store import Store
+from ...store import Store, quote
 from .. import Progress
 from . import cover, horpart, publish, refine, verpart
+
+
+# What the search leaves besides its decisions (dis_item, dis_chunk, dis_term, dis_joint,
+# dis_shared, dis_suppressed) and the release: dropped unless --keep-intermediate. `dis_tx`
+# is the whole data over the run's item numbers; `horpart_done` maps every tid to a partition.
+WORKING_TABLES = ("dis_tx", "horpart_part", "horpart_active", "horpart_done", "cover_figures")
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
@@ -80,6 +86,9 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         info.update(refine.refine(store, k=k, m=m, joint_size=options["joint_size"]))
         info["joints_undone"] = cover.drop_unsafe_joints(store, k=k, m=m)
     publish.publish(store)
+    if not params.keep_intermediate:
+        for table in WORKING_TABLES:
+            store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
     return info
 
 
