@@ -118,6 +118,7 @@ def prepare(store: Store) -> None:
     store.run("dv_released_records")
     store.run("dv_released_rows")
     store.run("dv_domains")
+    store.run("dv_record_places")
 
 
 def chunk_km_violations(store: Store, *, k: int, m: int) -> dict[int, int]:

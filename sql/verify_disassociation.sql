@@ -92,6 +92,14 @@ JOIN joint_clusters AS j ON j.joint = s.unit
 SEMI JOIN dv_records AS r ON r.cluster = j.cluster AND r.item = s.item
 WHERE s.kind = 'shared';
 
+-- name: dv_record_places
+-- Every item occurrence of the released records with the place its cluster releases the
+-- item in (kind NULL: nowhere), read by the term, cover and loss statements.
+CREATE OR REPLACE TEMP TABLE dv_record_places AS
+SELECT r.cluster, r.tid, r.item, p.kind, p.chunk
+FROM dv_records AS r
+LEFT JOIN dv_places AS p ON p.cluster = r.cluster AND p.item = r.item;
+
 -- name: dv_disjoint
 -- Items released in two places of one cluster (record chunks, shared chunks and the term
 -- chunk are disjoint), and clusters in two joint clusters.
@@ -171,11 +179,10 @@ HAVING count(*) > 1;
 -- Every term-chunk term is held by 1..$k-1 records of its cluster (what the format promises
 -- and the cover check assumes).
 INSERT INTO dv_violations
-SELECT 'term-chunk term held by k or more records', t.cluster, CAST(t.item AS VARCHAR)
-FROM dv_places AS t
-JOIN dv_records AS r ON r.cluster = t.cluster AND r.item = t.item
-WHERE t.kind = 'term'
-GROUP BY t.cluster, t.item
+SELECT 'term-chunk term held by k or more records', cluster, CAST(item AS VARCHAR)
+FROM dv_record_places
+WHERE kind = 'term'
+GROUP BY cluster, item
 HAVING count(*) >= $k;
 
 -- name: dv_chunk_rows
@@ -205,12 +212,11 @@ WHERE node IN (SELECT node FROM dv_chunk_rows GROUP BY node HAVING count(*) >= $
 -- at most $m.
 CREATE OR REPLACE TEMP TABLE dv_cover_shapes AS
 WITH touched AS (
-    SELECT r.cluster, r.tid,
-           count(DISTINCT p.chunk) FILTER (WHERE p.kind = 'record') AS chunks,
-           count(DISTINCT p.chunk) FILTER (WHERE p.kind = 'shared') AS shared
-    FROM dv_records AS r
-    LEFT JOIN dv_places AS p ON p.cluster = r.cluster AND p.item = r.item
-    GROUP BY r.cluster, r.tid
+    SELECT cluster, tid,
+           count(DISTINCT chunk) FILTER (WHERE kind = 'record') AS chunks,
+           count(DISTINCT chunk) FILTER (WHERE kind = 'shared') AS shared
+    FROM dv_record_places
+    GROUP BY cluster, tid
 ), touches AS (
     SELECT cluster, list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
     FROM touched
@@ -237,9 +243,7 @@ ORDER BY c.cluster;
 -- (their co-occurrence and count are lost), and suppressed; distinct items, and those
 -- released in no record or shared chunk at all.
 WITH instances AS (
-    SELECT r.item, p.kind
-    FROM dv_records AS r
-    LEFT JOIN dv_places AS p ON p.cluster = r.cluster AND p.item = r.item
+    SELECT item, kind FROM dv_record_places
 ), items AS (
     SELECT item, bool_or(kind IN ('record', 'shared')) AS linked FROM instances GROUP BY item
 )
