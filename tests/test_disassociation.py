@@ -325,7 +325,5 @@ def test_working_tables_are_dropped_unless_kept():
         assert not store.has_table("dis_tx", result.run)
         assert store.has_table("cluster_members", result.run)
     store2, _ = open_store(P1)
-    again = anonymize(
-        store2, Params(algorithm="disassociation", k=3, m=2, keep_intermediate=True)
-    )
+    again = anonymize(store2, Params(algorithm="disassociation", k=3, m=2, keep_intermediate=True))
     assert store2.has_table("dis_tx", again.run) and store2.has_table("horpart_done", again.run)

@@ -43,7 +43,6 @@ from ...store import Store, quote
 from .. import Progress
 from . import cover, horpart, publish, refine, verpart
 
-
 # What the search leaves besides its decisions (dis_item, dis_chunk, dis_term, dis_joint,
 # dis_shared, dis_suppressed) and the release: dropped unless --keep-intermediate. `dis_tx`
 # is the whole data over the run's item numbers; `horpart_done` maps every tid to a partition.
