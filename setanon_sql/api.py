@@ -6,62 +6,20 @@ import resource
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import algorithms, hierarchy, metrics
-from . import load as load_mod
-from .algorithms import Progress, quiet
-from .errors import InfeasibleError, InputError, ParamsError, VerificationError
+from . import catalog, runs
+from .errors import InputError, ParamsError, VerificationError
+from .measure import metrics
+from .measure.verify import VerifyReport, verify
 from .params import Params
-from .store import Store
-from .verify import VerifyReport, verify
+from .progress import Progress, quiet
+from .store import sources as load_mod
+from .store.database import Store
+from .store.hierarchy_spec import HierarchySpec
 
-
-@dataclass(frozen=True)
-class HierarchySpec:
-    """Where the hierarchy comes from: a file, edges, a fan-out over the items, or code
-    prefixes."""
-
-    path: str | Path | None = None
-    format: str | None = None
-    edges: tuple[tuple[str, str], ...] | None = None
-    fanout: int | None = None
-    code_prefix: bool = False
-    order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
-
-    @property
-    def leaf_order(self) -> str:
-        """The order the --fanout builder uses; unset, the measured default (support)."""
-        return self.order or hierarchy.DEFAULT_ORDER
-
-    def check(self) -> None:
-        chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
-        if chosen != 3:
-            raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
-        if self.leaf_order not in hierarchy.ORDERS:
-            raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
-        if self.order is not None and self.fanout is None:
-            raise ParamsError("--order applies to the --fanout builder")
-
-    def build(self, store: Store) -> hierarchy.Hierarchy:
-        """The tree: read from its file or edges, or built over the items of the store's
-        dataset (the fan-out builder runs in SQL there)."""
-        self.check()
-        if self.edges is not None:
-            return hierarchy.from_edges(self.edges)
-        if self.path is not None:
-            return hierarchy.read(self.path, self.format)
-        if self.fanout is not None:
-            return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
-        return hierarchy.build_code_prefix(store.item_labels())
-
-    def describe(self) -> str:
-        """How the tree was made, for the registry."""
-        if self.path is not None:
-            return str(Path(self.path).resolve())
-        if self.fanout is not None:
-            return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
-        return "code-prefix" if self.code_prefix else "edges"
+if TYPE_CHECKING:
+    from .measure.verify_disassociation import DisassociationReport
 
 
 def open_store(
@@ -71,8 +29,9 @@ def open_store(
     db: str | Path | None = None,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
+    encoding: str | None = None,
     dataset: int | None = None,
     read_only: bool = False,
     memory_limit: str | None = None,
@@ -91,8 +50,15 @@ def open_store(
     spec = None
     if isinstance(source, (str, Path)):
         spec = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
+    elif encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
@@ -150,14 +116,20 @@ def load(
     *,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
+    encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
     what = source
     if isinstance(source, (str, Path)):
         what = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
     loaded = store.load(what)
     stats = store.stats()
@@ -182,12 +154,20 @@ class Result:
     run: str
     algorithm: str
     params: Params
-    report: VerifyReport
+    report: VerifyReport | DisassociationReport
     loss: dict[str, Any]
     info: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     peak_rss_mb: float = 0.0  # the whole process's, DuckDB included, up to the run's end
     multiset: bool = False
+
+    @property
+    def release(self) -> str:
+        """The kind of release: a set or multiset of nodes per transaction, or disassociated
+        (clusters of chunks, #28)."""
+        if catalog.get(self.algorithm).disassociated:
+            return "disassociated"
+        return "multiset" if self.multiset else "set"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -196,7 +176,7 @@ class Result:
             "k": self.params.k,
             "m": self.params.m,
             "options": self.params.options,
-            "release": "multiset" if self.multiset else "set",
+            "release": self.release,
             "seconds": round(self.seconds, 3),
             "loss": self.loss,
             "verified": self.report.as_dict(),
@@ -210,41 +190,44 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     A release that fails the verifier raises VerificationError: it is never returned, and its
     run is removed.
     """
-    algo = algorithms.get(params.algorithm)
-    if algo.needs_hierarchy:  # disassociation needs none (#28)
+    algo = catalog.get(params.algorithm)
+    if algo.needs_hierarchy:  # disassociation releases every term as it is: needs none (#28)
         store.require_hierarchy()
     else:
         store.require_data()
-    n = store.scalar("SELECT count(*) FROM tids")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
-    name = params.run_name or store.new_run_name(
-        f"{algo.name}_k{params.k}" + (f"_m{params.m}" if params.m else "")
-    )
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
+    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
-    with store.run_schema(name, algorithm=algo.name, params=record, replace=params.replace) as run:
+    with runs.making(
+        store, name, algorithm=algo.name, params=record, replace=params.replace
+    ) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
-        _record_run(store, algo.name, params, info)
+        runs.write_info(store, run_info(algo.name, params, info))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures."""
+    return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
 
 
 def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
     if algo.disassociated:  # its own release format and verifier (#28)
-        from . import verify_disassociation as vd
+        from .measure import verify_disassociation as vd
 
-        report = vd.verify(store, k=params.k, m=params.m or 1)
-        if not report.ok:
+        checked = vd.verify(store, k=params.k, m=params.m or 1)
+        if not checked.ok:
             raise VerificationError(
-                f"{algo.name} produced a release that fails verification: {report.as_dict()}"
+                f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
             )
-        return report, vd.information_loss(store, prepared=True)
+        return checked, vd.information_loss(store, prepared=True)
     report = verify(
         store,
         k=params.k,
@@ -283,50 +266,6 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, Any]) -> None:
-    rows = {"algorithm": algorithm, "k": params.k, "m": params.m, **params.options, **info}
-    store.execute(
-        "CREATE OR REPLACE TABLE run_info AS SELECT unnest($keys) AS key, unnest($values) AS value",
-        {"keys": list(rows), "values": [None if v is None else str(v) for v in rows.values()]},
-        step="run_info",
-    )
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    """How a stored run was made: what its release must satisfy, and how it is measured."""
-
-    name: str
-    algorithm: str
-    k: int
-    m: int | None
-    model: str
-    multiset: bool
-    allows_suppression: bool
-    disassociated: bool = False  # its own release tables (#28)
-
-
-def stored_run(store: Store, run: str) -> StoredRun:
-    """A run of the registry with its algorithm's model (for verify and metrics of a run)."""
-    row = store.registry.run(run)
-    if row["kind"] != "transactions":
-        raise ParamsError(f"run {run!r} is a {row['kind']} run; this command takes transactions")
-    import json
-
-    params = json.loads(row["params"]) if row["params"] else {}
-    algo = algorithms.get(row["algorithm"])
-    return StoredRun(
-        run,
-        algo.name,
-        int(params["k"]),
-        params.get("m"),
-        algo.model,
-        algo.multiset,
-        algo.allows_suppression,
-        algo.disassociated,
-    )
-
-
 def verify_release(
     store: Store,
     *,
@@ -337,20 +276,25 @@ def verify_release(
     run: str | None = None,
     allow_suppression: bool | None = None,
     multiset: bool | None = None,
-) -> VerifyReport:
+) -> VerifyReport | DisassociationReport:
     """Verify a release file, a stored run, or (with neither) the data itself as released.
 
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
     m, model and kind of release; the check's tables go to scratch, never into the run.
     """
-    from . import release as rel
+    from .store import release_io as rel
 
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = stored_run(store, run)
-        if made.disassociated:  # (#28)
-            from . import verify_disassociation as vd
+        made = runs.promise_of(store, run)
+        if made.disassociated:  # its own verifier, which takes k and m only (#28)
+            if model is not None or allow_suppression is not None or multiset is not None:
+                raise ParamsError(
+                    f"run {run!r} is disassociated: its verifier takes --k and --m only "
+                    "(no --model, --allow-suppression or --multiset)"
+                )
+            from .measure import verify_disassociation as vd
 
             with store.in_run(run, scratch=True):
                 return vd.verify(store, k=made.k if k is None else k, m=made.m if m is None else m)
@@ -399,10 +343,10 @@ def release_metrics(
 
     `per_copy` measures instead over item instances with every released copy standing for
     exactly one original item (unmatched items suppressed, loss 1): issue 13's Clump measure."""
-    from . import release as rel
+    from .store import release_io as rel
 
     if per_copy:
-        from .instance_loss import instance_loss
+        from .measure.instance_loss import instance_loss
 
         measure = instance_loss
     else:
@@ -413,12 +357,15 @@ def release_metrics(
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        made = stored_run(store, run)
-        if made.disassociated:  # (#28) no NCP: every term is released as it is
-            from .verify_disassociation import information_loss
+        made = runs.promise_of(store, run)
+        if made.disassociated:  # no NCP: every term is released as it is (#28)
+            if per_copy or multiset is not None:
+                raise ParamsError(
+                    f"--per-copy and --multiset measure generalized releases; {run!r} is "
+                    "disassociated"
+                )
+            from .measure.verify_disassociation import information_loss
 
-            if per_copy:
-                raise ParamsError(f"--per-copy measures generalized releases; {run} is not one")
             with store.in_run(run, scratch=True):
                 return {"release": "disassociated", **information_loss(store)}
         multiset = made.multiset if multiset is None else multiset
@@ -437,9 +384,9 @@ def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
     """Write one random reconstruction of a disassociation run's release as ordinary
     transactions (long tid,item CSV or Parquet): one dataset consistent with the release,
     rows of different chunks recombined at random; not the original (#28)."""
-    from .disassociated_files import reconstruct as draw
+    from .store.disassociated_files import reconstruct as draw
 
-    if not stored_run(store, run).disassociated:
+    if not runs.promise_of(store, run).disassociated:
         raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
     with store.in_run(run, scratch=True):
         return {"run": run, **draw(store, path)}

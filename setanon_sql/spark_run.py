@@ -19,18 +19,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, interrupts
-from .algorithms import Progress, quiet
-from .api import HierarchySpec, Result, checked_release, finished
-from .dataset import _check_problems, check_covers, node_columns, save_log
-from .errors import InfeasibleError, InputError, ParamsError
-from .executor import Logged, Rows, UsesExecutor, quote
-from .hierarchy import Hierarchy, natural_key
+from . import catalog, runs
+from .api import Result, checked_release, finished, run_info
+from .engine import interrupts
+from .engine.contract import Forwarding
+from .engine.log import Logged, Rows
+from .engine.spark import SparkExecutor, shuffle_partitions
+from .engine.sqltext import quote
+from .errors import InputError, ParamsError
 from .params import Params
-from .spark_engine import SparkExecutor, shuffle_partitions
+from .progress import Progress, quiet
+from .store.dataset import _check_problems, check_covers, node_columns, save_log
+from .store.hierarchy import Hierarchy, natural_key
+from .store.hierarchy_spec import HierarchySpec
+from .store.sources import nested_column
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
+_NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
     "id": "INTEGER",
     "label": "VARCHAR",
@@ -58,7 +64,7 @@ class SparkSource:
         return str(self.path) if self.path is not None else f"Spark table {self.table}"
 
 
-class SparkStore(UsesExecutor):
+class SparkStore(Forwarding):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
     def __init__(self, ex: SparkExecutor) -> None:
@@ -73,15 +79,9 @@ class SparkStore(UsesExecutor):
 
     def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
         """The fan-out tree, built by the same statements as on DuckDB (fanout.py)."""
-        from . import fanout as builder
+        from .store import fanout as builder
 
         return builder.build(self.ex, fanout, by_support=by_support)
-
-    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
-        self.ex.put_rows(name, rows, temp=temp)
-
-    def unordered(self):
-        return self.ex.unordered()
 
     def current_schema(self) -> str:
         return self.ex.catalog
@@ -124,6 +124,14 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
                 f"{source.describe()}: no column {want!r}; columns are "
                 f"{', '.join(map(repr, types))} (choose with --tid-col / --item-col)"
             )
+    for column, what, lists in (
+        (source.tid_col, "a transaction id", False),
+        (source.item_col, "an item column", True),
+    ):
+        kind = types[column]
+        inner = kind[len("array<") : -1] if lists and kind.startswith("array<") else kind
+        if inner.startswith(_NESTED) or inner == "variant":
+            raise nested_column(source.describe(), column, kind, what, lists=lists)
     frame.createOrReplaceTempView(SOURCE_VIEW)
     tid, item = quote(source.tid_col), quote(source.item_col)
     if types[source.item_col].startswith("array"):
@@ -196,6 +204,7 @@ def check_options(
     table: str | None,
     hierarchy: HierarchySpec | None,
     output: Path | None,
+    encoding: str | None = None,
 ) -> None:
     """What `anonymize --engine spark` takes, checked before a JVM starts."""
     if engine != "spark":
@@ -205,6 +214,8 @@ def check_options(
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if encoding is not None:
+        raise ParamsError("--encoding applies to text inputs; --engine spark reads Parquet")
     if hierarchy is None:
         raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
     if output is not None and output.suffix.lower() not in (".parquet", ".pq"):
@@ -218,33 +229,22 @@ def check_options(
 
 
 def run_name(params: Params) -> str:
-    return params.run_name or f"run_{params.algorithm}_k{params.k}"
+    return params.run_name or f"{runs.RUN_PREFIX}{runs.default_base(params.algorithm, params.k)}"
 
 
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
     """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
     with the run's database in place of a run schema."""
     check_algorithm(params.algorithm)
-    algo = algorithms.get(params.algorithm)
+    algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    n = store.scalar("SELECT count(*) FROM tids", step="transactions")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids", step="transactions")))
     started = time.perf_counter()
     info = algo.runner()(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
     report, loss = checked_release(store, algo, params)
-    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, **params.options, **info}
-    store.put_rows(
-        "run_info",
-        Rows(
-            {
-                "key": ("VARCHAR", list(keys)),
-                "value": ("VARCHAR", [None if v is None else str(v) for v in keys.values()]),
-            }
-        ),
-    )
+    runs.write_info(store, run_info(algo.name, params, info, engine="spark"))
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
     store.ex.persist()
     return finished(store.ex.catalog, algo, params, report, loss, info, started)
@@ -253,8 +253,8 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
 def write_release(store: SparkStore, path: str | Path) -> Path:
     """The release with the original ids and labels as a Parquet folder written by Spark (one
     dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow)."""
-    from . import sqlfiles
-    from .spark_engine import to_spark
+    from .engine import sqlfiles
+    from .engine.spark import to_spark
 
     (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
     path = Path(path)
@@ -310,9 +310,9 @@ def anonymize_source(
     and all, and its release (written beside `output` under a temporary name) is removed.
     With no `spark` session given, the active one is used, or one is started on `master` (and
     stopped at the end)."""
-    from .executor import replay_script
-    from .release import write_text_atomic
-    from .spark_engine import session
+    from .engine.log import replay_script
+    from .engine.spark import session
+    from .store.release_io import write_text_atomic
 
     check_algorithm(params.algorithm)
     from pyspark.sql import SparkSession
@@ -389,6 +389,6 @@ def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
 
 def log_script(warehouse: str | Path, run: str) -> str:
     """`setanon sql --run RUN --spark-warehouse DIR`: the run's statements as they ran on Spark."""
-    from .executor import replay_script
+    from .engine.log import replay_script
 
     return replay_script(stored_log(warehouse, run), title=LOG_TITLE.format(run=run))

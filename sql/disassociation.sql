@@ -86,6 +86,10 @@ SELECT part, rank, count(*) AS size
 FROM horpart_first
 GROUP BY part, rank;
 
+-- name: horpart_groups_read
+-- The level's groups as the driver reads them: by partition, then by rank (the rest last).
+SELECT part, rank, size FROM horpart_groups ORDER BY part, rank NULLS LAST;
+
 -- name: horpart_children_from_lists
 -- The driver's decision, from one list per column: the groups split off as children of their
 -- own (part, rank), and the partitions to cut (rank NULL); every other record of a partition
@@ -169,6 +173,10 @@ FROM horpart_done AS d
 JOIN horpart_part AS p ON p.part = d.part
 ORDER BY cluster, tid;
 
+-- name: dis_cluster_count
+-- How many clusters there are (numbered 1..clusters).
+SELECT max(cluster) AS clusters FROM cluster_members;
+
 -- name: verpart_units_of_clusters
 -- VERPART's units are the clusters: every record and every item of it may be chunked.
 CREATE OR REPLACE TEMP TABLE verpart_occurrence AS
@@ -204,6 +212,12 @@ SELECT unit, item, count(*) AS support
 FROM verpart_occurrence
 GROUP BY unit, item
 HAVING count(*) >= $k;
+
+-- name: verpart_candidates
+-- Every unit's candidate terms as one list, by descending support (ties by item number).
+SELECT unit, list(item ORDER BY support DESC, item) AS items
+FROM verpart_frequent
+GROUP BY unit;
 
 -- name: verpart_frequent_occurrence
 -- The occurrences of every unit's candidate terms: what its itemsets are counted over.
@@ -306,6 +320,18 @@ FROM shapes AS p
 LEFT JOIN terms AS t ON t.cluster = p.cluster
 LEFT JOIN joints AS j ON j.cluster = p.cluster
 ORDER BY p.cluster;
+
+-- name: cover_figures_read
+-- Every cluster's shape, in cluster order, as the driver reads it.
+SELECT cluster, size, chunk_rows, term_cover, touches, joint, shared_rows
+FROM cover_figures
+ORDER BY cluster;
+
+-- name: dis_chunk_figures
+-- The clusters, record chunks and terms in record chunks as they stand.
+SELECT (SELECT max(cluster) FROM cluster_members) AS clusters,
+       count(DISTINCT (cluster, chunk)) AS chunks, count(*) AS chunk_terms
+FROM dis_chunk;
 
 -- name: dis_release_clusters
 -- Released: every cluster and its number of records.
@@ -505,3 +531,31 @@ WITH empty AS (
 )
 SELECT dense_rank() OVER (ORDER BY cluster, slot) - 1 AS tid, item
 FROM (SELECT DISTINCT cluster, slot, item FROM everything);
+
+-- name: reconstructed_file
+-- The reconstruction as written: long (tid, item) transactions.
+SELECT tid, item FROM reconstructed ORDER BY tid, item;
+
+-- name: reconstructed_size
+-- How many transactions and item occurrences the reconstruction holds.
+SELECT count(DISTINCT tid) AS transactions, count(*) AS items FROM reconstructed;
+
+-- name: release_file_clusters
+-- The release folder's clusters file.
+SELECT cluster, size FROM clusters ORDER BY cluster;
+
+-- name: release_file_record_chunks
+-- The release folder's record chunks file.
+SELECT cluster, chunk, "row", item FROM record_chunks ORDER BY cluster, chunk, "row", item;
+
+-- name: release_file_term_chunks
+-- The release folder's term chunks file.
+SELECT cluster, item FROM term_chunks ORDER BY cluster, item;
+
+-- name: release_file_joint_clusters
+-- The release folder's joint clusters file (with refinement).
+SELECT joint, cluster FROM joint_clusters ORDER BY joint, cluster;
+
+-- name: release_file_shared_chunks
+-- The release folder's shared chunks file (with refinement).
+SELECT joint, chunk, "row", item FROM shared_chunks ORDER BY joint, chunk, "row", item;

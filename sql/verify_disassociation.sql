@@ -185,6 +185,14 @@ WHERE kind = 'term'
 GROUP BY cluster, item
 HAVING count(*) >= $k;
 
+-- name: dv_problems
+-- The offending rows found, counted per problem.
+SELECT problem, count(*) AS n FROM dv_violations GROUP BY problem ORDER BY problem;
+
+-- name: dv_violations_shown
+-- The first $n offending rows.
+SELECT problem, unit, detail FROM dv_violations ORDER BY problem, unit, detail LIMIT $n;
+
 -- name: dv_chunk_rows
 -- Every released row of every chunk as (row id, place id): place ids number the (chunk,
 -- item) pairs, so that itemsets are counted within one chunk only.
@@ -236,6 +244,16 @@ LEFT JOIN touches AS x ON x.cluster = c.cluster
 LEFT JOIN joint_clusters AS j ON j.cluster = c.cluster
 LEFT JOIN row_counts AS s ON s.kind = 'shared' AND s.unit = j.joint
 ORDER BY c.cluster;
+
+-- name: dv_cover_read
+-- Every cluster's shape as the release shows it, in cluster order (read by cover.shape_of).
+SELECT cluster, size, chunk_rows, term_cover, touches, joint, shared_rows
+FROM dv_cover_shapes
+ORDER BY cluster;
+
+-- name: dv_km_per_size
+-- Itemsets of one chunk held by 1..k-1 of its rows, counted per size.
+SELECT size, count(*) AS itemsets FROM dv_km GROUP BY size;
 
 -- name: dv_loss
 -- Information loss of a disassociated release, over the original item instances: how many

@@ -1,51 +1,6 @@
-"""Run the command line in-process, as the console entry does, capturing what it prints."""
+"""Moved to `helpers.cli`; kept only for tests/test_spark.py, which imports it by this name
+until it imports `helpers.cli` (then this file goes)."""
 
-from __future__ import annotations
+from helpers.cli import EX, cli, interrupt
 
-import io
-import json
-import subprocess
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-from setanon_sql.cli import run_cli
-
-ROOT = Path(__file__).resolve().parents[1]
-EX = ROOT / "examples"
-DATA = Path(__file__).parent / "data"
-
-
-@dataclass
-class Outcome:
-    code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> Any:
-        return json.loads(self.stdout)
-
-
-def cli(*args: Any) -> Outcome:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = run_cli([str(a) for a in args])
-    return Outcome(code, out.getvalue(), err.getvalue())
-
-
-def fig2(*args: Any) -> Outcome:
-    """A command on the bundled Fig. 2 example with its hierarchy."""
-    cmd, *rest = args
-    return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
-
-
-def interrupt(proc: subprocess.Popen, sig: int, code: int) -> str:
-    """Send a running CLI process `sig` and check it stopped as documented: exit `code`, one
-    `error:` line, no traceback. Returns its stderr."""
-    assert proc.poll() is None, proc.communicate()
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == code, err
-    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
-    return err
+__all__ = ["EX", "cli", "interrupt"]

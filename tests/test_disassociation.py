@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import InfeasibleError, Params, anonymize, open_store
-from setanon_sql import verify_disassociation as vd
 from setanon_sql.algorithms.disassociation import cover, horpart, verpart
+from setanon_sql.measure import verify_disassociation as vd
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

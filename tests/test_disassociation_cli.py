@@ -7,7 +7,7 @@ import json
 
 import duckdb
 import pytest
-from cli_helpers import EX, cli
+from helpers.cli import EX, cli
 
 from setanon_sql.errors import ExitCode
 

@@ -25,15 +25,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import databases
 
-from setanon_sql import api, sqlfiles
+from setanon_sql import api
 from setanon_sql.algorithms import partition_tail
-from setanon_sql.api import HierarchySpec
-from setanon_sql.executor import Rows
+from setanon_sql.engine import sqlfiles
+from setanon_sql.engine.log import Rows
+from setanon_sql.engine.spark import SparkExecutor, session, to_spark
+from setanon_sql.measure.verify import verify
 from setanon_sql.params import Params
-from setanon_sql.spark_engine import SparkExecutor, session, to_spark
 from setanon_sql.spark_run import SparkSource, SparkStore, load
 from setanon_sql.spark_run import anonymize as spark_anonymize
-from setanon_sql.verify import verify
+from setanon_sql.store.hierarchy_spec import HierarchySpec
 
 _names = itertools.count(1)
 
@@ -245,6 +246,26 @@ def test_cli_end_to_end(spark, tmp_path):
     assert with_db.code == 2 and "--db" in with_db.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("{'a': 'x'}", "struct<a:string>"), ("[{'a': 'x'}]", "array<struct<a:string>>")],
+)
+def test_a_nested_item_column_is_refused_on_spark(spark, tmp_path, value, shown):
+    """Issue 26, item 10: cast to text, a STRUCT would be anonymized as one string."""
+    path = tmp_path / "nested.parquet"
+    duckdb.connect().execute(
+        f"COPY (SELECT range AS tid, {value} AS item FROM range(3)) TO ? (FORMAT parquet)",
+        [str(path)],
+    )
+    out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "1",
+              "--engine", "spark", "--run", "nested_run")  # fmt: skip
+    assert out.code == 3
+    assert out.stderr.strip() == (
+        f"error: {path}: column 'item' has nested type {shown}; an item column must be a "
+        "scalar (text, number, date...) or a list of scalars"
+    )
+
+
 def test_examples_fig2_from_a_spark_table_with_a_list_column(spark, tmp_path):
     """The bundled example as a Spark table of one row per transaction (items in an array
     column), against DuckDB reading it as long Parquet: Fig. 2 with its hierarchy file, k=2."""
@@ -275,7 +296,7 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     read without Spark; the round tables (held in memory while the run ran) are among them.
     `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
     says in one line that replay is DuckDB-only."""
-    from setanon_sql.spark_engine import database_folder
+    from setanon_sql.engine.spark import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"

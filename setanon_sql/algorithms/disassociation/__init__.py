@@ -37,10 +37,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import InfeasibleError
+from ...engine.contract import Workspace
 from ...params import Params
-from ...store import Store, quote
-from .. import Progress
+from ...progress import Progress
+from ...runs import check_k
 from . import cover, horpart, publish, refine, verpart
 
 # What the search leaves besides its decisions (dis_item, dis_chunk, dis_term, dis_joint,
@@ -49,13 +49,11 @@ from . import cover, horpart, publish, refine, verpart
 WORKING_TABLES = ("dis_tx", "horpart_part", "horpart_active", "horpart_done", "cover_figures")
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     """Disassociate the dataset into the run's release tables; return figures of the search."""
     k, m = params.k, params.m or 1
     options = params.options
-    n = int(store.scalar("SELECT count(*) FROM tids", step="transactions"))
-    if n < k:
-        raise InfeasibleError(f"k = {k} is larger than the data ({n} transactions)")
+    check_k(k, store.count("tids"))
     store.run("dis_items")
     store.run("dis_transactions")
     store.run("dis_no_suppression")
@@ -86,12 +84,11 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         info["joints_undone"] = cover.drop_unsafe_joints(store, k=k, m=m)
     publish.publish(store)
     if not params.keep_intermediate:
-        for table in WORKING_TABLES:
-            store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
+        store.drop(*WORKING_TABLES, step="drop_intermediate")
     return info
 
 
-def write_chunks(store: Store, chunks: dict[int, list[list[int]]]) -> None:
+def write_chunks(store: Workspace, chunks: dict[int, list[list[int]]]) -> None:
     """`dis_chunk(cluster, chunk, item)` from VERPART's domains (bound as lists, so the log
     keeps them as parameters)."""
     lists = verpart.domain_lists(chunks)

@@ -45,8 +45,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...engine.contract import Workspace
 from ...errors import InfeasibleError, VerificationError
-from ...store import Store
+from .horpart import cluster_count
+
+SHAPE_COLUMNS = ("cluster", "size", "chunk_rows", "term_cover", "touches", "joint", "shared_rows")
+"""The columns of a cluster's shape, as `cover_figures_read` and the verifier's
+`dv_cover_read` give them (read by name)."""
 
 MAX_REPAIR_ROUNDS = 64
 
@@ -69,20 +74,15 @@ class ClusterShape:
         return max(0, self.size - self.chunk_rows - self.term_cover)
 
 
-def shapes(store: Store, *, k: int, m: int) -> list[ClusterShape]:
+def shapes(store: Workspace, *, k: int, m: int) -> list[ClusterShape]:
     """Every cluster's shape (`cover_figures`, one statement for all clusters)."""
     store.run("cover_figures", {"k": k, "m": m})
-    rows = store.query(
-        "SELECT cluster, size, chunk_rows, term_cover, touches, joint, shared_rows "
-        "FROM cover_figures ORDER BY cluster",
-        step="cover_shapes",
-    )
-    return [shape_of(row) for row in rows]
+    return [shape_of(row) for row in store.run("cover_figures_read").tuples(*SHAPE_COLUMNS)]
 
 
 def shape_of(row: tuple) -> ClusterShape:
-    """A ClusterShape from a row (cluster, size, chunk_rows, term_cover, touches, joint,
-    shared_rows), as `cover_figures` and the verifier's `dv_cover_shapes` give it."""
+    """A ClusterShape from a row of `SHAPE_COLUMNS` (read by name from `cover_figures_read`
+    or the verifier's `dv_cover_read`)."""
     c, n, r, t, touches, j, s = row
     shape = tuple(sorted(tuple(int(v) for v in x) for x in touches or ()))
     return ClusterShape(int(c), int(n), int(r), int(t), shape, j, int(s or 0))
@@ -133,7 +133,7 @@ def slack(c: ClusterShape) -> int:
     return c.chunk_rows + c.term_cover - c.size
 
 
-def make_safe(store: Store, *, k: int, m: int, rechunk: Callable[[], Any]) -> dict[str, Any]:
+def make_safe(store: Workspace, *, k: int, m: int, rechunk: Callable[[], Any]) -> dict[str, Any]:
     """Check every cluster and repair the unsafe ones until none is left: merge each with a
     neighbour in HORPART's order and chunk again (nothing is lost), or, when a single cluster
     is left, dissolve a record chunk by partial suppression. `rechunk` runs VERPART again."""
@@ -143,7 +143,7 @@ def make_safe(store: Store, *, k: int, m: int, rechunk: Callable[[], Any]) -> di
         rounds += 1
         if rounds > MAX_REPAIR_ROUNDS:
             raise VerificationError(f"covers left after {MAX_REPAIR_ROUNDS} repair rounds")
-        clusters = int(store.scalar("SELECT max(cluster) FROM cluster_members", step="clusters"))
+        clusters = cluster_count(store)
         if clusters > 1:
             old, new = merge_plan(found, clusters)
             store.run("cover_merge_from_lists", {"old": old, "new": new})
@@ -152,7 +152,7 @@ def make_safe(store: Store, *, k: int, m: int, rechunk: Callable[[], Any]) -> di
             suppress(store, found, k=k)
         rechunk()
         found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
-    suppressed = int(store.scalar("SELECT count(*) FROM dis_suppressed", step="suppressed"))
+    suppressed = store.count("dis_suppressed")
     return {
         "unsafe_clusters": first,
         "repair_rounds": rounds,
@@ -161,7 +161,7 @@ def make_safe(store: Store, *, k: int, m: int, rechunk: Callable[[], Any]) -> di
     }
 
 
-def drop_unsafe_joints(store: Store, *, k: int, m: int) -> int:
+def drop_unsafe_joints(store: Workspace, *, k: int, m: int) -> int:
     """After REFINE: a joint cluster whose shared chunks let a cover through is undone (its
     clusters were safe without it). Returns how many were undone."""
     dropped = 0
@@ -209,12 +209,14 @@ def merge_plan(found: list[int], clusters: int) -> tuple[list[int], list[int]]:
     return [c for c, _ in pairs], [r for _, r in pairs]
 
 
-def suppress(store: Store, clusters: list[int], *, k: int) -> None:
+def suppress(store: Workspace, clusters: list[int], *, k: int) -> None:
     """Dissolve, in each cluster, the record chunk of least rows that can be dissolved: keep
     k-1 occurrences of each of its items (first in records that hold nothing else) and
     suppress the others, so the items go to the term chunk. A record never loses its last
     item; a cluster where no chunk can be dissolved so is refused."""
-    rows = store.run("cover_cluster_records", {"clusters": clusters}).rows
+    rows = store.run("cover_cluster_records", {"clusters": clusters}).tuples(
+        "cluster", "tid", "item", "chunk"
+    )
     records: dict[int, dict[int, dict[int, int | None]]] = {}
     for cluster, tid, item, chunk in rows:
         records.setdefault(int(cluster), {}).setdefault(int(tid), {})[int(item)] = chunk

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...store import Store
-from .. import Progress
+from ...engine.contract import Workspace
+from ...engine.log import row_count
+from ...progress import Progress
 
 
 def horpart(
-    store: Store, *, k: int, max_cluster: int, min_split: int, progress: Progress
+    store: Workspace, *, k: int, max_cluster: int, min_split: int, progress: Progress
 ) -> dict[str, Any]:
     """Split the transactions into clusters; fill `cluster_members(cluster, tid)`."""
     store.run("horpart_start", {"max": max_cluster})
@@ -41,16 +42,13 @@ def horpart(
     store.run("horpart_start_done")
     level = 0
     made = 1
-    active = int(store.scalar("SELECT count(*) FROM horpart_active", step="horpart_active_size"))
+    active = store.count("horpart_active")
     while active:
         level += 1
         progress("horpart level", level, None)
         store.run("horpart_first", {"k": k})
         store.run("horpart_groups")
-        groups = store.query(
-            "SELECT part, rank, size FROM horpart_groups ORDER BY part, rank NULLS LAST",
-            step="horpart_read_groups",
-        )
+        groups = store.run("horpart_groups_read").tuples("part", "rank", "size")
         parts, ranks = split(groups, k=k, max_cluster=max_cluster, min_split=min_split)
         store.run("horpart_children_from_lists", {"part": parts, "rank": ranks})
         if None in ranks:  # a partition to cut
@@ -58,11 +56,11 @@ def horpart(
         else:
             store.run("horpart_no_cut")
         store.run("horpart_next", {"next": made, "max": max_cluster})
-        made += _count(store.run("horpart_record_parts", {"level": level}))
+        made += row_count(store.run("horpart_record_parts", {"level": level}))
         store.run("horpart_record_done")
-        active = _count(store.run("horpart_advance"))
+        active = row_count(store.run("horpart_advance"))
     store.run("horpart_clusters")
-    clusters = int(store.scalar("SELECT max(cluster) FROM cluster_members", step="clusters"))
+    clusters = cluster_count(store)
     return {"horpart_levels": level, "clusters": clusters}
 
 
@@ -100,6 +98,6 @@ def split(
     return parts, ranks
 
 
-def _count(result: Any) -> int:
-    """The row count an INSERT or CREATE TABLE AS reports."""
-    return int(result.rows[0][0]) if result.rows else 0
+def cluster_count(store: Workspace) -> int:
+    """How many clusters `cluster_members` holds (they are numbered 1..n)."""
+    return int(store.run("dis_cluster_count").one()["clusters"] or 0)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import secrets
 
-from ...store import Store
+from ...engine.contract import Workspace
 
 RELEASE_TABLES = ("clusters", "record_chunks", "term_chunks", "joint_clusters", "shared_chunks")
 
 
-def publish(store: Store) -> None:
+def publish(store: Workspace) -> None:
     """Write the release tables from the run's decisions (dis_chunk, dis_term, dis_joint,
     dis_shared, dis_suppressed); `joint_clusters` and `shared_chunks` are empty without
     refinement. `suppressed_items(tid, item)` (labels) stays beside them for the verifier."""

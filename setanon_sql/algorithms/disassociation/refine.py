@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...store import Store
+from ...engine.contract import Workspace
 from . import verpart
+from .horpart import cluster_count
 
 
-def refine(store: Store, *, k: int, m: int, joint_size: int) -> dict[str, Any]:
+def refine(store: Workspace, *, k: int, m: int, joint_size: int) -> dict[str, Any]:
     """Form the joint clusters and their shared chunks; update the term chunks."""
-    clusters = int(store.scalar("SELECT max(cluster) FROM cluster_members", step="clusters"))
+    clusters = cluster_count(store)
     joints = [(1 + (c - 1) // joint_size, c) for c in range(1, clusters + 1)]
     store.run(
         "dis_joints_from_lists",

@@ -25,8 +25,9 @@ from typing import Any
 
 from sqlglot import exp, select
 
-from ...queries import render
-from ...store import Store, quote
+from ...engine import ddl
+from ...engine.builders import render
+from ...engine.contract import Workspace
 
 Unit = int
 Item = int
@@ -78,35 +79,47 @@ def sets_query(size: int) -> exp.Select:
     return q.group_by(col(aliases[0], "unit"), *items)
 
 
-def count_sets(store: Store, m: int, k: int) -> None:
+def bad_query(size: int) -> exp.Select:
+    """The itemsets of `verpart_sets_{size}` held by fewer than $k records (the table's name
+    is computed, so the statement is built, not named).
+
+    Example:
+        >>> print(bad_query(2).sql("duckdb"))
+        SELECT "unit", "itemset" FROM "verpart_sets_2" WHERE "support" < $k
+    """
+    return (
+        select(exp.column("unit", quoted=True), exp.column("itemset", quoted=True))
+        .from_(exp.table_(f"verpart_sets_{size}", quoted=True))
+        .where(
+            exp.LT(this=exp.column("support", quoted=True), expression=exp.Placeholder(this="k"))
+        )
+    )
+
+
+def count_sets(store: Workspace, m: int, k: int) -> None:
     """`verpart_sets_2..m` over `verpart_candidate_occurrence`."""
     store.run("verpart_frequent_sets_1")
     for size in range(2, m + 1):
         name = f"verpart_sets_{size}"
         store.execute(
-            f"CREATE OR REPLACE TEMP TABLE {quote(name)} AS {render(sets_query(size))}",
+            ddl.create_table_as(name, render(sets_query(size)), temp=True),
             {"k": k} if size > 2 else None,
             step=name,
         )
 
 
-def candidates(store: Store) -> dict[Unit, list[Item]]:
+def candidates(store: Workspace) -> dict[Unit, list[Item]]:
     """Every unit's candidate terms, by descending support (ties by the global order)."""
-    rows = store.query(
-        "SELECT unit, list(item ORDER BY support DESC, item) FROM verpart_frequent GROUP BY unit",
-        step="verpart_candidates",
-    )
+    rows = store.run("verpart_candidates").tuples("unit", "items")
     return {int(unit): list(items) for unit, items in rows}
 
 
-def bad_sets(store: Store, m: int, k: int) -> dict[Unit, list[tuple[Item, ...]]]:
+def bad_sets(store: Workspace, m: int, k: int) -> dict[Unit, list[tuple[Item, ...]]]:
     """Every unit's minimal bad itemsets: 2..m candidate terms held by 1..k-1 records."""
     out: dict[Unit, list[tuple[Item, ...]]] = defaultdict(list)
     for size in range(2, m + 1):
-        rows = store.query(
-            f"SELECT unit, itemset FROM {quote(f'verpart_sets_{size}')} WHERE support < $k",
-            {"k": k},
-            step=f"verpart_bad_{size}",
+        rows = store.execute(render(bad_query(size)), {"k": k}, step=f"verpart_bad_{size}").tuples(
+            "unit", "itemset"
         )
         for unit, itemset in rows:
             out[int(unit)].append(tuple(itemset))
@@ -140,7 +153,7 @@ def greedy(order: list[Item], bad: Iterable[tuple[Item, ...]]) -> list[list[Item
     return chunks
 
 
-def verpart(store: Store, *, k: int, m: int, units: str) -> dict[Unit, list[list[Item]]]:
+def verpart(store: Workspace, *, k: int, m: int, units: str) -> dict[Unit, list[list[Item]]]:
     """Chunk every unit: `units` is `verpart_units_of_clusters` (record chunks) or
     `verpart_units_of_joints` (shared chunks). Returns unit -> chunk domains."""
     store.run(units)
@@ -169,11 +182,7 @@ def figures(chunks: dict[Unit, list[list[Item]]]) -> dict[str, Any]:
     return {"chunks": len(sizes), "chunk_terms": sum(sizes)}
 
 
-def figures_of(store: Store) -> dict[str, Any]:
+def figures_of(store: Workspace) -> dict[str, Any]:
     """The clusters and record chunks as they stand (after any repair)."""
-    row = store.query(
-        "SELECT (SELECT max(cluster) FROM cluster_members), count(DISTINCT (cluster, chunk)), "
-        "count(*) FROM dis_chunk",
-        step="chunk_figures",
-    )[0]
-    return {"clusters": int(row[0]), "chunks": int(row[1]), "chunk_terms": int(row[2])}
+    row = store.run("dis_chunk_figures").one()
+    return {k: int(row[k] or 0) for k in ("clusters", "chunks", "chunk_terms")}
