@@ -152,6 +152,16 @@ def test_stored_run_verify_metrics_evaluate_report_reconstruct(tmp_path, baskets
     assert not_dis.code == 0, not_dis.stderr
     wrong = cli("reconstruct", "p", "-o", tmp_path / "x.csv", "--db", db)
     assert wrong.code == ExitCode.USAGE and "not a disassociation run" in wrong.stderr
+    for line in (
+        ("verify", "--model", "k"),
+        ("verify", "--multiset"),
+        ("verify", "--allow-suppression"),
+        ("metrics", "--per-copy"),
+        ("metrics", "--multiset"),
+    ):  # options of generalized releases are refused on a disassociated one
+        refused = cli(line[0], "--db", db, "--run", "d", *line[1:])
+        assert refused.code == ExitCode.USAGE, (line, refused.stderr)
+        assert "disassociated" in refused.stderr, refused.stderr
 
 
 def test_compare_and_sweep_take_disassociation_beside_others(tmp_path, baskets):
