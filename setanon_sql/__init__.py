@@ -1,6 +1,7 @@
 """setanon-sql: anonymize set-valued data with SQL in DuckDB.
 
-Public API: Store, Params, HierarchySpec, open_store, anonymize, verify_release, the errors.
+Public API: Store, Params, HierarchySpec, open_store, anonymize, verify_release, reconstruct,
+the errors.
 They are imported on first use, so the command line starts without loading DuckDB.
 """
 
@@ -12,6 +13,7 @@ _WHERE = {
     "Result": "api",
     "anonymize": "api",
     "open_store": "api",
+    "reconstruct": "api",
     "verify_release": "api",
     "ExitCode": "errors",
     "HierarchyError": "errors",

@@ -6,7 +6,7 @@ import resource
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalog, runs
 from .errors import InputError, ParamsError, VerificationError
@@ -17,6 +17,9 @@ from .progress import Progress, quiet
 from .store import sources as load_mod
 from .store.database import Store
 from .store.hierarchy_spec import HierarchySpec
+
+if TYPE_CHECKING:
+    from .measure.verify_disassociation import DisassociationReport
 
 
 def open_store(
@@ -151,12 +154,20 @@ class Result:
     run: str
     algorithm: str
     params: Params
-    report: VerifyReport
+    report: VerifyReport | DisassociationReport
     loss: dict[str, Any]
     info: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     peak_rss_mb: float = 0.0  # the whole process's, DuckDB included, up to the run's end
     multiset: bool = False
+
+    @property
+    def release(self) -> str:
+        """The kind of release: a set or multiset of nodes per transaction, or disassociated
+        (clusters of chunks, #28)."""
+        if catalog.get(self.algorithm).disassociated:
+            return "disassociated"
+        return "multiset" if self.multiset else "set"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -165,7 +176,7 @@ class Result:
             "k": self.params.k,
             "m": self.params.m,
             "options": self.params.options,
-            "release": "multiset" if self.multiset else "set",
+            "release": self.release,
             "seconds": round(self.seconds, 3),
             "loss": self.loss,
             "verified": self.report.as_dict(),
@@ -180,7 +191,10 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     run is removed.
     """
     algo = catalog.get(params.algorithm)
-    store.require_hierarchy()
+    if algo.needs_hierarchy:  # disassociation releases every term as it is: needs none (#28)
+        store.require_hierarchy()
+    else:
+        store.require_data()
     runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
     name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
@@ -205,6 +219,15 @@ def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any)
 def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
+    if algo.disassociated:  # its own release format and verifier (#28)
+        from .measure import verify_disassociation as vd
+
+        checked = vd.verify(store, k=params.k, m=params.m or 1)
+        if not checked.ok:
+            raise VerificationError(
+                f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
+            )
+        return checked, vd.information_loss(store, prepared=True)
     report = verify(
         store,
         k=params.k,
@@ -253,7 +276,7 @@ def verify_release(
     run: str | None = None,
     allow_suppression: bool | None = None,
     multiset: bool | None = None,
-) -> VerifyReport:
+) -> VerifyReport | DisassociationReport:
     """Verify a release file, a stored run, or (with neither) the data itself as released.
 
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
@@ -265,6 +288,16 @@ def verify_release(
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
         made = runs.promise_of(store, run)
+        if made.disassociated:  # its own verifier, which takes k and m only (#28)
+            if model is not None or allow_suppression is not None or multiset is not None:
+                raise ParamsError(
+                    f"run {run!r} is disassociated: its verifier takes --k and --m only "
+                    "(no --model, --allow-suppression or --multiset)"
+                )
+            from .measure import verify_disassociation as vd
+
+            with store.in_run(run, scratch=True):
+                return vd.verify(store, k=made.k if k is None else k, m=made.m if m is None else m)
         with store.in_run(run, scratch=True):
             return verify(
                 store,
@@ -325,6 +358,16 @@ def release_metrics(
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
         made = runs.promise_of(store, run)
+        if made.disassociated:  # no NCP: every term is released as it is (#28)
+            if per_copy or multiset is not None:
+                raise ParamsError(
+                    f"--per-copy and --multiset measure generalized releases; {run!r} is "
+                    "disassociated"
+                )
+            from .measure.verify_disassociation import information_loss
+
+            with store.in_run(run, scratch=True):
+                return {"release": "disassociated", **information_loss(store)}
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)
@@ -335,6 +378,18 @@ def release_metrics(
             loss = measure(store)
     kind = "per copy" if per_copy else ("multiset" if multiset else "set")
     return {"release": kind, **loss}
+
+
+def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
+    """Write one random reconstruction of a disassociation run's release as ordinary
+    transactions (long tid,item CSV or Parquet): one dataset consistent with the release,
+    rows of different chunks recombined at random; not the original (#28)."""
+    from .store.disassociated_files import reconstruct as draw
+
+    if not runs.promise_of(store, run).disassociated:
+        raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
+    with store.in_run(run, scratch=True):
+        return {"run": run, **draw(store, path)}
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:

@@ -99,6 +99,10 @@ class Algorithm:
     allows_suppression: bool = False
     summary: str = ""
     options: tuple[Option, ...] = ()
+    # disassociation (#28): no hierarchy, and a release of its own format instead of
+    # `release(tid, node)`: verify, metrics and evaluate dispatch on `disassociated`
+    needs_hierarchy: bool = True
+    disassociated: bool = False
 
     def runner(self) -> Callable[..., dict[str, Any]]:
         return import_module(self.module, "setanon_sql.algorithms").run
@@ -162,6 +166,40 @@ _PARTITION = (
         "expand the node whose split realizes the largest gain (realized) or the node of "
         "largest gain over the whole partition (nominal, the paper's)",
         choices=("realized", "nominal"),
+    ),
+)
+
+_DISASSOCIATION = (
+    Option(
+        "max_cluster",
+        int,
+        100,
+        "HORPART splits a partition while it holds this many records or more (clusters keep "
+        "at least k)",
+        minimum=2,
+    ),
+    Option(
+        "min_split",
+        int,
+        0,
+        "HORPART splits off a group of records holding a term only when it has this many "
+        "records or more (and k); smaller groups stay with the rest",
+        minimum=0,
+    ),
+    Option(
+        "refine",
+        bool,
+        True,
+        "REFINE: join neighbouring clusters and publish their rare terms that reach k over "
+        "the joint cluster in shared chunks",
+    ),
+    Option(
+        "joint_size",
+        int,
+        8,
+        "REFINE: clusters per joint cluster (neighbours in HORPART's order; 8 measured best "
+        "on BMS-WebView-2 of 2, 8 and 32)",
+        minimum=2,
     ),
 )
 
@@ -285,6 +323,18 @@ ALGORITHMS: dict[str, Algorithm] = {
                     minimum=1,
                 ),
             ),
+        ),
+        # k^m-anonymity by disassociation (Terrovitis et al. 2012; Awad et al. 2019), #28
+        Algorithm(
+            "disassociation",
+            ".disassociation",
+            "km",
+            needs_m=True,
+            allows_suppression=True,
+            summary="clusters of record chunks and term chunks, cover-safe (no hierarchy)",
+            options=_DISASSOCIATION,
+            needs_hierarchy=False,
+            disassociated=True,
         ),
     ]
 }

@@ -65,7 +65,7 @@ class Params:
         if not algo.needs_m and self.m is not None:
             raise ParamsError(
                 f"{algo.name} gives transactional k-anonymity and takes no m; "
-                "m is for the k^m algorithms (aa, da, oa)"
+                "m is for the k^m algorithms (aa, da, oa, disassociation)"
             )
         object.__setattr__(self, "algorithm", algo.name)
         object.__setattr__(self, "options", algo.resolve(self.options, self.k))

@@ -164,6 +164,7 @@ class Promise:
     multiset: bool = False
     allows_suppression: bool = False
     algorithm: str = ""
+    disassociated: bool = False  # released as clusters of chunks, its own tables (#28)
 
     def __post_init__(self) -> None:
         check_whole("k", self.k, 1, catalog.MAX_K)
@@ -210,4 +211,12 @@ def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise
         multiset=algo.multiset,
         allows_suppression=algo.allows_suppression,
         algorithm=algo.name,
+        disassociated=algo.disassociated,
     )
+
+
+def is_disassociated(store: Store, run: str) -> bool:
+    """Whether a stored run's release is a disassociated one (its own tables, #28), whatever
+    promise a caller measures it against."""
+    name = store.registry.run(run).get("algorithm") or ""
+    return name in catalog.ALGORITHMS and catalog.get(name).disassociated

@@ -289,6 +289,13 @@ FROM eval_attacks
 GROUP BY known
 ORDER BY known;
 
+-- name: eval_candidates_per_known
+-- Every attack's candidates, as one sorted list per number of known items (the report's chart).
+SELECT known, list(candidates ORDER BY candidates) AS candidates
+FROM eval_attacks
+GROUP BY known
+ORDER BY known;
+
 -- name: eval_generalization
 -- Every original item instance with the most specific released node of its transaction that
 -- covers it: how many levels above the item it is and its NCP; NULL when it is suppressed.

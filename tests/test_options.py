@@ -44,11 +44,15 @@ def all_options() -> list[tuple[str, str, bool]]:
 
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory) -> dict[str, Path]:
-    """A database with a transaction run `r` and a table run `t`, and the files they read."""
+    """A database with a transaction run `r`, a disassociation run `d` and a table run `t`, and
+    the files they read."""
     d = tmp_path_factory.mktemp("options")
     db = d / "w.duckdb"
     r = cli("anonymize", FIG2, "-H", FIG2_H, "-a", "aa", "-k", 2, "-m", 2, "--db", db,
             "--run", "r", "-q")  # fmt: skip
+    assert r.code == 0, r.stderr
+    r = cli("anonymize", FIG2, "-a", "disassociation", "-k", 2, "-m", 2, "--db", db,
+            "--run", "d", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
     table, sex = d / "t.csv", d / "sex.csv"
     table.write_text("sex,age\nF,30\nM,31\nF,32\nM,33\n")
@@ -112,6 +116,7 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             2,
             "-q",
         ],  # fmt: skip
+        "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],
         "hierarchy check": ["hierarchy", "check", FIG2_H],
         "hierarchy show": ["hierarchy", "show", FIG2_H],
@@ -184,6 +189,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--k": acts("k"),
         "--m": refused("-a", "partition", "-m", 2),
         "--output": acts("writes the release"),
+        "--files": refused("--files", "csv"),  # only for -a disassociation's folder
         "--per-transaction": refused("--per-transaction"),  # no -o nor --output-table
         "--output-table": refused("--output-table", " "),
         "--run": acts("names the run"),
@@ -312,6 +318,11 @@ RULES: dict[str, dict[str, tuple]] = {
         "--cover-cap": acts("the capped cover"),
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
+    },
+    "reconstruct": {
+        **DB,
+        "--output": refused("-o", "/nonexistent/x.csv"),
+        "--json": acts("prints JSON"),
     },
     "hierarchy build": {
         "--output": acts("the file written"),

@@ -53,7 +53,18 @@ def anonymize_cmd(
     k: o.K = 10,
     m: o.M = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Release file: .csv or .parquet (disassociation: a folder of files).",
+        ),
+    ] = None,
+    files: Annotated[
+        str | None,
+        typer.Option(
+            "--files", help="disassociation: the folder's files, csv (default) or parquet."
+        ),
     ] = None,
     per_transaction: Annotated[
         bool,
@@ -104,9 +115,11 @@ def anonymize_cmd(
     o.refuse_unless(
         output_table is None or bool(output_table.strip()), "--output-table needs a table name"
     )
+    folder_out = output is not None and _disassociates(algorithm)  # a release folder (#28)
     o.refuse_unless(
-        not replace or run is not None or output_table is not None,
-        "--replace replaces the run named by --run or the --output-table; give one",
+        not replace or run is not None or output_table is not None or folder_out,
+        "--replace replaces the run named by --run, the --output-table or a disassociated "
+        "release folder (-o DIR); give one",
     )
     if engine == "spark":  # before Params, whose complaints are about other algorithms
         from ..spark_run import check_algorithm
@@ -123,24 +136,35 @@ def anonymize_cmd(
     )
     if engine == "spark":
         o.refuse_unless(
-            not (per_transaction or output_table is not None or dbo.settings_given),
+            not (per_transaction or output_table is not None or dbo.settings_given or files),
             "--engine spark writes a Parquet folder and sizes itself: --per-transaction, "
-            "--output-table, --memory-limit, --temp-dir and --threads are DuckDB's",
+            "--output-table, --files, --memory-limit, --temp-dir and --threads are DuckDB's",
         )
         spark = (spark_master or SPARK_DEFAULT_MASTER, spark_warehouse)
         summary = anonymize_spark(src, hier, db, spark, params, output, sql_log)
         return emit(summary, as_json, "release (verified)", quiet=quiet)
-    release_files(output, sql_log, inputs(src, hier, dbo))
+    read = inputs(src, hier, dbo)
+    folder = disassociation_folder(params, output, files, per_transaction, output_table, read)
+    release_files(None if folder else output, sql_log, read)
     if output_table is not None and db is None:
         raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
     with open_data(src, hier, dbo) as store:
         result = anonymize_into(
-            store, params, output, output_table, sql_log, per_transaction, as_json or quiet
-        )
+            store, params, output, output_table, sql_log, per_transaction, as_json or quiet,
+            files=(files or "csv") if folder else None,
+        )  # fmt: skip
     summary = run_summary(result, output)
     if output_table is not None:
         summary["output_table"] = output_table
     emit(summary, as_json, "release (verified)", quiet=quiet)
+
+
+def _disassociates(algorithm: str) -> bool:
+    """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
+    from ..catalog import ALGORITHMS
+
+    found = ALGORITHMS.get(algorithm.lower())
+    return found is not None and found.disassociated
 
 
 def release_files(output: Path | None, sql_log: Path | None, read: list[Path | None]) -> None:
@@ -161,8 +185,11 @@ def anonymize_into(
     sql_log: Path | None,
     per_transaction: bool,
     silent: bool,
+    *,
+    files: str | None = None,
 ) -> Any:
-    """Run, then write what was asked: the release file, the release table, the SQL log."""
+    """Run, then write what was asked: the release file (a disassociation run's: the folder
+    of `files`), the release table, the SQL log."""
     from .. import api
     from ..store import release_io as release
     from .progress import cli_progress
@@ -175,13 +202,61 @@ def anonymize_into(
     with cli_progress(not silent and sys.stderr.isatty()) as progress:
         result = api.anonymize(store, params, progress=progress)
     with store.in_run(result.run) as row:
-        if output is not None:
+        if files is not None and output is not None:  # a disassociated release (#28)
+            from ..store.disassociated_files import write_folder
+
+            write_folder(
+                store, output, fmt=files, refined=params.options["refine"],
+                manifest=folder_manifest(result),
+            )  # fmt: skip
+        elif output is not None:
             release.write_release(store, output, per_transaction=per_transaction)
         if target is not None:
             release.write_table(store, target, row["run_id"], per_transaction=per_transaction)
     if sql_log is not None:
         release.write_text_atomic(sql_log, store.replay_script(result.run))
     return result
+
+
+def disassociation_folder(
+    params: Any,
+    output: Path | None,
+    files: str | None,
+    per_transaction: bool,
+    output_table: str | None,
+    read: list[Path | None],
+) -> bool:
+    """Whether the output is a disassociated release folder, checked before any work; the
+    options that do not apply to one, or apply only to one, are refused (#28)."""
+    from ..catalog import get
+
+    if not get(params.algorithm).disassociated:
+        o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
+        return False
+    o.refuse_unless(
+        not per_transaction and output_table is None,
+        "a disassociated release is its own tables: --per-transaction and --output-table do "
+        "not apply (use -o DIR, or the run's tables in --db)",
+    )
+    if output is None:
+        o.refuse_unless(files is None, "--files goes with -o DIR")
+        return False
+    from ..store.disassociated_files import check_folder
+
+    check_folder(output, read, replace=params.replace, fmt=files or "csv")
+    return True
+
+
+def folder_manifest(result: Any) -> dict[str, Any]:
+    """What a release folder's release.json says of its run."""
+    return {
+        "release": "disassociation",
+        "algorithm": result.algorithm,
+        "k": result.params.k,
+        "m": result.params.m,
+        "options": result.params.options,
+        "run": result.run,
+    }
 
 
 def run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any]:
@@ -191,11 +266,16 @@ def run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any
         "algorithm": result.algorithm,
         "k": result.params.k,
         "m": result.params.m,
-        "release": "multiset" if result.multiset else "set",
+        "release": result.release,
         "seconds": round(result.seconds, 3),
         "ncp": result.loss["ncp"],
         "lm": result.loss["lm"],
         "suppressed": result.loss["suppressed"],
+        **(
+            {"term_chunk_share": result.loss["term_chunk_share"]}
+            if "term_chunk_share" in result.loss
+            else {}
+        ),
         "verified": result.report.ok,
         "output": str(output) if output else None,
         **extra,

@@ -66,6 +66,7 @@ def verify_cmd(
     """Check a release file, a stored run, or (with neither) the data itself for k- or
     k^m-anonymity. Exit code 1 when anything is violated; the offending rows are printed."""
     from .. import api
+    from ..measure import verify_disassociation as vd
     from ..measure.verify import violations
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
@@ -95,7 +96,10 @@ def verify_cmd(
         names = ["violations_validity", "violations_k" if report.model == "k" else "violations_km"]
         limit = SHOWN_BY_DEFAULT if show is None else show
         with store.in_run(run, scratch=True) if run else store.scratch():
-            shown = {n: violations(store, n, limit) for n in names}
+            if isinstance(report, vd.DisassociationReport):  # its own verifier's rows (#28)
+                shown = {"dv_violations": vd.violations(store, limit)}
+            else:
+                shown = {n: violations(store, n, limit) for n in names}
     data = report.as_dict()
     if as_json:
         typer.echo(json.dumps(data | {"examples": shown}, default=str))

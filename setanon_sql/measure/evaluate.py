@@ -63,12 +63,23 @@ def evaluate(
     """
     model = model or promise_of(store, run)
     started = time.perf_counter()
+    disassociated = runs.is_disassociated(store, run)
     with store.in_run(run) as made, store.unordered():
-        store.require_hierarchy()
-        draw_probes(store, model, workload)
-        score(store, model)
-        out = figures(store, model)
-        out["ncp"], out["lm"] = _loss(store, model)
+        if disassociated:  # its own release format (#28)
+            from . import evaluate_disassociation as de
+
+            de.prepare(store)
+            draw_probes(store, model, workload)
+            de.score(store, model)
+            out = figures(store, model)
+            out["loss"] = de.loss(store)
+            out["ncp"], out["lm"] = None, None
+        else:
+            store.require_hierarchy()
+            draw_probes(store, model, workload)
+            score(store, model)
+            out = figures(store, model)
+            out["ncp"], out["lm"] = _loss(store, model)
     if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
         store.registry.record_tables(run, "run", made["run_id"])
     out["run"] = run

@@ -31,6 +31,8 @@ def run_report(
     model = model or promise_of(store, run)
     evaluation = evaluate(store, run, model=model, workload=workload)
     info = read_info(store, run)
+    if "loss" in evaluation:  # a disassociated release (#28): no generalization to show
+        return _disassociation_report(store, run, model, evaluation, info)
     with store.in_run(run):
         verdict = verify(
             store,
@@ -43,10 +45,7 @@ def run_report(
         store.run("eval_generalization")
         levels = store.run("eval_levels").dicts()
         top = store.run("eval_most_generalized", {"n": 15}).dicts()
-        candidates = store.query(
-            "SELECT known, list(candidates ORDER BY candidates) FROM eval_attacks "
-            "GROUP BY known ORDER BY known"
-        )
+        candidates = store.run("eval_candidates_per_known").tuples("known", "candidates")
         loss = store.run(
             "information_loss_multiset" if model.multiset else "information_loss"
         ).one()
@@ -62,8 +61,31 @@ def run_report(
     }
 
 
+def _disassociation_report(
+    store: Store, run: str, model: Promise, evaluation: dict[str, Any], info: dict[str, str]
+) -> dict[str, Any]:
+    """The figures of a disassociated release's page: its verdict from its own verifier, its
+    loss (term-chunk shares), the attacks' candidates."""
+    from . import verify_disassociation as vd
+
+    with store.in_run(run):
+        verdict = vd.verify(store, k=model.k, m=model.m or 1)
+        candidates = store.run("eval_candidates_per_known").tuples("known", "candidates")
+    return {
+        "run": run,
+        "kind": "disassociated",
+        "info": info,
+        "verified": verdict.as_dict(),
+        "loss": evaluation["loss"],
+        "candidates": {known: values for known, values in candidates},
+        "evaluation": evaluation,
+    }
+
+
 def render_html(report: dict[str, Any]) -> str:
     """The page of one run: parameters and verdict, loss, generalization, utility, exposure."""
+    if report.get("kind") == "disassociated":
+        return _render_disassociated(report)
     ev, loss, model = report["evaluation"], report["loss"], report["evaluation"]["model"]
     ok, holds = report["verified"]["ok"], ev["promise_holds"]
     params = {k: v for k, v in report["info"].items() if v not in (None, "None")}
@@ -130,6 +152,65 @@ def render_html(report: dict[str, Any]) -> str:
         "under no node.</p>",
     ]
     return _page(f"setanon release {report['run']}", parts)
+
+
+def _render_disassociated(report: dict[str, Any]) -> str:
+    """The page of a disassociated release: no generalization; what is lost is where items
+    are released (record chunks keep counts and co-occurrence inside a chunk, term chunks
+    only presence)."""
+    ev, loss, model = report["evaluation"], report["loss"], report["evaluation"]["model"]
+    ok, holds = report["verified"]["ok"], ev["promise_holds"]
+    params = {k: v for k, v in report["info"].items() if v not in (None, "None")}
+    shares = ("record_chunk_share", "shared_chunk_share", "term_chunk_share", "suppressed_share")
+    parts = [
+        f"<h1>Release {_e(report['run'])} (disassociation)</h1>",
+        "<h2>Parameters and verdict</h2>",
+        _table(["parameter", "value"], [[k, v] for k, v in params.items()]),
+        f"<p>Verifier (chunks, projections, k^m-anonymity of every chunk, covers): "
+        f"{_verdict(ok)}. Attacks: the promise of at least k = {model['k']} candidates "
+        f"{'holds' if holds else 'is broken'} ({_verdict(holds)}).</p>",
+        "<h2>Where the original item instances are released</h2>",
+        _table(
+            [
+                "record chunks",
+                "shared chunks",
+                "term chunks only",
+                "suppressed",
+                "items only in term chunks",
+                "clusters",
+            ],
+            [[*(_pct(loss[s]) for s in shares), _pct(loss["term_only_items"]), loss["clusters"]]],
+        ),  # fmt: skip
+        "<h2>Utility: itemset-support queries</h2>",
+        "<p>Estimates per cluster: exact inside one chunk, independent across chunks, a "
+        "term-chunk term as held by one record. RE = |actual - estimate| / actual.</p>",
+        _svg(_are_chart(ev)),
+        _query_table(ev),
+        "<h2>Exposure: an adversary knowing p items of a target</h2>",
+        "<p>Candidates: the records no reconstruction consistent with the release rules out.</p>",
+        _svg(_candidates_chart(report["candidates"], model["k"])),
+        _attack_table(ev),
+    ]
+    return _page(f"setanon release {report['run']}", parts)
+
+
+def _attack_table(ev: dict[str, Any]) -> str:
+    return _table(
+        ["known p", "targets", "< k", "unique", "no match", "min", "median", "promised"],
+        [
+            [
+                a["known"],
+                a["targets"],
+                _pct(a["below_k"]),
+                _pct(a["unique"]),
+                _pct(a["no_match"]),
+                a["min_candidates"],
+                _num(a["median_candidates"]),
+                "yes" if a["promised"] else "no",
+            ]
+            for a in ev["attacks"]
+        ],
+    )
 
 
 def render_compare_html(rows: list[dict[str, Any]]) -> str:

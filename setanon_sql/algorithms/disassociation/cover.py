@@ -1,0 +1,288 @@
+"""Covers: what the shape of a disassociated cluster lets an adversary infer, checked exactly,
+and repaired by partial suppression before anything is released.
+
+The safe-disassociation paper (Awad, Al Bouna, Couchot & Philippe, 2019) shows that chunks
+that are each k^m-anonymous can still give away that a few records hold terms of different
+chunks together: when the terms are tightly coupled, the constraints every reconstruction must
+meet leave no room for more (the "cover problem"). Stated exactly, the adversary knows:
+- the cluster's size n; every record is non-empty;
+- a record chunk holds the non-empty projections of the cluster's records on its domain, so
+  each record has at most one row in it; a shared chunk likewise over its joint cluster;
+- every term-chunk term is held by at least 1 and at most min(n, k-1) records of its cluster
+  (VERPART puts every term of support >= k into a record chunk, so a worst-case adversary
+  knows the bound).
+A reconstruction is any assignment of rows and terms to the records meeting these. The
+promise checked here: for every itemset S of at most m terms that some record of a cluster
+holds, with S_R the part of S in record or shared chunks touching 2..m chunks, some
+reconstruction has at least k records of the cluster holding S_R; the adversary then cannot
+rule out that k records hold it. (Inside one chunk this is k^m-anonymity itself; a term-chunk
+term is linked to its cluster of at least k records and never to a row, as in the paper.)
+
+Without shared chunks the most records that can hold S_R is exact: with R the cluster's
+record-chunk rows, T its term-chunk terms and p the chunks S_R touches, x records can hold S_R
+if and only if the rows left can still make every other record non-empty:
+(R - p x) + T min(n, k-1) >= n - x, so
+    max records holding S_R = min(rows holding each part, (R + T min(n, k-1) - n) // (p - 1)).
+Each part is held by at least k rows, so the cluster is safe exactly when its slack
+R + T min(n, k-1) - n is at least (p - 1) k for the largest p a record of it touches (at most
+m). With shared chunks, shared rows may fill any record of the joint cluster; a placement is
+built that puts x = k records holding S_R in the cluster and covers every other record, which
+proves the bound (it may miss placements, so it errs on the safe side).
+
+Repair. First without loss: an unsafe cluster is merged with its neighbour in HORPART's order
+(a larger cluster has more rows and terms to spare) and the clusters are chunked again.
+When a single cluster is left and still unsafe (small data), by partial suppression, as the
+safe-disassociation paper does: the record chunk of least rows that allows it is dissolved,
+its terms losing occurrences until k-1 records hold each, so they join the term chunk; a
+record never loses its last term. Each dissolution removes a chunk and leaves the others as
+they were, so the repair ends (one chunk cannot be a cover). A REFINE joint cluster whose
+shared chunks let a cover through is undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.contract import Workspace
+from ...errors import InfeasibleError, VerificationError
+from .horpart import cluster_count
+
+SHAPE_COLUMNS = ("cluster", "size", "chunk_rows", "term_cover", "touches", "joint", "shared_rows")
+"""The columns of a cluster's shape, as `cover_figures_read` and the verifier's
+`dv_cover_read` give them (read by name)."""
+
+MAX_REPAIR_ROUNDS = 64
+
+
+@dataclass(frozen=True)
+class ClusterShape:
+    """What the adversary sees of one cluster, with the touch shapes its records have."""
+
+    cluster: int
+    size: int
+    chunk_rows: int
+    term_cover: int
+    touches: tuple[tuple[int, int], ...]  # (record chunks, shared chunks) a record touches
+    joint: int | None
+    shared_rows: int
+
+    @property
+    def deficit(self) -> int:
+        """Records that its own rows and terms cannot make non-empty: shared rows must."""
+        return max(0, self.size - self.chunk_rows - self.term_cover)
+
+
+def shapes(store: Workspace, *, k: int, m: int) -> list[ClusterShape]:
+    """Every cluster's shape (`cover_figures`, one statement for all clusters)."""
+    store.run("cover_figures", {"k": k, "m": m})
+    return [shape_of(row) for row in store.run("cover_figures_read").tuples(*SHAPE_COLUMNS)]
+
+
+def shape_of(row: tuple) -> ClusterShape:
+    """A ClusterShape from a row of `SHAPE_COLUMNS` (read by name from `cover_figures_read`
+    or the verifier's `dv_cover_read`)."""
+    c, n, r, t, touches, j, s = row
+    shape = tuple(sorted(tuple(int(v) for v in x) for x in touches or ()))
+    return ClusterShape(int(c), int(n), int(r), int(t), shape, j, int(s or 0))
+
+
+def unsafe(found: list[ClusterShape], *, k: int, m: int) -> list[int]:
+    """The clusters where some itemset of <= m terms could be pinned to fewer than k records."""
+    deficits: dict[int | None, int] = {}
+    for c in found:
+        if c.joint is not None:
+            deficits[c.joint] = deficits.get(c.joint, 0) + c.deficit
+    out = []
+    for c in found:
+        others = deficits.get(c.joint, 0) - c.deficit if c.joint is not None else 0
+        if any(not _holds(c, others, p, q, k) for p, q in _parts(c.touches, m)):
+            out.append(c.cluster)
+    return out
+
+
+def _parts(touches: tuple[tuple[int, int], ...], m: int) -> set[tuple[int, int]]:
+    """Every (record chunks, shared chunks) an itemset of <= m terms of one record may touch,
+    when it touches two chunks or more."""
+    out = set()
+    for chunks, shared in touches:
+        for p in range(chunks + 1):
+            for q in range(shared + 1):
+                if 2 <= p + q <= m:
+                    out.add((p, q))
+    return out
+
+
+def _holds(c: ClusterShape, others: int, p: int, q: int, k: int) -> bool:
+    """Whether a reconstruction puts k records holding an itemset that touches p record chunks
+    and q shared chunks into this cluster (p >= 1), or into its joint cluster (p = 0)."""
+    if p == 0:
+        # all in shared chunks: k records anywhere in the joint cluster, placed first on
+        # records that need a shared row anyway
+        return c.shared_rows - q * k >= max(0, others + c.deficit - k)
+    if c.size < k:
+        return False
+    own = (c.chunk_rows - p * k) + c.term_cover  # rows and terms left for the other records
+    need = max(0, (c.size - k) - own)
+    return need + others <= c.shared_rows - q * k
+
+
+def slack(c: ClusterShape) -> int:
+    """R + T min(n, k-1) - n: how many rows beyond one per record the cluster can spare."""
+    return c.chunk_rows + c.term_cover - c.size
+
+
+def make_safe(store: Workspace, *, k: int, m: int, rechunk: Callable[[], Any]) -> dict[str, Any]:
+    """Check every cluster and repair the unsafe ones until none is left: merge each with a
+    neighbour in HORPART's order and chunk again (nothing is lost), or, when a single cluster
+    is left, dissolve a record chunk by partial suppression. `rechunk` runs VERPART again."""
+    found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
+    first, rounds, merged = len(found), 0, 0
+    while found:
+        rounds += 1
+        if rounds > MAX_REPAIR_ROUNDS:
+            raise VerificationError(f"covers left after {MAX_REPAIR_ROUNDS} repair rounds")
+        clusters = cluster_count(store)
+        if clusters > 1:
+            old, new = merge_plan(found, clusters)
+            store.run("cover_merge_from_lists", {"old": old, "new": new})
+            merged += len(found)
+        else:
+            suppress(store, found, k=k)
+        rechunk()
+        found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
+    suppressed = store.count("dis_suppressed")
+    return {
+        "unsafe_clusters": first,
+        "repair_rounds": rounds,
+        "clusters_merged": merged,
+        "suppressed": suppressed,
+    }
+
+
+def drop_unsafe_joints(store: Workspace, *, k: int, m: int) -> int:
+    """After REFINE: a joint cluster whose shared chunks let a cover through is undone (its
+    clusters were safe without it). Returns how many were undone."""
+    dropped = 0
+    while True:
+        found = shapes(store, k=k, m=m)
+        bad = set(unsafe(found, k=k, m=m))
+        joints = {c.joint for c in found if c.cluster in bad}
+        if not joints:
+            return dropped
+        if None in joints:
+            raise VerificationError("a cluster in no joint cluster became unsafe after REFINE")
+        keep = [
+            (c.joint, c.cluster) for c in found if c.joint is not None and c.joint not in joints
+        ]
+        store.run(
+            "dis_joints_from_lists",
+            {"joint": [j for j, _ in keep], "cluster": [c for _, c in keep]},
+        )
+        store.run("dis_shared_of_joints")
+        store.run("dis_terms")
+        dropped += len(joints)
+
+
+def merge_plan(found: list[int], clusters: int) -> tuple[list[int], list[int]]:
+    """Each unsafe cluster joins its next neighbour (the last one its previous): the lists
+    (old, new) of every cluster that changes number.
+
+    Example:
+        >>> merge_plan([2, 3, 5], 5)
+        ([3, 4, 5], [2, 2, 2])
+    """
+    parent = list(range(clusters + 1))
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for c in found:
+        other = c + 1 if c < clusters else c - 1
+        a, b = root(c), root(other)
+        parent[max(a, b)] = min(a, b)
+    pairs = [(c, root(c)) for c in range(1, clusters + 1) if root(c) != c]
+    return [c for c, _ in pairs], [r for _, r in pairs]
+
+
+def suppress(store: Workspace, clusters: list[int], *, k: int) -> None:
+    """Dissolve, in each cluster, the record chunk of least rows that can be dissolved: keep
+    k-1 occurrences of each of its items (first in records that hold nothing else) and
+    suppress the others, so the items go to the term chunk. A record never loses its last
+    item; a cluster where no chunk can be dissolved so is refused."""
+    rows = store.run("cover_cluster_records", {"clusters": clusters}).tuples(
+        "cluster", "tid", "item", "chunk"
+    )
+    records: dict[int, dict[int, dict[int, int | None]]] = {}
+    for cluster, tid, item, chunk in rows:
+        records.setdefault(int(cluster), {}).setdefault(int(tid), {})[int(item)] = chunk
+    tids: list[int] = []
+    items: list[int] = []
+    for cluster, members in records.items():
+        plan = dissolve_plan(members, k=k)
+        if plan is None:
+            raise InfeasibleError(
+                f"no cover-safe disassociation at k = {k}: cluster {cluster} of "
+                f"{len(members)} records cannot lose a chunk without emptying a record; "
+                "try a smaller k or m"
+            )
+        for tid, item in plan:
+            tids.append(tid)
+            items.append(item)
+    store.run("cover_suppress_from_lists", {"tid": tids, "item": items})
+
+
+def dissolve_plan(
+    records: dict[int, dict[int, int | None]], *, k: int
+) -> list[tuple[int, int]] | None:
+    """The occurrences (tid, item) to suppress to dissolve the record chunk of least rows
+    that can be dissolved, or None when none can.
+
+    Example:
+        >>> recs = {1: {10: 1, 20: 2}, 2: {10: 1}, 3: {20: 2}, 4: {10: 1}, 5: {20: 2}}
+        >>> dissolve_plan(recs, k=3)  # 10 keeps 2 records, those holding nothing else
+        [(1, 10)]
+        >>> dissolve_plan(recs, k=2) is None  # 2 and 4 hold only 10, 3 and 5 only 20
+        True
+    """
+    rows: dict[int, int] = {}
+    for items in records.values():
+        for chunk in set(c for c in items.values() if c is not None):
+            rows[chunk] = rows.get(chunk, 0) + 1
+    for chunk in sorted(rows, key=lambda c: (rows[c], c)):
+        plan = _dissolve(records, chunk, k)
+        if plan is not None:
+            return plan
+    return None
+
+
+def _dissolve(
+    records: dict[int, dict[int, int | None]], chunk: int, k: int
+) -> list[tuple[int, int]] | None:
+    holders: dict[int, list[int]] = {}
+    for tid in sorted(records):
+        for item, c in records[tid].items():
+            if c == chunk:
+                holders.setdefault(item, []).append(tid)
+    # records holding nothing outside the chunk need one kept occurrence each
+    needy = sorted(
+        (tid for tid, items in records.items() if all(c == chunk for c in items.values())),
+        key=lambda t: (len(records[t]), t),
+    )
+    kept: dict[int, set[int]] = {item: set() for item in holders}
+    for tid in needy:
+        options = [i for i in sorted(records[tid]) if len(kept[i]) < k - 1]
+        if not options:
+            return None
+        kept[min(options, key=lambda i: (len(kept[i]), i))].add(tid)
+    plan = []
+    for item, tids in holders.items():
+        for tid in tids:
+            if len(kept[item]) < k - 1 and tid not in kept[item] and tid not in needy:
+                kept[item].add(tid)
+        plan += [(tid, item) for tid in tids if tid not in kept[item]]
+    return sorted(plan)

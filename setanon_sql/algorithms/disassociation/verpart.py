@@ -1,0 +1,188 @@
+"""VERPART: the vertical partitioning of a cluster (Terrovitis et al., PVLDB 2012, Section 4.2),
+and the same greedy over joint clusters for REFINE's shared chunks.
+
+The paper: the terms held by fewer than k records of the cluster go to its term chunk. The
+others are taken in order of descending support; the first record chunk's domain collects
+every term whose addition keeps the chunk k^m-anonymous (every itemset of at most m of its
+terms is held by none or by at least k of the cluster's records), the second chunk does the
+same with the terms left over, and so on. A single term of support >= k is k^m-anonymous on
+its own, so every frequent term ends up in some record chunk.
+
+Why the check needs no query per candidate: a domain is k^m-anonymous exactly when it holds no
+*bad* itemset, one of 2..m candidate terms held by 1..k-1 records, and only minimal bad
+itemsets matter (a domain holding a bad set holds its minimal bad subsets). So SQL counts, for
+every unit at once, the itemsets of 2..m candidate terms whose every smaller subset is held by
+k or more records (Apriori: one statement per size, `verpart_sets_{size}`), and Python runs the
+paper's greedy over the bad ones: a candidate joins the chunk unless some bad itemset holding
+it has all its other terms in the chunk already.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlglot import exp, select
+
+from ...engine import ddl
+from ...engine.builders import render
+from ...engine.contract import Workspace
+
+Unit = int
+Item = int
+
+
+def sets_query(size: int) -> exp.Select:
+    """Every itemset of `size` candidate terms held by some record of a unit, with its support,
+    when each of its (size - 1)-subsets is held by at least $k records of the unit.
+
+    Example:
+        >>> print(sets_query(2).sql("duckdb"))  # doctest: +ELLIPSIS
+        SELECT "o1"."unit" AS "unit", [...] AS "itemset", COUNT(*) AS "support" FROM ...
+    """
+    if size < 2:
+        raise ValueError("itemsets of at least two terms")
+    source = "verpart_candidate_occurrence"
+    aliases = [f"o{j}" for j in range(1, size + 1)]
+
+    def col(alias: str, name: str) -> exp.Column:
+        return exp.column(name, table=alias, quoted=True)
+
+    items = [col(a, "item") for a in aliases]
+    q = select(
+        col(aliases[0], "unit").as_("unit", quoted=True),
+        exp.Array(expressions=items).as_("itemset", quoted=True),
+        exp.Count(this=exp.Star()).as_("support", quoted=True),
+    ).from_(exp.table_(source, quoted=True).as_(aliases[0], quoted=True))
+    for j in range(1, size):
+        prev, cur = aliases[j - 1], aliases[j]
+        q = q.join(
+            exp.table_(source, quoted=True).as_(cur, quoted=True),
+            on=exp.and_(
+                exp.EQ(this=col(cur, "unit"), expression=col(aliases[0], "unit")),
+                exp.EQ(this=col(cur, "tid"), expression=col(aliases[0], "tid")),
+                exp.GT(this=col(cur, "item"), expression=col(prev, "item")),
+            ),
+        )
+    if size > 2:  # every (size - 1)-subset must be held by k or more records
+        for left_out in range(size):
+            sub = [col(a, "item") for j, a in enumerate(aliases) if j != left_out]
+            good = f"g{left_out + 1}"
+            smaller = exp.table_(f"verpart_sets_{size - 1}", quoted=True).as_(good, quoted=True)
+            on = exp.and_(
+                exp.EQ(this=col(good, "unit"), expression=col(aliases[0], "unit")),
+                exp.EQ(this=col(good, "itemset"), expression=exp.Array(expressions=sub)),
+                exp.GTE(this=col(good, "support"), expression=exp.Placeholder(this="k")),
+            )
+            q = q.join(smaller, on=on, join_type="semi")
+    return q.group_by(col(aliases[0], "unit"), *items)
+
+
+def bad_query(size: int) -> exp.Select:
+    """The itemsets of `verpart_sets_{size}` held by fewer than $k records (the table's name
+    is computed, so the statement is built, not named).
+
+    Example:
+        >>> print(bad_query(2).sql("duckdb"))
+        SELECT "unit", "itemset" FROM "verpart_sets_2" WHERE "support" < $k
+    """
+    return (
+        select(exp.column("unit", quoted=True), exp.column("itemset", quoted=True))
+        .from_(exp.table_(f"verpart_sets_{size}", quoted=True))
+        .where(
+            exp.LT(this=exp.column("support", quoted=True), expression=exp.Placeholder(this="k"))
+        )
+    )
+
+
+def count_sets(store: Workspace, m: int, k: int) -> None:
+    """`verpart_sets_2..m` over `verpart_candidate_occurrence`."""
+    store.run("verpart_frequent_sets_1")
+    for size in range(2, m + 1):
+        name = f"verpart_sets_{size}"
+        store.execute(
+            ddl.create_table_as(name, render(sets_query(size)), temp=True),
+            {"k": k} if size > 2 else None,
+            step=name,
+        )
+
+
+def candidates(store: Workspace) -> dict[Unit, list[Item]]:
+    """Every unit's candidate terms, by descending support (ties by the global order)."""
+    rows = store.run("verpart_candidates").tuples("unit", "items")
+    return {int(unit): list(items) for unit, items in rows}
+
+
+def bad_sets(store: Workspace, m: int, k: int) -> dict[Unit, list[tuple[Item, ...]]]:
+    """Every unit's minimal bad itemsets: 2..m candidate terms held by 1..k-1 records."""
+    out: dict[Unit, list[tuple[Item, ...]]] = defaultdict(list)
+    for size in range(2, m + 1):
+        rows = store.execute(render(bad_query(size)), {"k": k}, step=f"verpart_bad_{size}").tuples(
+            "unit", "itemset"
+        )
+        for unit, itemset in rows:
+            out[int(unit)].append(tuple(itemset))
+    return out
+
+
+def greedy(order: list[Item], bad: Iterable[tuple[Item, ...]]) -> list[list[Item]]:
+    """The paper's chunking of one unit: domains in the order they are made.
+
+    Example:
+        >>> greedy([1, 2, 3, 4], [(1, 2), (2, 3, 4)])
+        [[1, 3, 4], [2]]
+    """
+    holding: dict[Item, list[tuple[Item, ...]]] = defaultdict(list)
+    for itemset in bad:
+        for item in itemset:
+            holding[item].append(itemset)
+    chunks: list[list[Item]] = []
+    left = list(order)
+    while left:
+        domain: set[Item] = set()
+        chunk, later = [], []
+        for item in left:
+            if any(all(o == item or o in domain for o in s) for s in holding.get(item, ())):
+                later.append(item)
+            else:
+                domain.add(item)
+                chunk.append(item)
+        chunks.append(chunk)
+        left = later
+    return chunks
+
+
+def verpart(store: Workspace, *, k: int, m: int, units: str) -> dict[Unit, list[list[Item]]]:
+    """Chunk every unit: `units` is `verpart_units_of_clusters` (record chunks) or
+    `verpart_units_of_joints` (shared chunks). Returns unit -> chunk domains."""
+    store.run(units)
+    store.run("verpart_frequent", {"k": k})
+    store.run("verpart_frequent_occurrence")
+    count_sets(store, m, k)
+    bad = bad_sets(store, m, k)
+    return {unit: greedy(order, bad.get(unit, ())) for unit, order in candidates(store).items()}
+
+
+def domain_lists(chunks: dict[Unit, list[list[Item]]]) -> dict[str, list[int]]:
+    """Chunk domains as the three lists `dis_chunks_from_lists` unnests: unit, chunk, item."""
+    out: dict[str, list[int]] = {"unit": [], "chunk": [], "item": []}
+    for unit in sorted(chunks):
+        for number, domain in enumerate(chunks[unit], start=1):
+            for item in domain:
+                out["unit"].append(unit)
+                out["chunk"].append(number)
+                out["item"].append(item)
+    return out
+
+
+def figures(chunks: dict[Unit, list[list[Item]]]) -> dict[str, Any]:
+    """How many chunks were made and how wide they are."""
+    sizes = [len(d) for domains in chunks.values() for d in domains]
+    return {"chunks": len(sizes), "chunk_terms": sum(sizes)}
+
+
+def figures_of(store: Workspace) -> dict[str, Any]:
+    """The clusters and record chunks as they stand (after any repair)."""
+    row = store.run("dis_chunk_figures").one()
+    return {k: int(row[k] or 0) for k in ("clusters", "chunks", "chunk_terms")}

@@ -1,0 +1,12 @@
+-- dv_cover_read (sql/verify_disassociation.sql) as Spark SQL; $name parameters left unbound
+SELECT
+  cluster,
+  size,
+  chunk_rows,
+  term_cover,
+  touches,
+  joint,
+  shared_rows
+FROM dv_cover_shapes
+ORDER BY
+  cluster NULLS LAST;
