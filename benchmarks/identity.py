@@ -1,0 +1,215 @@
+"""Identity and timing against an older commit: the same CLI command on this tree and on REV,
+whole processes taking turns, the releases' md5 and the wall-time ratio pair by pair.
+
+A restructure must not change what the tool releases, nor cost time (issue 27: "md5-identical
+before and after for every algorithm on WV1, WV2 and a synthetic 10^5 (k 5 and 10, m 2 and 3);
+whole-process times within 5 % (paired runs against the old commit)"). Each configuration runs
+`setanon anonymize INPUT -a ALGO -k K [-m M] -o release.csv` as its own process, once per
+revision and repeat, A B A B; the release file's lines are sorted before hashing (row order is
+not part of a release). The timing ratio is the median of the pairs' ratios, so a machine whose
+speed drifts during the run still compares fairly.
+
+    python benchmarks/identity.py --against d71f1f5 --repeat 3
+    python benchmarks/identity.py --against d71f1f5 --datasets wv1 --algorithms aa --k 5 --m 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = ROOT.parent / "shared" / "data"
+SYNTH = Path(os.environ.get("TMPDIR", "/tmp")) / "setanon-synth" / "identity_1e5.parquet"
+KM = ("aa", "da", "oa")
+ALGORITHMS = ("aa", "da", "oa", "partition", "lgr", "clump")
+DATASETS = {
+    "wv1": ["--fanout", "5"],
+    "wv2": ["--hierarchy", str(DATA / "bms-webview-2.hierarchy.txt")],
+    "synth-1e5": ["--fanout", "5"],
+}
+SOURCES = {
+    "wv1": DATA / "bms-webview-1.spmf.txt",
+    "wv2": DATA / "bms-webview-2.spmf.txt",
+    "synth-1e5": SYNTH,
+}
+# Runs an older revision's CLI from its own tree, whatever the virtual environment installed.
+LAUNCH = "import sys; sys.path.insert(0, sys.argv.pop(1)); from setanon_sql.cli import main; main()"
+
+
+def configs(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]:
+    """(dataset, algorithm, k, m) for every asked combination; m only for k^m algorithms."""
+    out = []
+    for ds in args.datasets:
+        for algo in args.algorithms:
+            for k in args.k:
+                for m in args.m if algo in KM else [None]:
+                    out.append((ds, algo, k, m))
+    return out
+
+
+def command(code: str, ds: str, algo: str, k: int, m: int | None, out: Path) -> list[str]:
+    cmd = [sys.executable, "-c", LAUNCH, code, "anonymize", str(SOURCES[ds]), *DATASETS[ds]]
+    cmd += ["-a", algo, "-k", str(k), *(["-m", str(m)] if m else []), "-o", str(out)]
+    return cmd + ["--quiet"] if "--quiet" in _help(code) else cmd
+
+
+_HELP: dict[str, str] = {}
+
+
+def _help(code: str) -> str:
+    """The anonymize command's help text of a revision (to pass only flags it has)."""
+    if code not in _HELP:
+        done = subprocess.run(
+            [sys.executable, "-c", LAUNCH, code, "anonymize", "--help"],
+            capture_output=True,
+            text=True,
+        )
+        _HELP[code] = done.stdout
+    return _HELP[code]
+
+
+def run(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
+    """One whole process: wall, CPU of the child, exit code and the sorted release's md5."""
+    out.unlink(missing_ok=True)
+    before = os.times()
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    wall = time.perf_counter() - t0
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    row: dict[str, Any] = {"rc": done.returncode, "wall_s": wall, "cpu_s": cpu}
+    if done.returncode:
+        row["note"] = (done.stderr.strip().splitlines() or ["?"])[-1][:120]
+        return row | {"status": "refused" if done.returncode == 3 else "error"}
+    lines = sorted(out.read_bytes().splitlines())
+    row["md5"] = hashlib.md5(b"\n".join(lines)).hexdigest()
+    return row | {"status": "ok", "rows": len(lines)}
+
+
+def compare(args: argparse.Namespace, old_code: str) -> list[dict[str, Any]]:
+    """Every configuration on both revisions, taking turns, `repeat` pairs each."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="setanon-identity-") as tmp:
+        out = Path(tmp) / "release.csv"
+        for ds, algo, k, m in configs(args):
+            pairs = []
+            for _ in range(args.repeat):
+                new = run(command(str(ROOT), ds, algo, k, m, out), out, args.timeout)
+                old = run(command(old_code, ds, algo, k, m, out), out, args.timeout)
+                pairs.append((new, old))
+                if new["status"] != "ok" or old["status"] != "ok":
+                    break
+            row = summary(ds, algo, k, m, pairs)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+            rows.append(row)
+    return rows
+
+
+def summary(
+    ds: str, algo: str, k: int, m: int | None, pairs: list[tuple[dict, dict]]
+) -> dict[str, Any]:
+    """One configuration's verdict: same status, same md5, median wall and pairwise ratio."""
+    new, old = pairs[0]
+    row: dict[str, Any] = {"dataset": ds, "algorithm": algo, "k": k, "m": m or ""}
+    row |= {"status": new["status"], "old status": old["status"]}
+    if new["status"] == old["status"] == "ok":
+        same = all(a["md5"] == new["md5"] and b["md5"] == new["md5"] for a, b in pairs)
+        row |= {"rows": new["rows"], "md5": new["md5"][:12], "identical": same}
+    elif new["status"] == old["status"]:
+        row |= {"identical": new.get("note") == old.get("note"), "note": new.get("note", "")}
+    else:
+        row |= {"identical": False, "note": f"{new.get('note', '')} / {old.get('note', '')}"}
+    timed = [(a, b) for a, b in pairs if "wall_s" in a and "wall_s" in b]
+    if timed:
+        row["wall_s"] = round(statistics.median(a["wall_s"] for a, _ in timed), 2)
+        row["old wall_s"] = round(statistics.median(b["wall_s"] for _, b in timed), 2)
+        row["ratio"] = round(statistics.median(a["wall_s"] / b["wall_s"] for a, b in timed), 3)
+        row["cpu ratio"] = round(
+            statistics.median(a["cpu_s"] / max(b["cpu_s"], 1e-9) for a, b in timed), 3
+        )
+        row["pairs"] = len(timed)
+    return row
+
+
+def ensure_synth() -> None:
+    """The synthetic 10^5 input (SynthSpec defaults, seed 1), written once."""
+    if SYNTH.exists():
+        return
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql.measure.synthetic import SynthSpec, write_baskets
+
+    SYNTH.parent.mkdir(parents=True, exist_ok=True)
+    write_baskets(SYNTH, SynthSpec(transactions=100_000, seed=1))
+
+
+def checkout(rev: str) -> Path:
+    """REV in a temporary git worktree (removed by `remove`)."""
+    path = Path(tempfile.mkdtemp(prefix="setanon-identity-rev-")) / "rev"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
+        check=True,
+        capture_output=True,
+    )
+    return path
+
+
+def remove(path: Path) -> None:
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], capture_output=True
+    )
+    shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--against", metavar="REV", required=True)
+    p.add_argument("--datasets", nargs="+", choices=list(DATASETS), default=list(DATASETS))
+    p.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, default=list(ALGORITHMS))
+    p.add_argument("--k", type=int, nargs="+", default=[5, 10])
+    p.add_argument("--m", type=int, nargs="+", default=[2, 3])
+    p.add_argument("--repeat", type=int, default=1, help="pairs per configuration")
+    p.add_argument("--timeout", type=float, default=1200, help="seconds per run")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    args = p.parse_args()
+    if "synth-1e5" in args.datasets:
+        ensure_synth()
+    old = checkout(args.against)
+    try:
+        rows = compare(args, str(old))
+    finally:
+        remove(old)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    sys.path.insert(0, str(HERE))
+    from run import print_table
+
+    cols = ["dataset", "algorithm", "k", "m", "status", "rows", "md5", "identical",
+            "wall_s", "old wall_s", "ratio", "cpu ratio", "pairs", "note"]  # fmt: skip
+    print_table(rows, cols)
+    timed = [r["ratio"] for r in rows if "ratio" in r]
+    if timed:
+        print(
+            f"\nmedian wall ratio over {len(timed)} configurations: {statistics.median(timed):.3f}"
+        )
+    print(f"identical: {sum(bool(r.get('identical')) for r in rows)} of {len(rows)}")
+
+
+if __name__ == "__main__":
+    main()
