@@ -147,11 +147,13 @@ class EngineOpts:
     """Which engine runs the statements: DuckDB (default) or a Spark session."""
 
     engine: Annotated[
-        str, typer.Option("--engine", help="duckdb (default) or spark (algorithm partition).")
+        str,
+        typer.Option("--engine", help="duckdb (default) or spark (algorithms partition, aa, da)."),
     ] = "duckdb"
     spark_master: Annotated[
-        str, typer.Option("--spark-master", help="Spark master URL, e.g. local[2].")
-    ] = "local[2]"
+        str | None,
+        typer.Option("--spark-master", help="Spark master URL (default local[2]; see README)."),
+    ] = None
     spark_warehouse: Annotated[
         Path | None,
         typer.Option("--spark-warehouse", help="Folder of the Spark run's tables (Parquet)."),
@@ -463,8 +465,13 @@ def anonymize_cmd(
         replace=replace,
         options=_options(option or []),
     )
+    if eng.engine == "duckdb" and (eng.spark_master or eng.spark_warehouse):
+        raise _usage("--spark-master and --spark-warehouse go with --engine spark")
     if eng.engine != "duckdb":
-        return _anonymize_spark(src, hier, dbo, eng, params, output, sql_log, as_json, quiet)
+        return _anonymize_spark(
+            src, hier, dbo, eng, params, output, sql_log, as_json, quiet,
+            per_transaction=per_transaction, output_table=output_table,
+        )  # fmt: skip
     inputs = _inputs(src, hier, dbo)
     if output is not None:
         release.check_output(output, inputs)
@@ -524,13 +531,19 @@ def _anonymize_spark(
     sql_log: Path | None,
     as_json: bool,
     quiet: bool,
+    *,
+    per_transaction: bool,
+    output_table: str | None,
 ) -> None:
     """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder."""
     from . import spark_run
 
     spark_run.check_options(
         engine=eng.engine, algorithm=params.algorithm, db=dbo.db, source=src.source,
-        table=src.table, hierarchy=hier.spec(), output=output,
+        table=src.table, hierarchy=hier.spec(), output=output, run=params.run_name,
+        source_format=src.format, dataset=src.dataset, output_table=output_table,
+        memory_limit=dbo.memory_limit, threads=dbo.threads, temp_dir=dbo.temp_dir,
+        per_transaction=per_transaction,
     )  # fmt: skip
     source = spark_run.SparkSource(
         path=src.source if src.table is None else None,
@@ -539,8 +552,9 @@ def _anonymize_spark(
         item_col=src.item_col,
     )
     result, notes = spark_run.anonymize_source(
-        source, hier.spec(), params, master=eng.spark_master, warehouse=eng.spark_warehouse,
-        output=output, sql_log=sql_log,
+        source, hier.spec(), params, master=eng.spark_master or "local[2]",
+        warehouse=eng.spark_warehouse,
+        output=output, per_transaction=per_transaction, sql_log=sql_log,
     )  # fmt: skip
     _warn(notes)
     _emit(_run_summary(result, output, engine="spark"), as_json, "release (verified)", quiet=quiet)

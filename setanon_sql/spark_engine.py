@@ -23,7 +23,6 @@ Parquet tables of the run's database (`SparkExecutor.persist`, at the end of a r
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from . import interrupts, sqlfiles
+from . import interrupts, spark_memory, sqlfiles
 from .errors import InputError, Terminated
 from .executor import Logged, Result, Rows, StatementLog
 
@@ -74,27 +73,92 @@ def session(
     sizes them to its data, `shuffle_partitions`), tables written as Parquet under `warehouse`
     so an analyst can read them after the run. Constraint propagation is off: it infers
     IS NOT NULL and equality predicates over every join of a plan, a cost paid per statement
-    in the optimizer for filters the statements do not need."""
+    in the optimizer for filters the statements do not need.
+
+    On a local master (or a cluster on this machine's loopback address) every component binds
+    to 127.0.0.1 (`LOOPBACK`). The driver's JVM is started in a process session of its own
+    (`start_gateway`), so that a signal sent to our process group stops the run through
+    Python's cleanup, not by killing the JVM under it."""
     try:
+        from pyspark import SparkConf
         from pyspark.sql import SparkSession
     except ImportError as e:  # pragma: no cover - pyspark is a declared extra
         raise InputError('--engine spark needs pyspark: pip install "setanon-sql[spark]"') from e
-    builder = (
-        SparkSession.builder.master(master)
-        .appName(app)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.sources.default", "parquet")
-        .config("spark.sql.constraintPropagation.enabled", "false")
-    )
+    settings = {
+        "spark.master": master,
+        "spark.app.name": app,
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.sources.default": "parquet",
+        "spark.sql.constraintPropagation.enabled": "false",
+        # plans fixed when made: every shuffle makes exactly spark.sql.shuffle.partitions
+        # parts, so the tid-keyed tables stay co-partitioned (spark_memory), and the cached
+        # tables' real sizes decide broadcasts up front
+        "spark.sql.adaptive.enabled": "false",
+        # a join of two tables partitioned alike builds a hash table of the smaller side
+        # instead of sorting both
+        "spark.sql.join.preferSortMergeJoin": "false",
+        **(LOOPBACK if on_loopback(master) else {}),
+    }
     if warehouse is not None:
-        builder = builder.config("spark.sql.warehouse.dir", str(Path(warehouse).resolve()))
-    for key, value in (config or {}).items():
+        settings["spark.sql.warehouse.dir"] = str(Path(warehouse).resolve())
+    settings.update(config or {})
+    start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
+    builder = SparkSession.builder
+    for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+# Every listening socket of a local Spark on the loopback address: the driver's RPC and block
+# manager (bind and advertised address), and through SPARK_LOCAL_IP what a JVM would otherwise
+# pick from the machine's interfaces ("hostname resolves to a loopback address ... using
+# 192.0.2.2 instead").
+LOOPBACK = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"}
+
+
+def on_loopback(master: str) -> bool:
+    """Whether every Spark process runs on this machine: a local master, or a cluster whose
+    master listens on the loopback address (as the tests' standalone cluster does). A real
+    cluster's executors must reach the driver, so it is left to the cluster's configuration.
+
+    Example:
+        >>> [on_loopback(m) for m in ("local[2]", "spark://127.0.0.1:7077", "spark://h:7077")]
+        [True, True, False]
+    """
+    if master == "local" or master.startswith(("local[", "local-cluster[")):
+        return True
+    host = master.split("://", 1)[-1].split(":", 1)[0]
+    return host in ("127.0.0.1", "localhost")
+
+
+def start_gateway(conf: Any, master: str) -> None:
+    """Start the driver's JVM as PySpark does (`spark-submit`, with the session's settings),
+    unless this process has one, but in a process session of its own: a Ctrl-C or SIGTERM sent
+    to our process group (a terminal, `timeout`, a scheduler) then reaches only Python, whose
+    handlers cancel the Spark jobs and clean up (`interrupts`) while the JVM still answers.
+    PySpark only makes the JVM ignore SIGINT; SIGTERM killed it first, and the run ended in
+    "ConnectionRefusedError" with its database left behind. The JVM still ends with us: it
+    exits when its standard input, a pipe from this process, closes."""
+    import os
+
+    from pyspark import SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None:
+        return
+    loopback = on_loopback(master) and "SPARK_LOCAL_IP" not in os.environ
+    if loopback:  # read by the JVM at start; launch_gateway copies our environment
+        os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    try:
+        gateway = launch_gateway(conf, popen_kwargs={"start_new_session": True})
+    finally:
+        if loopback:
+            del os.environ["SPARK_LOCAL_IP"]
+    SparkContext._ensure_initialized(gateway=gateway)
 
 
 def shuffle_partitions(rows: int, cores: int) -> int:
@@ -124,7 +188,14 @@ def literal(value: Any) -> exp.Expression:
 
 
 def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
-    """Replace every `$name` placeholder by the literal of its value."""
+    """Replace every `$name` placeholder by the literal of its value; make every `tid` column
+    a BIGINT (`spark_memory`: tid-keyed tables must hash alike to be co-partitioned); drop the
+    NULLs of a `list_distinct`, as DuckDB does (Spark's array_distinct keeps one).
+
+    Example:
+        >>> bind(sqlglot.parse_one("SELECT x::INTEGER AS tid, $k AS k"), {"k": 2}).sql("spark")
+        'SELECT CAST(x AS BIGINT) AS tid, 2 AS k'
+    """
 
     def sub(node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Placeholder) and node.name:
@@ -133,9 +204,55 @@ def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
             return literal(params[node.name])
         if isinstance(node, exp.DataType) and node.this in _UNSIGNED:
             return exp.DataType.build(_UNSIGNED[node.this])
+        if isinstance(node, exp.Alias) and node.alias == spark_memory.TID:
+            cast = node.this
+            if isinstance(cast, exp.Cast) and cast.to.this in _INTEGERS:
+                cast.set("to", exp.DataType.build("BIGINT"))
+        if isinstance(node, exp.ColumnDef) and node.name == spark_memory.TID:
+            kind = node.args.get("kind")
+            if isinstance(kind, exp.DataType) and kind.this in _INTEGERS:
+                node.set("kind", exp.DataType.build("BIGINT"))
         return node
 
-    return tree.transform(sub)
+    tree = tree.transform(sub)
+    for distinct in list(tree.find_all(exp.ArrayDistinct)):  # DuckDB's list_distinct drops NULLs
+        distinct.replace(exp.func("array_compact", distinct.copy()))
+    for table in list(tree.find_all(exp.Table)):  # DuckDB's query_table('t'): the table t
+        call = table.this
+        if isinstance(call, exp.Anonymous) and call.name.lower() == "query_table":
+            (name,) = call.expressions
+            named = exp.to_table(name.name, quoted=True)
+            if table.alias:
+                named.set("alias", table.args["alias"])
+            table.replace(named)
+    return tree
+
+
+def duckdb_setting(tree: exp.Expression) -> bool:
+    """A DuckDB SET or RESET (of a DuckDB setting, such as the join order of a statement):
+    nothing for Spark to do.
+
+    Example:
+        >>> duckdb_setting(sqlglot.parse_one("SET disabled_optimizers = 'join_order'"))
+        True
+    """
+    return isinstance(tree, exp.Set) or (
+        isinstance(tree, exp.Command) and str(tree.this).upper() in ("SET", "RESET")
+    )
+
+
+_INTEGERS = {exp.DataType.Type.INT, exp.DataType.Type.SMALLINT, exp.DataType.Type.TINYINT}
+
+
+def _unordered(query: exp.Expression) -> exp.Expression:
+    """A table's query without its final ORDER BY (unless a LIMIT needs it): a Spark table
+    has no row order to keep, and the sort is a shuffle of every row (readers order what
+    they depend on)."""
+    bounded = query.args.get("limit") is not None or query.args.get("offset") is not None
+    if query.args.get("order") is not None and not bounded:
+        query = query.copy()
+        query.set("order", None)
+    return query
 
 
 def _reads(query: exp.Expression, table: str) -> bool:
@@ -249,25 +366,27 @@ class SparkExecutor(StatementLog):
     read_only = False
     path = None
 
-    def __init__(self, spark: SparkSession, database: str, *, replace: bool = False) -> None:
+    def __init__(self, spark: SparkSession, database: str) -> None:
+        """Work in a new database `database` (refused when its folder exists: a database
+        this executor did not make is never written to nor dropped)."""
+        from .spark_warehouse import Folders
+
         self.spark = spark
         self.catalog = database
-        interrupts.watch(self)
         self.log: list[Logged] = []
         self._sinks: list[list[Logged]] = []
         self.seq = 0
-        self._held: dict[str, Any] = {}  # table name -> its checkpointed DataFrame
-        folder = database_folder(spark, database)
-        if folder is not None and folder.exists():
-            if not (replace and (folder / "run_info").is_dir()):
-                raise InputError(
-                    f"Spark database folder {folder} exists: choose another --run, or --replace "
-                    "a run of this tool"
-                )
-            self._raw(f"DROP DATABASE IF EXISTS {_ident(database)} CASCADE")
-            shutil.rmtree(folder)
-        self._raw(f"CREATE DATABASE IF NOT EXISTS {_ident(database)}")
+        self._held: dict[str, spark_memory.Held] = {}  # the run's tables, in memory
+        self._views: set[str] = set()  # the run's views
+        folders = Folders(spark)
+        if folders.exists(folders.of(database)):
+            raise InputError(
+                f"Spark database folder {folders.of(database).toString()} exists: choose "
+                "another --run, or --replace a run of this tool"
+            )
+        self._raw(f"CREATE DATABASE {_ident(database)}")
         self.spark.catalog.setCurrentDatabase(database)
+        interrupts.watch(self)
 
     @contextmanager
     def interruptible(self) -> Iterator[None]:
@@ -314,19 +433,25 @@ class SparkExecutor(StatementLog):
             if tree is None:
                 continue
             tree = bind(tree, bound or {})
+            if duckdb_setting(tree):
+                self._record(
+                    Logged(
+                        step, f"-- a DuckDB setting, nothing on Spark: {tree.sql()}", bound, 0.0
+                    ),
+                    bookkeeping=bookkeeping,
+                )
+                continue
+            self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
+            held = self._in_memory(tree, step, bound, bookkeeping)
+            if held is not None:
+                result = held
+                continue
             count = _count_sql(tree)
             if isinstance(tree, exp.Insert) and count and _reads(tree.expression, tree.this.name):
                 count_now = self.spark.sql(count).collect()[0][0]  # before the insert changes it
                 count = None
             else:
                 count_now = None
-            self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
-            if self._in_memory(tree, step, bound, bookkeeping):
-                if count_now is not None:
-                    result = Result(["Count"], [(count_now,)])
-                elif count:
-                    result = LazyCount(self, count)
-                continue
             for st in rewrite(tree):
                 text = st.sql(DIALECT)
                 started = time.perf_counter()
@@ -348,14 +473,16 @@ class SparkExecutor(StatementLog):
 
     def _in_memory(
         self, tree: exp.Expression, step: str, bound: dict | None, bookkeeping: bool
-    ) -> bool:
-        """Run a CREATE TABLE, INSERT or DROP TABLE on the run's in-memory tables; False for
-        any other statement (it runs as Spark SQL)."""
+    ) -> Result | None:
+        """Run a CREATE TABLE or VIEW, INSERT or DROP on the run's in-memory tables and views
+        (`spark_memory`) and return its row count; None for any other statement (it runs as
+        Spark SQL)."""
         _unqualify_temp(tree)
+        insert = view = False
         if isinstance(tree, exp.Create) and tree.kind == "TABLE":
             name = _target(tree).name
             if tree.expression is not None:
-                query = tree.expression
+                query = _unordered(tree.expression)
                 text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} AS {query.sql(DIALECT)}"
                 make = lambda: self.spark.sql(query.sql(DIALECT))  # noqa: E731
             elif isinstance(tree.this, exp.Schema):
@@ -367,59 +494,90 @@ class SparkExecutor(StatementLog):
                 text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} ({', '.join(columns)})"
                 make = lambda: self.spark.createDataFrame([], ", ".join(columns))  # noqa: E731
             else:
-                return False
+                return None
         elif isinstance(tree, exp.Insert) and _target(tree).name in self._held:
             if isinstance(tree.this, exp.Schema):
-                return False  # a column list: Spark's own INSERT
-            name, query = _target(tree).name, tree.expression
+                return None  # a column list: Spark's own INSERT
+            name, query, insert = _target(tree).name, tree.expression, True
             if isinstance(query, exp.Values):
                 query = exp.select("*").from_(query.subquery("v"))
+            else:
+                query = _unordered(query)
             text = tree.sql(DIALECT)
             make = lambda: self._appended(name, query.sql(DIALECT))  # noqa: E731
+        elif isinstance(tree, exp.Create) and tree.kind == "VIEW" and tree.expression is not None:
+            name, query = _target(tree).name, tree.expression
+            text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} AS {query.sql(DIALECT)}"
+            make = lambda: self.spark.sql(query.sql(DIALECT))  # noqa: E731
+            view = True
         elif isinstance(tree, exp.Drop) and tree.kind in ("TABLE", "VIEW"):
             names = [t.name for t in tree.args.get("tables") or []]
-            if not names or any(n not in self._held for n in names):
-                return False
+            if not names or any(n not in self._held and n not in self._views for n in names):
+                return None
             text, make = tree.sql(DIALECT), None
         else:
-            return False
+            return None
         started = time.perf_counter()
+        rows = 0
         try:
             if make is None:
                 for n in names:
                     self._release(n)
+            elif view:
+                make().createOrReplaceTempView(name)
+                self._views.add(name)
             else:
-                self._hold(name, make())
+                rows = self._hold(name, make(), append=insert)
         finally:
             self._record(
                 Logged(step, text, bound, time.perf_counter() - started), bookkeeping=bookkeeping
             )
-        return True
+        return Result(["Count"], [(rows,)])
 
     def _appended(self, name: str, query: str) -> Any:
-        """The rows of `name` and then those of `query`, cast by position to name's columns,
-        as INSERT INTO does."""
-        old, new = self._held[name], self.spark.sql(query)
-        fields = old.schema.fields
+        """The rows of `query`, cast by position to the columns of `name`, as INSERT INTO
+        casts them."""
+        fields = self._held[name].view().schema.fields
+        new = self.spark.sql(query)
         if len(new.columns) != len(fields):
             raise InputError(f"INSERT INTO {name}: {len(new.columns)} columns for {len(fields)}")
-        cast = new.select(*(new[i].cast(f.dataType).alias(f.name) for i, f in enumerate(fields)))
-        return old.unionAll(cast)
+        return new.select(*(new[i].cast(f.dataType).alias(f.name) for i, f in enumerate(fields)))
 
-    def _hold(self, name: str, frame: Any) -> None:
-        """Compute `frame` now, keep its rows in memory with its lineage cut, and let statements
-        read it as `name` (the table of that name it replaces is released)."""
-        kept = _without_estimate(frame.localCheckpoint(eager=True))
-        self._release(name)
-        kept.createOrReplaceTempView(name)
-        self._held[name] = kept
+    def _hold(self, name: str, frame: Any, *, append: bool = False) -> int:
+        """Compute `frame` now into Spark's cache and let statements read it as `name`: as the
+        table (which it replaces, released) or, with `append`, as the table's next piece.
+        Returns its row count."""
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        cached, leaf, rows = spark_memory.cache(frame, partitions)
+        if append:
+            held = self._held[name]
+        else:
+            self._release(name)
+            held = self._held[name] = spark_memory.Held()
+        held.pieces.append(cached)
+        held.leaves.append(leaf)
+        held.rows += rows
+        if len(held.pieces) > spark_memory.MAX_PIECES:
+            merged, merged_leaf, total = spark_memory.cache(held.view(), partitions)
+            held.release()
+            held.pieces.append(merged)
+            held.leaves.append(merged_leaf)
+            held.rows = total
+        held.view().createOrReplaceTempView(name)
+        return rows
 
     def _release(self, name: str) -> None:
-        frame = self._held.pop(name, None)
-        if frame is None:
+        """Drop the table or view `name` of the run. Through the catalog's dropTempView: a
+        DROP statement would also uncache every table whose query read a view made by SQL
+        text (Spark's cascade), and the run's tables are its cache."""
+        if name in self._views:
+            self._views.discard(name)
+            self.spark.catalog.dropTempView(name)
+        held = self._held.pop(name, None)
+        if held is None:
             return
         self.spark.catalog.dropTempView(name)
-        _unpersist(frame)
+        held.release()
 
     def persist(self) -> list[str]:
         """Write every in-memory table the run still holds as a Parquet table of the run's
@@ -427,7 +585,7 @@ class SparkExecutor(StatementLog):
         free the memory. Returns the tables written."""
         written = []
         for name in list(self._held):
-            frame = self._held[name]
+            frame = self._held[name].view()
             target = f"{_ident(self.catalog)}.{_ident(name)}"
             started = time.perf_counter()
             self.spark.sparkContext.setJobGroup("persist", "persist")
@@ -447,6 +605,13 @@ class SparkExecutor(StatementLog):
             written.append(name)
         return written
 
+    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        """Run a query and hand its result to Python as an Arrow table."""
+        import pyarrow as pa
+
+        result = self.execute(sql, params, step=step)
+        return pa.table({c: [r[i] for r in result.rows] for i, c in enumerate(result.columns)})
+
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Result:
         """Run the named statement from `sql/`, its Spark variant when it has one."""
         return self.execute(sqlfiles.statement(name, DIALECT).sql, params, step=name)
@@ -454,13 +619,35 @@ class SparkExecutor(StatementLog):
     def put_rows(
         self, name: str, rows: Rows, *, temp: bool = False, bookkeeping: bool = False
     ) -> None:
-        """Columns held in Python as a temporary view (`temp`) or a Parquet table."""
+        """Columns held in Python as a temporary view (`temp`) or a table of the run."""
+        types = [_SPARK_TYPES[t] for t in rows.types]
+        values = [v for _, v in rows.columns.values()]
+        self._put(name, rows.column_names, types, values, temp=temp, bookkeeping=bookkeeping)
+
+    def put_arrow(
+        self, name: str, table: Any, *, temp: bool = False, bookkeeping: bool = False
+    ) -> None:
+        """An Arrow table from Python as a table of the run (`put_rows` for the drivers that
+        hand Arrow tables to DuckDB)."""
+        types = [_arrow_type(f.type) for f in table.schema]
+        values = [table.column(i).to_pylist() for i in range(table.num_columns)]
+        self._put(name, table.column_names, types, values, temp=temp, bookkeeping=bookkeeping)
+
+    def _put(
+        self,
+        name: str,
+        columns: list[str],
+        types: list[str],
+        values: list[list[Any]],
+        *,
+        temp: bool,
+        bookkeeping: bool,
+    ) -> None:
         self.seq += 1
         schema = ", ".join(
-            f"{exp.to_identifier(c, quoted=True).sql(DIALECT)} {_SPARK_TYPES[t]}"
-            for c, t in zip(rows.column_names, rows.types, strict=True)
+            f"{_ident(c)} {'BIGINT' if c == spark_memory.TID and t == 'INT' else t}"
+            for c, t in zip(columns, types, strict=True)
         )
-        values = [v for _, v in rows.columns.values()]
         data = list(zip(*values, strict=True)) if values else []
         started = time.perf_counter()
         frame = self.spark.createDataFrame(data, schema=schema)
@@ -470,7 +657,7 @@ class SparkExecutor(StatementLog):
             with self.interruptible():
                 self._hold(name, frame)
         kind = "TEMPORARY VIEW" if temp else "TABLE"
-        sql = f"CREATE {kind} {name} AS <{rows.num_rows} rows from Python>"
+        sql = f"CREATE {kind} {name} AS <{len(data)} rows from Python>"
         self._record(
             Logged(f"put_{name}", sql, None, time.perf_counter() - started), bookkeeping=bookkeeping
         )
@@ -498,12 +685,13 @@ class SparkExecutor(StatementLog):
 
     def drop_database(self) -> None:
         """Remove the run's database and its folder: a failed run leaves nothing behind."""
+        from .spark_warehouse import Folders
+
         self.close()
         self.spark.catalog.setCurrentDatabase("default")
         self._raw(f"DROP DATABASE IF EXISTS {_ident(self.catalog)} CASCADE")
-        folder = database_folder(self.spark, self.catalog)
-        if folder is not None and folder.is_dir():
-            shutil.rmtree(folder)
+        folders = Folders(self.spark)
+        folders.delete(folders.of(self.catalog))
 
     def close(self) -> None:
         """The session stays (one per process, as Spark wants); the temporary views and the
@@ -515,32 +703,22 @@ class SparkExecutor(StatementLog):
                 self.spark.catalog.dropTempView(view.name)
 
 
-def _without_estimate(frame: Any) -> Any:
-    """The checkpointed DataFrame with no carried size estimate. A checkpoint keeps its query's
-    estimated size, and the estimate of a join is the product of its inputs': carried from
-    round to round it grows to numbers of millions of digits (WV2: minutes of the optimizer in
-    BigInteger multiplication). Without it the table counts as large when a plan is made and
-    adaptive execution broadcasts it at run time if it is small."""
-    from pyspark.sql import DataFrame
+def _arrow_type(kind: Any) -> str:
+    """The Spark type of an Arrow column type (those the drivers hand over)."""
+    import pyarrow as pa
 
-    plan = frame._jdf.queryExecution().analyzed()
-    if plan.nodeName() != "LogicalRDD":
-        return frame
-    jvm = frame.sparkSession._jvm
-    none = jvm.scala.Option.empty()
-    session = frame.sparkSession._jsparkSession
-    bare = jvm.org.apache.spark.sql.execution.LogicalRDD(
-        plan.output(), plan.rdd(), plan.outputPartitioning(), plan.outputOrdering(),
-        plan.isStreaming(), session, none, none,
-    )  # fmt: skip
-    return DataFrame(jvm.org.apache.spark.sql.Dataset.ofRows(session, bare), frame.sparkSession)
-
-
-def _unpersist(frame: Any) -> None:
-    """Free the blocks of a checkpointed DataFrame (its plan is the checkpointed RDD)."""
-    plan = frame._jdf.queryExecution().analyzed()
-    if plan.nodeName() == "LogicalRDD":
-        plan.rdd().unpersist(False)
+    if pa.types.is_list(kind):
+        return f"ARRAY<{_arrow_type(kind.value_type)}>"
+    for test, spark_type in (
+        (pa.types.is_int32, "INT"),
+        (pa.types.is_int64, "BIGINT"),
+        (pa.types.is_boolean, "BOOLEAN"),
+        (pa.types.is_floating, "DOUBLE"),
+        (pa.types.is_string, "STRING"),
+    ):
+        if test(kind):
+            return spark_type
+    raise TypeError(f"no Spark type for Arrow type {kind}")
 
 
 def _ident(name: str) -> str:

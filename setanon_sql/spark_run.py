@@ -28,8 +28,9 @@ from .executor import Logged, Rows, UsesExecutor, quote
 from .hierarchy import Hierarchy, natural_key
 from .params import Params
 from .spark_engine import SparkExecutor, shuffle_partitions
+from .spark_warehouse import ASIDE, STAGING
 
-ALGORITHMS = ("partition",)
+ALGORITHMS = ("partition", "aa", "da")
 SOURCE_VIEW = "source_input"
 NODE_TYPES = {
     "id": "INTEGER",
@@ -61,8 +62,9 @@ class SparkSource:
 class SparkStore(UsesExecutor):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
-    def __init__(self, ex: SparkExecutor) -> None:
+    def __init__(self, ex: SparkExecutor, *, run: str | None = None) -> None:
         self.ex = ex
+        self.run_name = run or ex.catalog  # the name the run will have (its database's, staged)
         self.loaded = False
         self.has_hierarchy = False
 
@@ -79,6 +81,12 @@ class SparkStore(UsesExecutor):
 
     def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
         self.ex.put_rows(name, rows, temp=temp)
+
+    def put_arrow(self, name: str, table: Any, *, temp: bool = False) -> None:
+        self.ex.put_arrow(name, table, temp=temp)
+
+    def arrow(self, sql: str, params: Any = None, *, step: str = "sql") -> Any:
+        return self.ex.arrow(sql, params, step=step)
 
     def unordered(self):
         return self.ex.unordered()
@@ -104,19 +112,21 @@ class SparkStore(UsesExecutor):
 
 
 def read_source(store: SparkStore, source: SparkSource) -> None:
-    """Fill `source_pairs(tid_label, label)` from the Parquet path or Spark table, through a
-    temporary view: the path goes to Spark's reader, never into SQL text."""
+    """Make `source_pairs(tid_label, label)` a view of the Parquet path or Spark table (through
+    a temporary view: the path goes to Spark's reader, never into SQL text); `source_distinct`
+    reads it once, so its rows are never kept."""
     spark = store.ex.spark
-    try:
-        frame = (
-            spark.read.parquet(str(source.path))
-            if source.path is not None
-            else spark.table(source.table or "")
-        )
-    except Exception as e:  # Spark's AnalysisException and friends
-        raise InputError(
-            f"cannot read {source.describe()}: {str(e).strip().splitlines()[0]}"
-        ) from e
+    with store.ex.interruptible():  # a signal here is the interrupt, not a bad input
+        try:
+            frame = (
+                spark.read.parquet(str(source.path))
+                if source.path is not None
+                else spark.table(source.table or "")
+            )
+        except Exception as e:  # Spark's AnalysisException and friends
+            raise InputError(
+                f"cannot read {source.describe()}: {str(e).strip().splitlines()[0]}"
+            ) from e
     types = {f.name: f.dataType.simpleString() for f in frame.schema.fields}
     for want in (source.tid_col, source.item_col):
         if want not in types:
@@ -139,7 +149,7 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
     else:
         label = f"CAST({item} AS VARCHAR)"
     store.execute(
-        f"CREATE OR REPLACE TABLE source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
+        f"CREATE OR REPLACE TEMP VIEW source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
         f"FROM {SOURCE_VIEW}",
         step="source_pairs",
     )
@@ -151,7 +161,7 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     spec.check()
     read_source(store, source)
     store.run("source_distinct")
-    store.drop("source_pairs")
+    store.execute("DROP VIEW IF EXISTS source_pairs", step="drop_source")
     problems = store.run("source_check").one()
     _check_problems(problems, source.describe())
     size_shuffles(store.ex, int(problems["pairs"]))
@@ -196,13 +206,39 @@ def check_options(
     table: str | None,
     hierarchy: HierarchySpec | None,
     output: Path | None,
+    run: str | None = None,
+    source_format: str | None = None,
+    dataset: int | None = None,
+    output_table: str | None = None,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+    temp_dir: Path | None = None,
+    per_transaction: bool = False,
 ) -> None:
-    """What `anonymize --engine spark` takes, checked before a JVM starts."""
+    """What `anonymize --engine spark` takes, checked before a JVM starts. DuckDB's options
+    that have no meaning on Spark are refused, each in one line that says what to use."""
     if engine != "spark":
         raise ParamsError(f"--engine must be duckdb or spark, not {engine!r}")
     check_algorithm(algorithm)
     if db is not None:
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
+    for given, refusal in (
+        (dataset, "--dataset names a dataset of --db; --engine spark reads Parquet or --table"),
+        (output_table, "--output-table writes a table of --db; with --engine spark the run's "
+         "tables are in the Spark warehouse (release, ...) and -o writes Parquet"),
+        (memory_limit, "--memory-limit is DuckDB's; Spark's memory is spark.driver.memory and "
+         "spark.executor.memory (spark-defaults.conf)"),
+        (threads, "--threads is DuckDB's; Spark's cores come from --spark-master (local[N]) "
+         "or the cluster"),
+        (temp_dir, "--temp-dir is DuckDB's spill folder; Spark spills under spark.local.dir "
+         "(SPARK_LOCAL_DIRS)"),
+    ):  # fmt: skip
+        if given is not None:
+            raise ParamsError(refusal)
+    if source_format is not None and source_format != "parquet":
+        raise ParamsError(f"--engine spark reads Parquet (or a Spark --table), not {source_format}")
+    if run is not None and run.startswith((STAGING, ASIDE)):
+        raise ParamsError(f"run names starting {STAGING} or {ASIDE} are the tool's own")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
     if hierarchy is None:
@@ -211,6 +247,8 @@ def check_options(
         raise ParamsError(
             "--engine spark writes the release as a Parquet folder: --output X.parquet"
         )
+    if per_transaction and output is None:
+        raise ParamsError("--per-transaction shapes the release file: give -o X.parquet")
     if output is not None and output.exists() and not is_spark_output(output):
         raise ParamsError(f"output {output} exists and is not a Parquet folder Spark wrote")
     if output is not None and not output.parent.is_dir():
@@ -218,7 +256,9 @@ def check_options(
 
 
 def run_name(params: Params) -> str:
-    return params.run_name or f"run_{params.algorithm}_k{params.k}"
+    """The run's name: --run, or as on DuckDB `run_<algorithm>_k<k>[_m<m>]`."""
+    m = f"_m{params.m}" if params.m else ""
+    return params.run_name or f"run_{params.algorithm}_k{params.k}{m}"
 
 
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
@@ -235,7 +275,8 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
     report, loss = checked_release(store, algo, params)
-    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, **params.options, **info}
+    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, "m": params.m}
+    keys |= {**params.options, **info}
     store.put_rows(
         "run_info",
         Rows(
@@ -247,28 +288,31 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     )
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
     store.ex.persist()
-    return finished(store.ex.catalog, algo, params, report, loss, info, started)
+    return finished(store.run_name, algo, params, report, loss, info, started)
 
 
-def write_release(store: SparkStore, path: str | Path) -> Path:
+def write_release(store: SparkStore, path: str | Path, *, per_transaction: bool = False) -> Path:
     """The release with the original ids and labels as a Parquet folder written by Spark (one
-    dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow)."""
+    dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow): one row per
+    (transaction, item), or with `per_transaction` one per transaction with its list of
+    items. Returns the folder it was written to, beside `path` under a temporary name: the
+    caller renames it into place (`replace_folder`) when the run has taken its place."""
     from . import sqlfiles
-    from .spark_engine import to_spark
+    from .spark_engine import DIALECT, to_spark
 
-    (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
+    name = "release_per_transaction" if per_transaction else "release_labelled"
+    (text,) = to_spark(sqlfiles.statement(name, DIALECT).sql)
     path = Path(path)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     started = time.perf_counter()
     try:
         with store.ex.interruptible():
             store.ex.spark.sql(text).write.mode("overwrite").parquet(str(tmp))
-        replace_folder(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     store.ex._record(Logged("write_release", text, None, time.perf_counter() - started))
-    return path
+    return tmp
 
 
 def replace_folder(new: Path, path: Path) -> None:
@@ -301,18 +345,21 @@ def anonymize_source(
     master: str = "local[2]",
     warehouse: str | Path | None = None,
     output: str | Path | None = None,
+    per_transaction: bool = False,
     sql_log: str | Path | None = None,
     spark: Any = None,
     progress: Progress = quiet,
 ) -> tuple[Result, list[str]]:
-    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
-    database named after the run. A failed or interrupted run's database is dropped, folder
-    and all, and its release (written beside `output` under a temporary name) is removed.
-    With no `spark` session given, the active one is used, or one is started on `master` (and
-    stopped at the end)."""
+    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a staging
+    Spark database that takes the run's name only once everything is written
+    (`spark_warehouse.StagedRun`): a failed or interrupted run leaves nothing (its staging
+    database and the release's temporary folder are removed) and an earlier run it was to
+    replace stays as it was. With no `spark` session given, the active one is used, or one is
+    started on `master` (and stopped at the end)."""
     from .executor import replay_script
     from .release import write_text_atomic
     from .spark_engine import session
+    from .spark_warehouse import StagedRun
 
     check_algorithm(params.algorithm)
     from pyspark.sql import SparkSession
@@ -320,21 +367,31 @@ def anonymize_source(
     own = spark is None and SparkSession.getActiveSession() is None  # stop only what we start
     spark = spark if spark is not None else session(master, warehouse=warehouse)
     try:
-        name = run_name(params)
-        ex = SparkExecutor(spark, name, replace=params.replace)
-        store = SparkStore(ex)
-        try:
-            with interrupts.deferred():  # entered after the session: PySpark sets its own
+        staged = StagedRun(spark, run_name(params), params.replace)
+        with interrupts.deferred():  # entered after the session: PySpark sets its own
+            staged.check()
+            ex = SparkExecutor(spark, staged.staging)
+            store = SparkStore(ex, run=staged.run)
+            written: Path | None = None
+            try:
                 notes = load(store, source, spec)
                 result = anonymize(store, params, progress=progress)
                 if output is not None:
-                    write_release(store, output)
-        except BaseException:
-            ex.drop_database()
-            raise
-        ex.close()
+                    written = write_release(store, output, per_transaction=per_transaction)
+                ex.close()
+                interrupts.raise_pending()
+                staged.swap()
+                if written is not None:
+                    replace_folder(written, Path(output))  # type: ignore[arg-type]
+            except BaseException:
+                staged.discard()
+                if written is not None:
+                    shutil.rmtree(written, ignore_errors=True)
+                raise
         if sql_log is not None:
-            write_text_atomic(sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=name)))
+            write_text_atomic(
+                sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=staged.run))
+            )
         return result, notes
     finally:
         if own:
@@ -363,7 +420,7 @@ def list_runs(warehouse: str | Path) -> list[dict[str, Any]]:
 
     out = []
     for folder in sorted(Path(warehouse).glob("*.db")):
-        if not (folder / "run_info").is_dir():
+        if folder.name.startswith((STAGING, ASIDE)) or not (folder / "run_info").is_dir():
             continue
         info = {r["key"]: r["value"] for r in pq.read_table(folder / "run_info").to_pylist()}
         tables = sorted(p.name for p in folder.iterdir() if p.is_dir())

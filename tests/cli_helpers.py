@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -40,12 +41,44 @@ def fig2(*args: Any) -> Outcome:
     return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
 
 
-def interrupt(proc: subprocess.Popen, sig: int, code: int) -> str:
-    """Send a running CLI process `sig` and check it stopped as documented: exit `code`, one
-    `error:` line, no traceback. Returns its stderr."""
+def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = False) -> str:
+    """Send a running CLI process `sig` (with `group`, to its whole process group, as a
+    terminal or `timeout` does: start it with start_new_session=True) and check it stopped as
+    documented: exit `code`, one `error:` line, no traceback. Returns its stderr."""
     assert proc.poll() is None, proc.communicate()
-    proc.send_signal(sig)
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
     return err
+
+
+def jvm_listening(pid: int) -> list[str]:
+    """The addresses a process listens on (its TCP sockets in state LISTEN, IPv4 and IPv6),
+    read from /proc: an IPv4-mapped IPv6 address as its IPv4 address."""
+    import ipaddress
+
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    out = []
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] != "0A" or fields[9] not in inodes:  # 0A: LISTEN
+                continue
+            raw = bytes.fromhex(fields[1].split(":")[0])
+            words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+            address = ipaddress.ip_address(words)
+            if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+                address = address.ipv4_mapped
+            out.append(str(address))
+    return out
