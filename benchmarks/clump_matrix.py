@@ -36,7 +36,7 @@ def one(dataset: str, k: int, options: dict) -> dict:
     """Load, run Clump, measure; this process's figures."""
     sys.path.insert(0, str(ROOT))
     from setanon_sql import HierarchySpec, Params, anonymize, open_store
-    from setanon_sql.instance_loss import instance_loss
+    from setanon_sql.measure.instance_loss import instance_loss
 
     if dataset == "wv1":
         source, spec = DATA / "bms-webview-1.spmf.txt", HierarchySpec(fanout=5, order="id")

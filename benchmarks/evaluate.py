@@ -51,7 +51,7 @@ def one(db: Path, run: str, queries: int, targets: int, seed: int) -> dict:
     """Evaluate one stored run in this process and return its figures."""
     sys.path.insert(0, str(ROOT))
     from setanon_sql import Store
-    from setanon_sql.evaluate import Workload, evaluate
+    from setanon_sql.measure.evaluate import Workload, evaluate
 
     store = Store(db)
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from setanon_sql import open_store  # noqa: E402
-from setanon_sql.store import qualified  # noqa: E402
+from setanon_sql.store.database import qualified  # noqa: E402
 
 
 def main() -> None:

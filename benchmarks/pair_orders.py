@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from setanon_sql import open_store  # noqa: E402
-from setanon_sql.hierarchy import ROOT_LABEL, from_edges, natural_key, write_csv  # noqa: E402
-from setanon_sql.store import qualified  # noqa: E402
+from setanon_sql.store.database import qualified  # noqa: E402
+from setanon_sql.store.hierarchy import ROOT_LABEL, from_edges, natural_key, write_csv  # noqa: E402
 
 Counts = dict[str, dict[str, int]]
 Grouping = Callable[[list[str], dict[str, int], Counts, int, int], list[list[str]]]

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def baskets(args: argparse.Namespace, n: int) -> Path:
     """The Parquet file of n transactions, written on first use."""
     sys.path.insert(0, str(ROOT))
-    from setanon_sql.synthetic import SynthSpec, write_baskets
+    from setanon_sql.measure.synthetic import SynthSpec, write_baskets
 
     path = Path(args.data_dir) / f"baskets_n{n}_i{args.items}_s{args.seed}.parquet"
     if not path.exists():

@@ -41,7 +41,7 @@ def prepare(data: str, work: Path) -> tuple[Path, dict]:
         out = work / "wv2.parquet"
         if not out.exists():
             from setanon_sql import open_store
-            from setanon_sql.executor import literal
+            from setanon_sql.engine.sqltext import literal
 
             store, _ = open_store(SHARED / "bms-webview-2.spmf.txt")
             with store:  # COPY takes no bound parameter: the path as a quoted literal
@@ -81,15 +81,16 @@ def stamp(step: str, done: int, total: int | None) -> None:
 
 def worker(args: argparse.Namespace) -> None:
     """One whole run in this process; prints its figures as JSON."""
-    from setanon_sql.api import HierarchySpec
     from setanon_sql.params import Params
+    from setanon_sql.store.hierarchy_spec import HierarchySpec
 
     spec = HierarchySpec(**json.loads(args.hierarchy))
     params = Params(algorithm="partition", k=args.k)
     started = time.perf_counter()
     out: dict = {"engine": args.worker, "k": args.k}
     if args.worker == "duckdb":
-        from setanon_sql import api, release
+        from setanon_sql import api
+        from setanon_sql.store import release_io as release
 
         store, _ = api.open_store(args.input, hierarchy_spec=spec)
         out["load_s"] = time.perf_counter() - started
@@ -100,7 +101,8 @@ def worker(args: argparse.Namespace) -> None:
                     release.write_release(store, args.release)
         jvm_cpu = jvm_peak = 0.0
     else:
-        from setanon_sql import spark_engine, spark_run
+        from setanon_sql import spark_run
+        from setanon_sql.engine import spark as spark_engine
 
         warehouse = Path(args.work) / f"warehouse-{os.getpid()}"
         spark = spark_engine.session(
@@ -117,7 +119,8 @@ def worker(args: argparse.Namespace) -> None:
         out["load_s"] = time.perf_counter() - started
         result = spark_run.anonymize(store, params, progress=stamp)
         if args.release:
-            spark_run.replace_folder(spark_run.write_release(store, args.release), Path(args.release))
+            written = spark_run.write_release(store, args.release)
+            spark_run.replace_folder(written, Path(args.release))
         out["statements"] = len(ex.log)
         if args.trace:
             for i, e in sorted(enumerate(ex.log, 1), key=lambda ie: -ie[1].seconds):

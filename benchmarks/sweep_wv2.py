@@ -27,8 +27,8 @@ def main() -> None:
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
     from setanon_sql import HierarchySpec, open_store
-    from setanon_sql.compare import sweep
-    from setanon_sql.report import compare_markdown, render_compare_html
+    from setanon_sql.measure.report import compare_markdown, render_compare_html
+    from setanon_sql.sweep import sweep
 
     started = time.perf_counter()
     fresh = not args.db.exists()

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from setanon_sql import HierarchySpec, Params, anonymize, open_store
-from setanon_sql.release import write_release
+from setanon_sql.store.release_io import write_release
 
 HERE = Path(__file__).parent
 

@@ -8,7 +8,7 @@ from importlib import import_module
 from typing import Any
 
 _WHERE = {
-    "HierarchySpec": "api",
+    "HierarchySpec": "store.hierarchy_spec",
     "Result": "api",
     "anonymize": "api",
     "open_store": "api",
@@ -22,7 +22,7 @@ _WHERE = {
     "TooLargeError": "errors",
     "VerificationError": "errors",
     "Params": "params",
-    "Store": "store",
+    "Store": "store.database",
 }
 
 __all__ = sorted(_WHERE)

@@ -8,60 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, hierarchy, metrics
-from . import load as load_mod
-from .algorithms import Progress, quiet
-from .errors import InfeasibleError, InputError, ParamsError, VerificationError
+from . import catalog, runs
+from .errors import InputError, ParamsError, VerificationError
+from .measure import metrics
+from .measure.verify import VerifyReport, verify
 from .params import Params
-from .store import Store
-from .verify import VerifyReport, verify
-
-
-@dataclass(frozen=True)
-class HierarchySpec:
-    """Where the hierarchy comes from: a file, edges, a fan-out over the items, or code
-    prefixes."""
-
-    path: str | Path | None = None
-    format: str | None = None
-    edges: tuple[tuple[str, str], ...] | None = None
-    fanout: int | None = None
-    code_prefix: bool = False
-    order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
-
-    @property
-    def leaf_order(self) -> str:
-        """The order the --fanout builder uses; unset, the measured default (support)."""
-        return self.order or hierarchy.DEFAULT_ORDER
-
-    def check(self) -> None:
-        chosen = [self.path, self.edges, self.fanout].count(None) + (not self.code_prefix)
-        if chosen != 3:
-            raise ParamsError("give exactly one of --hierarchy FILE, --fanout F, --code-prefix")
-        if self.leaf_order not in hierarchy.ORDERS:
-            raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
-        if self.order is not None and self.fanout is None:
-            raise ParamsError("--order applies to the --fanout builder")
-
-    def build(self, store: Store) -> hierarchy.Hierarchy:
-        """The tree: read from its file or edges, or built over the items of the store's
-        dataset (the fan-out builder runs in SQL there)."""
-        self.check()
-        if self.edges is not None:
-            return hierarchy.from_edges(self.edges)
-        if self.path is not None:
-            return hierarchy.read(self.path, self.format)
-        if self.fanout is not None:
-            return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
-        return hierarchy.build_code_prefix(store.item_labels())
-
-    def describe(self) -> str:
-        """How the tree was made, for the registry."""
-        if self.path is not None:
-            return str(Path(self.path).resolve())
-        if self.fanout is not None:
-            return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
-        return "code-prefix" if self.code_prefix else "edges"
+from .progress import Progress, quiet
+from .store import sources as load_mod
+from .store.database import Store
+from .store.hierarchy_spec import HierarchySpec
 
 
 def open_store(
@@ -71,8 +26,9 @@ def open_store(
     db: str | Path | None = None,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
+    encoding: str | None = None,
     dataset: int | None = None,
     read_only: bool = False,
     memory_limit: str | None = None,
@@ -91,8 +47,15 @@ def open_store(
     spec = None
     if isinstance(source, (str, Path)):
         spec = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
+    elif encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
@@ -150,14 +113,20 @@ def load(
     *,
     format: str | None = None,
     table: str | None = None,
-    tid_col: str = "tid",
-    item_col: str = "item",
+    tid_col: str | None = None,
+    item_col: str | None = None,
+    encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
     what = source
     if isinstance(source, (str, Path)):
         what = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
     loaded = store.load(what)
     stats = store.stats()
@@ -210,24 +179,27 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     A release that fails the verifier raises VerificationError: it is never returned, and its
     run is removed.
     """
-    algo = algorithms.get(params.algorithm)
+    algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    n = store.scalar("SELECT count(*) FROM tids")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
-    name = params.run_name or store.new_run_name(
-        f"{algo.name}_k{params.k}" + (f"_m{params.m}" if params.m else "")
-    )
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
+    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
-    with store.run_schema(name, algorithm=algo.name, params=record, replace=params.replace) as run:
+    with runs.making(
+        store, name, algorithm=algo.name, params=record, replace=params.replace
+    ) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
-        _record_run(store, algo.name, params, info)
+        runs.write_info(store, run_info(algo.name, params, info))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures."""
+    return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
 
 
 def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
@@ -271,48 +243,6 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _record_run(store: Store, algorithm: str, params: Params, info: dict[str, Any]) -> None:
-    rows = {"algorithm": algorithm, "k": params.k, "m": params.m, **params.options, **info}
-    store.execute(
-        "CREATE OR REPLACE TABLE run_info AS SELECT unnest($keys) AS key, unnest($values) AS value",
-        {"keys": list(rows), "values": [None if v is None else str(v) for v in rows.values()]},
-        step="run_info",
-    )
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    """How a stored run was made: what its release must satisfy, and how it is measured."""
-
-    name: str
-    algorithm: str
-    k: int
-    m: int | None
-    model: str
-    multiset: bool
-    allows_suppression: bool
-
-
-def stored_run(store: Store, run: str) -> StoredRun:
-    """A run of the registry with its algorithm's model (for verify and metrics of a run)."""
-    row = store.registry.run(run)
-    if row["kind"] != "transactions":
-        raise ParamsError(f"run {run!r} is a {row['kind']} run; this command takes transactions")
-    import json
-
-    params = json.loads(row["params"]) if row["params"] else {}
-    algo = algorithms.get(row["algorithm"])
-    return StoredRun(
-        run,
-        algo.name,
-        int(params["k"]),
-        params.get("m"),
-        algo.model,
-        algo.multiset,
-        algo.allows_suppression,
-    )
-
-
 def verify_release(
     store: Store,
     *,
@@ -329,12 +259,12 @@ def verify_release(
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
     m, model and kind of release; the check's tables go to scratch, never into the run.
     """
-    from . import release as rel
+    from .store import release_io as rel
 
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = stored_run(store, run)
+        made = runs.promise_of(store, run)
         with store.in_run(run, scratch=True):
             return verify(
                 store,
@@ -380,10 +310,10 @@ def release_metrics(
 
     `per_copy` measures instead over item instances with every released copy standing for
     exactly one original item (unmatched items suppressed, loss 1): issue 13's Clump measure."""
-    from . import release as rel
+    from .store import release_io as rel
 
     if per_copy:
-        from .instance_loss import instance_loss
+        from .measure.instance_loss import instance_loss
 
         measure = instance_loss
     else:
@@ -394,7 +324,7 @@ def release_metrics(
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        made = stored_run(store, run)
+        made = runs.promise_of(store, run)
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)

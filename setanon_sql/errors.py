@@ -13,6 +13,7 @@ class ExitCode(IntEnum):
     USAGE = 2  # a bad option or parameter (click's own code for a bad command line)
     INPUT = 3  # bad input: a file, column, hierarchy or database, or k beyond the data
     INTERNAL = 4  # a bug: an unexpected error, or a release that failed the verifier
+    RESOURCES = 5  # the machine: too little memory (under --memory-limit) or disk space
     INTERRUPTED = 130  # Ctrl-C (SIGINT)
     TERMINATED = 143  # SIGTERM
 
@@ -51,6 +52,13 @@ class TooLargeError(SetAnonError):
     exit_code = ExitCode.INPUT
 
 
+class ResourceError(SetAnonError):
+    """The machine ran short: memory under the limit DuckDB was given, or disk space for spill
+    files or an output. Not the data's fault nor ours: the message says what to give more of."""
+
+    exit_code = ExitCode.RESOURCES
+
+
 class VerificationError(SetAnonError):
     """An algorithm produced a release that the verifier rejects: a bug, never shipped."""
 
@@ -59,3 +67,9 @@ class VerificationError(SetAnonError):
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM: handled like Ctrl-C (every cleanup runs), with its own exit code."""
+
+
+def first_line(e: BaseException) -> str:
+    """The first line of an error's message (DuckDB's carry a long hint after it)."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

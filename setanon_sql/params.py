@@ -6,9 +6,28 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .catalog import MAX_K, MAX_M, get
 from .errors import ParamsError
 
 _RUN_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+# schema names DuckDB keeps for itself, and the tool's registry
+RESERVED = ("information_schema", "pg_catalog", "main", "temp", "system", "memory", "setanon")
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> None:
+    """A whole-number parameter within [low, high], said by name when it is not."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParamsError(f"{name} must be a whole number in {low}..{high}, got {value!r}")
+
+
+def check_run_name(name: str) -> None:
+    """A run names a DuckDB schema: lower-case letters, digits and _, none DuckDB reserves."""
+    if not _RUN_NAME.match(name):
+        raise ParamsError(
+            f"run name {name!r} must be lower-case letters, digits and _ (it names a DuckDB schema)"
+        )
+    if name in RESERVED:
+        raise ParamsError(f"run name {name!r} is reserved by DuckDB or by the tool; choose another")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,19 +53,12 @@ class Params:
     options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from .algorithms import get
 
-        if not isinstance(self.k, int) or isinstance(self.k, bool) or self.k < 1:
-            raise ParamsError(f"k must be a whole number >= 1, got {self.k!r}")
-        if self.m is not None and (
-            not isinstance(self.m, int) or isinstance(self.m, bool) or self.m < 1
-        ):
-            raise ParamsError(f"m must be a whole number >= 1, got {self.m!r}")
-        if self.run_name is not None and not _RUN_NAME.match(self.run_name):
-            raise ParamsError(
-                f"run name {self.run_name!r} must be lower-case letters, digits and _ "
-                "(it names a DuckDB schema)"
-            )
+        check_whole("k", self.k, 1, MAX_K)
+        if self.m is not None:
+            check_whole("m", self.m, 1, MAX_M)
+        if self.run_name is not None:
+            check_run_name(self.run_name)
         algo = get(self.algorithm)
         if algo.needs_m and self.m is None:
             raise ParamsError(f"{algo.name} needs m (the adversary's number of known items)")

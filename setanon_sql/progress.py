@@ -1,44 +1,12 @@
-"""Rich progress display for the CLI; the library itself only calls a quiet callback."""
+"""Progress of long work: the callback type the library calls, quiet by default (the command
+line passes in a rich display, `cli/progress.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
-from .algorithms import Progress as Callback
+Progress = Callable[[str, int, "int | None"], None]
 
 
-@contextmanager
-def cli_progress(enabled: bool = True) -> Iterator[Callback]:
-    """A progress callback drawing one bar per step on stderr (nothing when disabled)."""
-    if not enabled:
-        yield lambda step, done, total: None
-        return
-    from rich.console import Console  # only when drawing: a quiet run never imports rich
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    bars = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    tasks: dict[str, int] = {}
-
-    def update(step: str, done: int, total: int | None) -> None:
-        if step not in tasks:
-            tasks[step] = bars.add_task(step, total=total)
-        bars.update(tasks[step], completed=done, total=total)
-
-    with bars:
-        yield update
+def quiet(step: str, done: int, total: int | None) -> None:
+    """The library default: report nothing."""

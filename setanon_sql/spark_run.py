@@ -19,19 +19,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import algorithms, interrupts
-from .algorithms import Progress, quiet
-from .api import HierarchySpec, Result, checked_release, finished
-from .dataset import _check_problems, check_covers, node_columns, save_log
-from .errors import InfeasibleError, InputError, ParamsError
-from .executor import Logged, Rows, UsesExecutor, quote
-from .hierarchy import Hierarchy, natural_key
+from . import catalog, runs
+from .api import Result, checked_release, finished, run_info
+from .engine import interrupts
+from .engine.contract import Forwarding
+from .engine.log import Logged, Rows
+from .engine.spark import SparkExecutor, shuffle_partitions
+from .engine.spark_warehouse import ASIDE, STAGING
+from .engine.sqltext import quote
+from .errors import InputError, ParamsError
 from .params import Params
-from .spark_engine import SparkExecutor, shuffle_partitions
-from .spark_warehouse import ASIDE, STAGING
+from .progress import Progress, quiet
+from .store.dataset import _check_problems, check_covers, node_columns, save_log
+from .store.hierarchy import Hierarchy, natural_key
+from .store.hierarchy_spec import HierarchySpec
+from .store.sources import nested_column
 
 ALGORITHMS = ("partition", "aa", "da")
 SOURCE_VIEW = "source_input"
+_NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
     "id": "INTEGER",
     "label": "VARCHAR",
@@ -59,7 +65,7 @@ class SparkSource:
         return str(self.path) if self.path is not None else f"Spark table {self.table}"
 
 
-class SparkStore(UsesExecutor):
+class SparkStore(Forwarding):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
     def __init__(self, ex: SparkExecutor, *, run: str | None = None) -> None:
@@ -75,21 +81,9 @@ class SparkStore(UsesExecutor):
 
     def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
         """The fan-out tree, built by the same statements as on DuckDB (fanout.py)."""
-        from . import fanout as builder
+        from .store import fanout as builder
 
         return builder.build(self.ex, fanout, by_support=by_support)
-
-    def put_rows(self, name: str, rows: Rows, *, temp: bool = False) -> None:
-        self.ex.put_rows(name, rows, temp=temp)
-
-    def put_arrow(self, name: str, table: Any, *, temp: bool = False) -> None:
-        self.ex.put_arrow(name, table, temp=temp)
-
-    def arrow(self, sql: str, params: Any = None, *, step: str = "sql") -> Any:
-        return self.ex.arrow(sql, params, step=step)
-
-    def unordered(self):
-        return self.ex.unordered()
 
     def current_schema(self) -> str:
         return self.ex.catalog
@@ -102,10 +96,6 @@ class SparkStore(UsesExecutor):
         self.require_data()
         if not self.has_hierarchy:
             raise InputError("no hierarchy on Spark")
-
-    def drop(self, *tables: str) -> None:
-        for table in tables:
-            self.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source")
 
     def close(self) -> None:
         self.ex.close()
@@ -134,6 +124,14 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
                 f"{source.describe()}: no column {want!r}; columns are "
                 f"{', '.join(map(repr, types))} (choose with --tid-col / --item-col)"
             )
+    for column, what, lists in (
+        (source.tid_col, "a transaction id", False),
+        (source.item_col, "an item column", True),
+    ):
+        kind = types[column]
+        inner = kind[len("array<") : -1] if lists and kind.startswith("array<") else kind
+        if inner.startswith(_NESTED) or inner == "variant":
+            raise nested_column(source.describe(), column, kind, what, lists=lists)
     frame.createOrReplaceTempView(SOURCE_VIEW)
     tid, item = quote(source.tid_col), quote(source.item_col)
     if types[source.item_col].startswith("array"):
@@ -207,48 +205,27 @@ def check_options(
     hierarchy: HierarchySpec | None,
     output: Path | None,
     run: str | None = None,
-    source_format: str | None = None,
-    dataset: int | None = None,
-    output_table: str | None = None,
-    memory_limit: str | None = None,
-    threads: int | None = None,
-    temp_dir: Path | None = None,
-    per_transaction: bool = False,
+    encoding: str | None = None,
 ) -> None:
-    """What `anonymize --engine spark` takes, checked before a JVM starts. DuckDB's options
-    that have no meaning on Spark are refused, each in one line that says what to use."""
+    """What `anonymize --engine spark` takes, checked before a JVM starts (the CLI refuses
+    DuckDB's own options first)."""
     if engine != "spark":
         raise ParamsError(f"--engine must be duckdb or spark, not {engine!r}")
     check_algorithm(algorithm)
     if db is not None:
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
-    for given, refusal in (
-        (dataset, "--dataset names a dataset of --db; --engine spark reads Parquet or --table"),
-        (output_table, "--output-table writes a table of --db; with --engine spark the run's "
-         "tables are in the Spark warehouse (release, ...) and -o writes Parquet"),
-        (memory_limit, "--memory-limit is DuckDB's; Spark's memory is spark.driver.memory and "
-         "spark.executor.memory (spark-defaults.conf)"),
-        (threads, "--threads is DuckDB's; Spark's cores come from --spark-master (local[N]) "
-         "or the cluster"),
-        (temp_dir, "--temp-dir is DuckDB's spill folder; Spark spills under spark.local.dir "
-         "(SPARK_LOCAL_DIRS)"),
-    ):  # fmt: skip
-        if given is not None:
-            raise ParamsError(refusal)
-    if source_format is not None and source_format != "parquet":
-        raise ParamsError(f"--engine spark reads Parquet (or a Spark --table), not {source_format}")
     if run is not None and run.startswith((STAGING, ASIDE)):
         raise ParamsError(f"run names starting {STAGING} or {ASIDE} are the tool's own")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if encoding is not None:
+        raise ParamsError("--encoding applies to text inputs; --engine spark reads Parquet")
     if hierarchy is None:
         raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
     if output is not None and output.suffix.lower() not in (".parquet", ".pq"):
         raise ParamsError(
             "--engine spark writes the release as a Parquet folder: --output X.parquet"
         )
-    if per_transaction and output is None:
-        raise ParamsError("--per-transaction shapes the release file: give -o X.parquet")
     if output is not None and output.exists() and not is_spark_output(output):
         raise ParamsError(f"output {output} exists and is not a Parquet folder Spark wrote")
     if output is not None and not output.parent.is_dir():
@@ -257,35 +234,23 @@ def check_options(
 
 def run_name(params: Params) -> str:
     """The run's name: --run, or as on DuckDB `run_<algorithm>_k<k>[_m<m>]`."""
-    m = f"_m{params.m}" if params.m else ""
-    return params.run_name or f"run_{params.algorithm}_k{params.k}{m}"
+    base = runs.default_base(params.algorithm, params.k, params.m)
+    return params.run_name or f"{runs.RUN_PREFIX}{base}"
 
 
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
     """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
     with the run's database in place of a run schema."""
     check_algorithm(params.algorithm)
-    algo = algorithms.get(params.algorithm)
+    algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    n = store.scalar("SELECT count(*) FROM tids", step="transactions")
-    if params.k > n:
-        raise InfeasibleError(f"k = {params.k} is larger than the data ({n} transactions)")
+    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids", step="transactions")))
     started = time.perf_counter()
     info = algo.runner()(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
     report, loss = checked_release(store, algo, params)
-    keys = {"algorithm": algo.name, "engine": "spark", "k": params.k, "m": params.m}
-    keys |= {**params.options, **info}
-    store.put_rows(
-        "run_info",
-        Rows(
-            {
-                "key": ("VARCHAR", list(keys)),
-                "value": ("VARCHAR", [None if v is None else str(v) for v in keys.values()]),
-            }
-        ),
-    )
+    runs.write_info(store, run_info(algo.name, params, info, engine="spark"))
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
     store.ex.persist()
     return finished(store.run_name, algo, params, report, loss, info, started)
@@ -297,8 +262,8 @@ def write_release(store: SparkStore, path: str | Path, *, per_transaction: bool 
     (transaction, item), or with `per_transaction` one per transaction with its list of
     items. Returns the folder it was written to, beside `path` under a temporary name: the
     caller renames it into place (`replace_folder`) when the run has taken its place."""
-    from . import sqlfiles
-    from .spark_engine import DIALECT, to_spark
+    from .engine import sqlfiles
+    from .engine.spark import DIALECT, to_spark
 
     name = "release_per_transaction" if per_transaction else "release_labelled"
     (text,) = to_spark(sqlfiles.statement(name, DIALECT).sql)
@@ -356,10 +321,10 @@ def anonymize_source(
     database and the release's temporary folder are removed) and an earlier run it was to
     replace stays as it was. With no `spark` session given, the active one is used, or one is
     started on `master` (and stopped at the end)."""
-    from .executor import replay_script
-    from .release import write_text_atomic
-    from .spark_engine import session
-    from .spark_warehouse import StagedRun
+    from .engine.log import replay_script
+    from .engine.spark import session
+    from .engine.spark_warehouse import StagedRun
+    from .store.release_io import write_text_atomic
 
     check_algorithm(params.algorithm)
     from pyspark.sql import SparkSession
@@ -446,6 +411,6 @@ def stored_log(warehouse: str | Path, run: str) -> list[Logged]:
 
 def log_script(warehouse: str | Path, run: str) -> str:
     """`setanon sql --run RUN --spark-warehouse DIR`: the run's statements as they ran on Spark."""
-    from .executor import replay_script
+    from .engine.log import replay_script
 
     return replay_script(stored_log(warehouse, run), title=LOG_TITLE.format(run=run))

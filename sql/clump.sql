@@ -62,6 +62,13 @@ FROM members AS m
 LEFT JOIN released AS r ON r.cluster = m.cluster
 ORDER BY m.cluster;
 
+-- name: ggd_summary
+-- The clustering as a whole: its clusters, total GGD, and the share of item occurrences its
+-- LCGs suppress.
+SELECT count(*) AS clusters, coalesce(sum(ggd), 0) AS ggd,
+       sum(suppressed) / sum(items) AS suppressed_share
+FROM ggd;
+
 -- name: release_from_lcg
 -- Every transaction released as the LCG of its cluster, one row per copy of a node.
 CREATE OR REPLACE TABLE release AS
@@ -120,6 +127,10 @@ SELECT tid, len, CAST(pos AS BIGINT) AS pos, CAST(pos // $k AS INTEGER) AS block
 FROM ordered
 ORDER BY pos;
 
+-- name: clump_scale
+-- M - 1 (M = leaves of the hierarchy): the factor that keeps GGD costs whole numbers.
+SELECT max(leaf_count) - 1 AS scale FROM node;
+
 -- name: clump_segment_costs
 -- Cost of every run of $k to 2$k - 1 consecutive transactions of the order taken as a cluster:
 -- its GGD * (M - 1), at (pos * $k + size - $k). c(p) of a run is the number of layers h with
@@ -160,6 +171,10 @@ JOIN range($k, 2 * $k) AS s(size) ON o.pos + s.size <= (SELECT count(*) FROM clu
 JOIN items_before AS last ON last.pos = o.pos + s.size - 1
 LEFT JOIN gain AS g ON g.pos = o.pos AND g.size = s.size
 ORDER BY slot;
+
+-- name: clump_segment_read
+-- Every candidate run's cost by its slot (pos * $k + size - $k), for the cheapest tiling.
+SELECT slot, cost FROM clump_segment;
 
 -- name: clump_clusters_of_runs
 -- cluster_of from the chosen runs `clump_run(pos, cluster)`: each transaction joins the run
@@ -377,6 +392,10 @@ FROM (
 ) AS moved
 WHERE cluster_of.tid = moved.tid;
 
+-- name: clump_swap_summary
+-- How many exchanges a phase chose (`chosen`) and their summed cost change (`delta`).
+SELECT count(*) AS chosen, coalesce(sum(delta), 0) AS delta FROM clump_swap;
+
 -- name: clump_swap_touch
 -- Mark the clusters the phase's exchanges changed as changed in phase $phase.
 INSERT OR REPLACE INTO clump_touched
@@ -390,6 +409,14 @@ CREATE OR REPLACE TABLE clump_dirty AS
 SELECT a AS cluster FROM clump_swap
 UNION ALL
 SELECT b FROM clump_swap;
+
+-- name: clump_swap_forget_dirty
+-- Forget the exchange state of the clusters in `clump_dirty`, before it is computed anew.
+DELETE FROM clump_swap_member WHERE cluster IN (SELECT cluster FROM clump_dirty);
+DELETE FROM clump_swap_node WHERE cluster IN (SELECT cluster FROM clump_dirty);
+DELETE FROM clump_swap_cost WHERE cluster IN (SELECT cluster FROM clump_dirty);
+DELETE FROM clump_swap_loo WHERE cluster IN (SELECT cluster FROM clump_dirty);
+DELETE FROM clump_swap_misfit WHERE cluster IN (SELECT cluster FROM clump_dirty);
 
 -- name: clump_seeds
 -- One cluster per whole block, numbered as its block, seeded by the block's middle transaction.
@@ -465,6 +492,11 @@ WITH reached AS (
 SELECT s.cluster, r.tid
 FROM reached AS r
 JOIN clump_cluster AS s ON s.cluster = r.block;
+
+-- name: clump_cluster_sizes
+-- How many clusters are still open (under $k transactions) and how many are complete.
+SELECT count(*) FILTER (WHERE size < $k) AS open, count(*) FILTER (WHERE size >= $k) AS complete
+FROM clump_cluster;
 
 -- name: clump_stuck
 -- Open clusters that found no candidate this round.

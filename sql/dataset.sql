@@ -52,3 +52,10 @@ FROM (
            unnest($depth) AS depth, unnest($last) AS last, unnest($leaf_count) AS leaf_count,
            unnest($is_leaf) AS is_leaf, unnest($ncp) AS ncp, unnest($lm) AS lm
 );
+
+-- name: hierarchy_edges
+-- The hierarchy in use as (child, parent) labels, children in preorder.
+SELECT c.label AS child, p.label AS parent
+FROM node AS c
+JOIN node AS p ON p.id = c.parent
+ORDER BY c.id;

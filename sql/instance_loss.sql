@@ -23,6 +23,10 @@ FROM under AS u
 JOIN node AS n ON n.id = u.node
 LEFT JOIN copies AS c ON c.tid = u.tid AND c.node = u.node;
 
+-- name: instance_depth
+-- The depth of the deepest node held (`depth`): the matching starts there.
+SELECT coalesce(max(depth), 0) AS depth FROM instance_node;
+
 -- name: instance_match_start
 -- The matching, filled one level at a time from the deepest.
 CREATE OR REPLACE TEMP TABLE instance_match (

@@ -115,6 +115,11 @@ FROM (SELECT count(*) - 1 AS n FROM query_table($source) GROUP BY tid)
 GROUP BY n
 ORDER BY n;
 
+-- name: km_expanded_itemsets
+-- The violating expanded itemsets in walk order, as their nodes (`item_1`.. `item_m`, NULL past
+-- an itemset's size).
+SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos;
+
 -- name: km_open_expanded
 -- The expanded transactions cut down to the nodes at or above the cut (`cut_node(node)` and
 -- their ancestors): the cut only coarsens, so itemsets of nodes below it never count again.

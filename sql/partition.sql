@@ -166,6 +166,16 @@ CREATE OR REPLACE TABLE partition_gain AS
 SELECT DISTINCT pid, node, gain_units, gain_units / $scale AS gain
 FROM partition_outcome;
 
+-- name: partition_gain_log_start
+-- The kept log of every level's partition_gain, with its level (keep_intermediate): level 1.
+CREATE TABLE partition_gain_log AS
+SELECT $level AS level, * FROM partition_gain;
+
+-- name: partition_gain_log_add
+-- The log of partition_gain: a later level's rows added.
+INSERT INTO partition_gain_log
+SELECT $level AS level, * FROM partition_gain;
+
 -- name: partition_balance
 -- The buckets of every partition's chosen node: those with >= $k transactions become new
 -- partitions (ids from $next on, by partition and children) unless the split is rolled back;

@@ -56,6 +56,18 @@ CREATE TABLE setanon.objects (
 );
 INSERT INTO setanon.objects VALUES ('setanon', NULL, 'registry', 0, current_timestamp);
 
+-- name: registry_schema_exists
+-- Whether the database holds a schema named $schema (`found` 0 or 1).
+SELECT count(*) AS found
+FROM information_schema.schemata
+WHERE catalog_name = $catalog AND schema_name = $schema;
+
+-- name: registry_marker_table_exists
+-- Whether schema $schema holds the registry's marker table `meta` (`found` 0 or 1).
+SELECT count(*) AS found
+FROM information_schema.tables
+WHERE table_catalog = $catalog AND table_schema = $schema AND table_name = 'meta';
+
 -- name: registry_marker
 -- The registry's marker row: present only in a `setanon` schema this tool created.
 SELECT value FROM setanon.meta WHERE key = 'created_by';
@@ -69,7 +81,7 @@ INSERT INTO setanon.objects VALUES ($schema, $table, $owner, $owner_id, current_
 INSERT INTO setanon.objects
 SELECT t.table_schema, t.table_name, $owner, $owner_id, current_timestamp
 FROM information_schema.tables AS t
-WHERE t.table_catalog = current_database() AND t.table_schema = $schema
+WHERE t.table_catalog = $catalog AND t.table_schema = $schema
   AND NOT EXISTS (
       SELECT 1 FROM setanon.objects AS o
       WHERE o.schema_name = t.table_schema AND o.table_name = t.table_name
@@ -79,11 +91,18 @@ WHERE t.table_catalog = current_database() AND t.table_schema = $schema
 -- Tables and views of a schema that the tool did not record: whatever else is in it.
 SELECT t.table_name
 FROM information_schema.tables AS t
-WHERE t.table_catalog = current_database() AND t.table_schema = $schema
+WHERE t.table_catalog = $catalog AND t.table_schema = $schema
   AND NOT EXISTS (
       SELECT 1 FROM setanon.objects AS o
       WHERE o.schema_name = t.table_schema AND o.table_name = t.table_name
   )
+ORDER BY 1;
+
+-- name: registry_tables_of
+-- The tables of one of the tool's schemas, in name order.
+SELECT t.table_name
+FROM information_schema.tables AS t
+WHERE t.table_catalog = $catalog AND t.table_schema = $schema
 ORDER BY 1;
 
 -- name: registry_owner_of
@@ -103,10 +122,10 @@ DELETE FROM setanon.objects WHERE schema_name = $schema AND table_name = $table;
 -- Whether a name is taken by any schema, or by any table of any schema, of this database.
 SELECT EXISTS (
     SELECT 1 FROM information_schema.schemata
-    WHERE catalog_name = current_database() AND lower(schema_name) = lower($name)
+    WHERE catalog_name = $catalog AND lower(schema_name) = lower($name)
 ) OR EXISTS (
     SELECT 1 FROM information_schema.tables
-    WHERE table_catalog = current_database() AND lower(table_name) = lower($name)
+    WHERE table_catalog = $catalog AND lower(table_name) = lower($name)
 ) AS taken;
 
 -- name: registry_dataset_by_file
@@ -191,6 +210,10 @@ WHERE run_id = $id;
 -- name: registry_retire_run
 -- Mark a run whose schema was dropped (replaced by a new run of its name).
 UPDATE setanon.runs SET status = $status WHERE run_id = $id;
+
+-- name: registry_rename_run
+-- A replacement run, built under a schema of its own, takes the name of the run it replaced.
+UPDATE setanon.runs SET name = $name WHERE run_id = $id;
 
 -- name: registry_run_by_name
 -- The live (running or complete) run of a name.

@@ -61,3 +61,7 @@ FROM (
            )) AS basket
     FROM range($transactions) AS t(tid)
 );
+
+-- name: synthetic_written
+-- What a written Parquet file of baskets holds: its rows and distinct items.
+SELECT count(*) AS rows, count(DISTINCT item) AS items FROM read_parquet($p);

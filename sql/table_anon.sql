@@ -39,6 +39,10 @@ SELECT r.rid, c.cid
 FROM rel_row_leaves AS r JOIN rel_combo AS c ON c.leaf = r.leaf
 ORDER BY r.rid;
 
+-- name: rel_taxonomy_sizes
+-- How many nodes each quasi-identifier's taxonomy has (`nodes`), by attribute.
+SELECT attr, count(*) AS nodes FROM rel_node GROUP BY attr ORDER BY attr;
+
 -- name: rel_mine_start
 -- The first frontier: the all-root record (node 0 everywhere), supported by every row, with its
 -- cost d (the mean of the roots' costs).
@@ -91,6 +95,18 @@ SELECT $offset + row_number() OVER (ORDER BY r.parent, r.attr, r.child) - 1 AS r
        r.node AS node, r.depth AS depth, r.support AS support, r.cost AS cost,
        r.parent AS parent, r.attr AS attr, r.child AS child
 FROM kept;
+
+-- name: rel_advance_frontier
+-- The next level becomes the frontier: its records and their supporting rows.
+DROP TABLE frontier;
+DROP TABLE frontier_member;
+CREATE TABLE frontier AS SELECT rec, node, depth, support, cost FROM next_frontier;
+ALTER TABLE next_member RENAME TO frontier_member;
+
+-- name: rel_mining_level
+-- The mining's figures by level: records processed and their supporting rows (lists $l, $r, $m).
+CREATE OR REPLACE TABLE mining_level AS
+SELECT unnest($l) AS level, unnest($r) AS records, unnest($m) AS member_rows;
 
 -- name: rel_make_closed_record
 -- The closed frequent records, filled level by level by the mining.
@@ -486,3 +502,95 @@ WHERE cluster IN (SELECT cluster FROM improve_evict_judged WHERE homeless > 0 OR
 -- The rows leaving the chosen shrinks (every one of which gains and places all its rows).
 CREATE OR REPLACE TABLE improve_move AS
 SELECT rid, cluster AS source, target FROM improve_evict_judged WHERE NOT stays;
+
+-- name: rel_violations_k
+-- The released classes (`table_classes`) with fewer than $k rows.
+CREATE OR REPLACE TABLE violations_table_k AS
+SELECT * FROM table_classes WHERE support < $k ORDER BY support;
+
+-- name: rel_violations_l
+-- The released classes less diverse than $l (none when $l is NULL).
+CREATE OR REPLACE TABLE violations_table_l AS
+SELECT * FROM table_classes WHERE diversity < $l ORDER BY diversity;
+
+-- name: rel_verify_summary
+-- The table verifier's counts: released rows and classes, and the offending rows of each check.
+SELECT (SELECT count(*) FROM violations_table_validity) AS validity_problems,
+       (SELECT count(*) FROM table_classes) AS classes,
+       (SELECT count(*) FROM violations_table_k) AS failing_k,
+       (SELECT count(*) FROM violations_table_l) AS failing_l,
+       (SELECT count(*) FROM table_release) AS rows;
+
+-- name: rel_sensitive_top
+-- The whole table's most common sensitive value (`value`, held by `n` of its `rows` rows; ties
+-- by value), from `rel_sensitive`.
+SELECT (SELECT count(*) FROM rel_sensitive) AS rows, value, n
+FROM (
+    SELECT value, count(*) AS n FROM rel_sensitive GROUP BY value ORDER BY n DESC, value LIMIT 1
+);
+
+-- name: rel_diversity_rows
+-- Every row's leaf combination and sensitive value, for the ℓ-merging.
+SELECT v.rid, c.leaf, s.value
+FROM rel_value AS v
+JOIN rel_combo AS c USING (cid)
+JOIN rel_sensitive AS s USING (rid);
+
+-- name: rel_improve_value
+-- Every row's sensitive value (from `rel_sensitive`), for ℓ-diverse splits.
+CREATE OR REPLACE TABLE improve_value AS SELECT rid, value FROM rel_sensitive;
+
+-- name: rel_improve_total
+-- The summed cost (size x d of the closure) of the classes of `work` (`cost`).
+SELECT sum(size * cost) AS cost FROM improve_class;
+
+-- name: rel_improve_swap
+-- The next state of the clustering (`work_next`) becomes the current one.
+DROP TABLE work;
+ALTER TABLE work_next RENAME TO work;
+
+-- name: rel_improve_match_attribute
+-- The attribute on which classes are matched to rows first (`attr`): the one whose class
+-- closures hold the fewest rows in all, so few (row, class) pairs are tested.
+SELECT u.attr
+FROM (SELECT unnest(node) AS node, generate_subscripts(node, 1) AS attr FROM improve_class) AS u
+JOIN improve_node_rows AS r ON r.attr = u.attr AND r.node = u.node
+GROUP BY u.attr
+ORDER BY sum(r.rows), u.attr
+LIMIT 1;
+
+-- name: rel_improve_width
+-- How many quasi-identifiers a class's closure spans (`width`).
+SELECT len(node) AS width FROM improve_class LIMIT 1;
+
+-- name: rel_improve_evict_failing
+-- Chosen evictions that leave rows homeless or no longer gain (`failing`).
+SELECT count(*) AS failing FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9;
+
+-- name: rel_improved_clusters
+-- The improved clustering: each cluster's rows in rid order, clusters by their first row.
+SELECT cluster, list(rid ORDER BY rid) AS rows FROM work GROUP BY cluster ORDER BY min(rid);
+
+-- name: rel_l_merge_read
+-- The ℓ-merges made, as they were kept.
+SELECT * FROM l_merge;
+
+-- name: rel_cover_rows
+-- Every row's leaf combination, in rid order: the rows of each taxonomy node as bitsets.
+SELECT v.rid, c.leaf FROM rel_value AS v JOIN rel_combo AS c USING (cid) ORDER BY v.rid;
+
+-- name: rel_cover_nodes
+-- Every taxonomy node with its parent, children before parents (preorder ids, descending).
+SELECT attr, id, parent FROM rel_node ORDER BY attr, id DESC;
+
+-- name: rel_cover_candidates
+-- The closed records the greedy cover chooses from: their nodes, cost and support.
+SELECT rec, node, cost, support FROM closed_cost;
+
+-- name: rel_qi_names
+-- The quasi-identifiers' column names, by attribute number.
+SELECT name FROM rel_attr ORDER BY attr;
+
+-- name: rel_release_columns
+-- The columns of a table run's release (`column_name`, `column_type`).
+DESCRIBE table_release;

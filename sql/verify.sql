@@ -83,10 +83,22 @@ ORDER BY support, itemset;
 
 -- name: k_anonymity_violations
 -- Equivalence classes with fewer than $k transactions.
+CREATE OR REPLACE TABLE violations_k AS
 SELECT itemset, support
 FROM release_classes
 WHERE support < $k
 ORDER BY support, itemset;
+
+-- name: k_anonymity_summary
+-- The release's equivalence classes, those under k, and the transactions in those.
+SELECT (SELECT count(*) FROM release_classes) AS classes, count(*) AS failing,
+       coalesce(sum(support), 0) AS transactions
+FROM violations_k;
+
+-- name: release_set
+-- The released (tid, node) pairs, each once: what k^m-anonymity counts.
+CREATE OR REPLACE TABLE release_set AS
+SELECT DISTINCT tid, node FROM release;
 
 -- name: release_labelled
 -- The current run's release with original tid labels and node labels, in tid order.
@@ -120,6 +132,27 @@ LEFT JOIN node AS n ON n.id = r.node
 GROUP BY t.tid, t.label
 ORDER BY t.tid;
 
+-- name: release_per_transaction_json
+-- release_per_transaction for a CSV file: each transaction's list of labels as JSON text.
+SELECT tid, to_json(items) AS items
+FROM (
+    SELECT t.label AS tid,
+           coalesce(list(n.label ORDER BY r.node) FILTER (WHERE n.label IS NOT NULL), []) AS items
+    FROM tids AS t
+    LEFT JOIN release AS r ON r.tid = t.tid
+    LEFT JOIN node AS n ON n.id = r.node
+    GROUP BY t.tid, t.label
+    ORDER BY t.tid
+);
+
+-- name: release_file_columns_csv
+-- The columns of a release CSV file $path (`column_name`, `column_type`), all read as text.
+DESCRIBE SELECT * FROM read_csv($path, header = true, all_varchar = true);
+
+-- name: release_file_columns_parquet
+-- The columns of a release Parquet file $path (`column_name`, `column_type`).
+DESCRIBE SELECT * FROM read_parquet($path);
+
 -- name: release_from_labels
 -- A release read from a file of (tid, item) labels, mapped to tid and node ids.
 CREATE OR REPLACE TABLE release AS
@@ -129,12 +162,13 @@ JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label
 JOIN node AS n ON n.label = s.label;
 
 -- name: release_unknown_labels
--- Labels of a release file that name no transaction or no hierarchy node (first 5 of each).
-(SELECT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
- ANTI JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label LIMIT 5)
+-- Labels of a release file that name no transaction or no hierarchy node (the first 5 of
+-- each, each once, in label order).
+(SELECT DISTINCT 'tid' AS kind, s.tid_label AS label FROM release_source AS s
+ ANTI JOIN tids AS t ON CAST(t.label AS VARCHAR) = s.tid_label ORDER BY label LIMIT 5)
 UNION ALL
-(SELECT 'item' AS kind, s.label FROM release_source AS s
- ANTI JOIN node AS n ON n.label = s.label LIMIT 5);
+(SELECT DISTINCT 'item' AS kind, s.label FROM release_source AS s
+ ANTI JOIN node AS n ON n.label = s.label ORDER BY label LIMIT 5);
 
 -- name: release_frequent
 -- Released (tid, node) rows whose node alone occurs in >= $k transactions: the only items an
@@ -143,3 +177,42 @@ CREATE OR REPLACE TABLE release_frequent AS
 SELECT s.tid, s.node
 FROM release_set AS s
 SEMI JOIN (SELECT node FROM release_set GROUP BY node HAVING count(*) >= $k) AS f USING (node);
+
+-- name: km_violations_per_size
+-- How many violating itemsets of each size (`itemsets` by `size`) the k^m check found.
+SELECT size, count(*) AS itemsets FROM violations_km GROUP BY size;
+
+-- name: violations_validity_shown
+-- The first $n problems of validity, with their original tid and node labels.
+SELECT t.label AS tid, n.label AS node, v.problem
+FROM violations_validity AS v
+LEFT JOIN tids AS t ON t.tid = v.tid
+LEFT JOIN node AS n ON n.id = v.node
+ORDER BY v.tid, v.node
+LIMIT $n;
+
+-- name: violations_k_shown
+-- The first $n classes under k (fewest transactions first), their itemsets as node labels.
+WITH v AS (
+    SELECT row_number() OVER (ORDER BY support, itemset) AS rn, *
+    FROM violations_k ORDER BY rn LIMIT $n
+), u AS (
+    SELECT rn, unnest(itemset) AS id, generate_subscripts(itemset, 1) AS pos FROM v
+)
+SELECT coalesce((SELECT list(n.label ORDER BY u.pos) FROM u JOIN node AS n ON n.id = u.id
+                 WHERE u.rn = v.rn), []) AS itemset, support
+FROM v
+ORDER BY rn;
+
+-- name: violations_km_shown
+-- The first $n itemsets under k (least support first), with their size, as node labels.
+WITH v AS (
+    SELECT row_number() OVER (ORDER BY support, itemset) AS rn, *
+    FROM violations_km ORDER BY rn LIMIT $n
+), u AS (
+    SELECT rn, unnest(itemset) AS id, generate_subscripts(itemset, 1) AS pos FROM v
+)
+SELECT size, coalesce((SELECT list(n.label ORDER BY u.pos) FROM u JOIN node AS n ON n.id = u.id
+                       WHERE u.rn = v.rn), []) AS itemset, support
+FROM v
+ORDER BY rn;

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cli_helpers import DATA, EX, cli, fig2
+from helpers.cli import DATA, EX, cli, fig2
 
 from setanon_sql.errors import ExitCode
 
@@ -97,7 +97,7 @@ def test_a_stored_run_can_be_listed_replayed_and_measured(tmp_path):
     runs = cli("runs", "--db", db, "--json").json()
     assert [(x["name"], x["status"], x["algorithm"]) for x in runs] == [(run, "complete", "aa")]
     r = cli("sql", "--db", db, "--run", run)
-    assert r.code == 0 and "CREATE OR REPLACE TABLE violations_validity AS" in r.stdout
+    assert r.code == 0 and 'CREATE OR REPLACE TABLE "violations_validity" AS' in r.stdout
     r = cli("metrics", "--db", db, "--run", run, "--json")
     assert r.json()["ncp"] == pytest.approx(2.5 / 11)
     r = cli("verify", "--db", db, "--run", run)

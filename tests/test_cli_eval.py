@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cli_helpers import DATA, cli, fig2
+from helpers.cli import DATA, cli, fig2
 
 from setanon_sql.errors import ExitCode
 

@@ -8,15 +8,17 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from conftest import FOOD_TREE, make_store, original_of, release_of
+from helpers.papers import FOOD_TREE
+from helpers.reference import Tree, generalizes, is_k_anonymous
+from helpers.stores import make_store, original_of, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, is_k_anonymous
-from strategies import databases
 
-from setanon_sql import Params, ParamsError, anonymize, lcg
+from setanon_sql import Params, ParamsError, anonymize, runs
+from setanon_sql.algorithms import lcg
 from setanon_sql.algorithms.clump import best_cost, best_runs, improve
-from setanon_sql.verify import verify
+from setanon_sql.measure.verify import verify
 
 FOOD = Tree(FOOD_TREE)
 
@@ -56,7 +58,7 @@ def one_item_per_copy(original: set[str], released: list[str], tree: Tree) -> bo
 # -- LCG and GGD of a given cluster (paper, Example 2) -------------------------------------------
 def lcg_of_one_cluster(transactions: list[list[str]]) -> tuple[list[str], float]:
     store = make_store(transactions, FOOD_TREE)
-    with store.run_schema("one"):
+    with runs.making(store, "one"):
         store.execute("CREATE TABLE cluster_of AS SELECT tid, 0 AS cluster FROM tids")
         total = lcg.release(store)
         rows = store.query(

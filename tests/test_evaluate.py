@@ -9,14 +9,16 @@ from itertools import combinations
 from statistics import median
 
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store, original_of
+from helpers.papers import AB_TREE, FIG2_TX
+from helpers.reference import Tree
+from helpers.stores import make_store, original_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
 
-from setanon_sql import Params, ParamsError, Store, anonymize
-from setanon_sql.evaluate import Model, Workload, evaluate, figures, score
+from setanon_sql import Params, ParamsError, Store, anonymize, runs
+from setanon_sql.measure.evaluate import Workload, evaluate, figures, score
+from setanon_sql.runs import Promise
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL = Workload(queries=10_000, targets=10_000, minsup=0.01)  # small data: every probe there is
@@ -59,7 +61,7 @@ def put_release(store: Store, run: str, release: Mapping[str, list[str]]) -> Non
     """A run schema holding `release` (tid label -> node labels, repeats kept) as ids."""
     tids = [t for t, nodes in release.items() for _ in nodes]
     nodes = [n for ns in release.values() for n in ns]
-    with store.run_schema(run):
+    with runs.making(store, run):
         store.execute(
             "CREATE TABLE release AS SELECT t.tid, n.id AS node "
             "FROM (SELECT unnest($tids) AS tid_label, unnest($nodes) AS label) AS r "
@@ -112,7 +114,7 @@ def score_itemsets(store: Store, run: str, itemsets: list[tuple[str, ...]]) -> d
             "GROUP BY q",
             {"q": qids, "l": labels},
         )
-        score(store, Model(k=2))
+        score(store, Promise(k=2))
         rows = store.query("SELECT qid, actual, estimate, candidates FROM eval_scores")
     return {itemsets[q]: tuple(r) for q, *r in rows}
 
@@ -143,7 +145,7 @@ def test_copies_add_and_are_capped_at_one() -> None:
                 "INSERT INTO eval_probes SELECT 'random', 1, 0, NULL, [id], NULL FROM node "
                 "WHERE label = 'a1'"
             )
-            score(store, Model(k=2, multiset=multiset))
+            score(store, Promise(k=2, multiset=multiset))
             got = store.query("SELECT estimate, candidates FROM eval_scores")
             store.execute("DELETE FROM eval_probes")
         assert got == [(expected, 2)]
@@ -159,11 +161,11 @@ def test_a_unique_transaction_breaks_the_promise() -> None:
     got = score_itemsets(store, "identity", [("a1", "b1"), ("b1",)])
     assert got[("a1", "b1")] == (1, 1.0, 1)
     assert got[("b1",)] == (3, 3.0, 3)
-    out = evaluate(store, "identity", model=Model(k=2), workload=ALL)
+    out = evaluate(store, "identity", model=Promise(k=2), workload=ALL)
     assert not out["promise_holds"]
     assert any(a["unique"] > 0 for a in out["attacks"])
     with store.in_run("identity"):
-        assert figures(store, Model(k=1))["promise_holds"]
+        assert figures(store, Promise(k=1))["promise_holds"]
 
 
 # -- random inputs ---------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ def test_scores_match_the_definitions(case, seed) -> None:
     store = make_store(txs, edges)
     put_release(store, "r", release)
     workload = Workload(queries=6, targets=5, minsup=0.2, seed=seed)
-    out = evaluate(store, "r", model=Model(k=2, model="k", multiset=multiset), workload=workload)
+    out = evaluate(store, "r", model=Promise(k=2, model="k", multiset=multiset), workload=workload)
     rows = check_scores(store, "r", release, Tree(edges), multiset)
     original = original_of(store)
     for row in rows:
@@ -246,7 +248,7 @@ def test_frequent_workload_is_every_frequent_itemset(db, minsup) -> None:
     evaluate(
         store,
         "identity",
-        model=Model(k=1),
+        model=Promise(k=1),
         workload=Workload(queries=10_000, targets=1, minsup=minsup),
     )
     need = max(1, -(-minsup * len(txs) // 1))  # ceil
@@ -269,7 +271,7 @@ def test_same_seed_same_workload_and_sizes_bounded() -> None:
     store = make_store(FIG2_TX, AB_TREE)
     put_release(store, "hand", HAND_RELEASE)
     w = Workload(queries=2, targets=2, seed=7)
-    m = Model(k=2, m=2, model="km")
+    m = Promise(k=2, m=2, model="km")
     evaluate(store, "hand", model=m, workload=w)
     first = probes(store, "hand")
     evaluate(store, "hand", model=m, workload=w)
@@ -283,7 +285,7 @@ def test_bad_parameters() -> None:
     with pytest.raises(ParamsError, match="minsup"):
         Workload(minsup=2)
     with pytest.raises(ParamsError, match="needs m"):
-        Model(k=2, model="km")
+        Promise(k=2, model="km")
     with pytest.raises(ParamsError, match="sizes"):
         Workload(sizes=(0,))
 

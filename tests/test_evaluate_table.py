@@ -6,14 +6,14 @@ import math
 from collections import Counter
 
 import pytest
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
 from setanon_sql import ParamsError, Store
-from setanon_sql.evaluate_table import table_exposure, table_utility
 from setanon_sql.relational import anonymize_table
+from setanon_sql.relational.evaluate import table_exposure, table_utility
 
 
 @st.composite
@@ -76,7 +76,8 @@ def test_table_queries_match_the_definitions(case, seed) -> None:
     released = store.query(f"SELECT a, b FROM {result.run}.table_release ORDER BY rid")
     preds = store.query(
         f"SELECT p.dims, p.qid, list((r.name, n.label)) FROM {result.run}.eval_table_predicates p "
-        "JOIN rel_attr r ON r.attr = p.attr JOIN rel_node n ON n.attr = p.attr AND n.id = p.node "
+        f"JOIN {result.run}.rel_attr r ON r.attr = p.attr "
+        f"JOIN {result.run}.rel_node n ON n.attr = p.attr AND n.id = p.node "
         "GROUP BY p.dims, p.qid"
     )
     scores = {
@@ -116,3 +117,20 @@ def test_bad_threshold_and_run() -> None:
         table_exposure(store, "x", threshold=0)
     with pytest.raises(ParamsError, match="no table release"):
         table_exposure(store, "x")
+
+
+def test_exposure_measures_the_run_it_names(tmp_path) -> None:
+    """Issue 26, defect 2: a run's exposure is its own, whichever run the connection read last
+    and on a fresh store (it read `rel_attr` wherever the search path pointed)."""
+    db = tmp_path / "w.duckdb"
+    data = {"q": ["a", "a", "b", "b", "b", "a"], "r": ["x", "y", "x", "y", "x", "y"]}
+    taxonomies = {"q": [("a", "*"), ("b", "*")], "r": [("x", "+"), ("y", "+")]}
+    with Store(db) as store:
+        one = {"q": taxonomies["q"]}
+        anonymize_table(store, data, qi=["q"], taxonomies=one, k=2, run_name="r1")
+        alone = table_exposure(store, "r1")
+        anonymize_table(store, data, qi=["q", "r"], taxonomies=taxonomies, k=6, run_name="r2")
+        assert table_exposure(store, "r2")["classes"] != alone["classes"]
+        assert table_exposure(store, "r1") == alone
+    with Store(db) as fresh:
+        assert table_exposure(fresh, "r1") == alone

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_helpers import cli
+from helpers.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import reference
+from helpers import reference
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
 from setanon_sql import HierarchyError, open_store
-from setanon_sql import hierarchy as h
+from setanon_sql.store import hierarchy as h
 
 DATA = Path(__file__).parent / "data"
 
@@ -64,7 +64,7 @@ def test_shipped_wv2_hierarchy(shared_data):
 def built(supports: dict[str, int], fanout: int, order: str | None = None) -> h.Hierarchy:
     """The fan-out tree the SQL builder makes over data where each item is in `support`
     transactions."""
-    from setanon_sql.api import HierarchySpec
+    from setanon_sql.store.hierarchy_spec import HierarchySpec
 
     rows = max(supports.values())
     data = [[x for x, s in supports.items() if s > t] for t in range(rows)]
@@ -132,7 +132,7 @@ def test_sql_builder_builds_the_reference_tree(supports, fanout, order):
 
 
 def test_fanout_builds_by_support_unless_told_id():
-    from setanon_sql.api import HierarchySpec
+    from setanon_sql.store.hierarchy_spec import HierarchySpec
 
     supports = {"1": 1, "2": 9, "3": 1, "4": 9}
     assert {c: p for c, p in built(supports, 2).edges()}["2"] == "2,4"  # frequent together

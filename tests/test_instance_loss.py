@@ -8,15 +8,16 @@ from functools import cache
 
 import pyarrow as pa
 import pytest
-from conftest import FOOD_TREE, make_store
+from helpers.papers import FOOD_TREE
+from helpers.reference import Tree
+from helpers.stores import make_store
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
 
-from setanon_sql import Params, anonymize
-from setanon_sql.instance_loss import instance_loss
-from setanon_sql.metrics import information_loss
+from setanon_sql import Params, anonymize, runs
+from setanon_sql.measure.instance_loss import instance_loss
+from setanon_sql.measure.metrics import information_loss
 
 FOOD = Tree(FOOD_TREE)
 
@@ -55,7 +56,7 @@ def measure(store, release: dict[str, list[str]]) -> dict:
     ids = dict(store.query("SELECT label, tid FROM tids"))
     nodes = dict(store.query("SELECT label, id FROM node"))
     rows = [(ids[t], nodes[n]) for t, labels in release.items() for n in labels]
-    with store.run_schema("hand", replace=True):
+    with runs.making(store, "hand", replace=True):
         store.put_arrow(
             "release",
             pa.table(

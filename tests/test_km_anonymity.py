@@ -8,16 +8,24 @@ from itertools import combinations, product
 from pathlib import Path
 
 import pytest
-from conftest import make_store, original_of, release_of
+from helpers.reference import Tree, generalizes, information_loss, is_km_anonymous
+from helpers.stores import make_store, original_of, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, information_loss, is_km_anonymous
-from strategies import databases
 
-from setanon_sql import HierarchySpec, InfeasibleError, Params, TooLargeError, anonymize, open_store
+from setanon_sql import (
+    HierarchySpec,
+    InfeasibleError,
+    Params,
+    TooLargeError,
+    anonymize,
+    open_store,
+    runs,
+)
 from setanon_sql.algorithms import km_cut, km_specialize, km_sql
-from setanon_sql.queries import render
-from setanon_sql.synthetic import SynthSpec, write_baskets
+from setanon_sql.engine.builders import render
+from setanon_sql.measure.synthetic import SynthSpec, write_baskets
 
 CUT_ALGORITHMS = ["aa", "da", "oa"]
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -136,7 +144,7 @@ def test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut(db, k, m):
     assume(k <= len(txs))
     tree = Tree(edges)
     with make_store(txs, edges) as store:
-        with store.run_schema("specialize"):
+        with runs.making(store, "specialize"):
             t = km_cut.load_tree(store)
             km_cut.start(store, t, k)
             root = km_cut.Cut(t)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import AB_TREE, make_store
+from helpers.papers import AB_TREE
+from helpers.stores import make_store
 
 from setanon_sql import HierarchyError, HierarchySpec, InputError, Store, open_store
 from setanon_sql.api import load
@@ -84,7 +85,7 @@ def test_same_duckdb_file_as_store(tmp_path):
 def test_small_file_with_many_transactions_gets_its_threads_back(tmp_path):
     """A small input file is read on one DuckDB thread; once loaded, a small dataset keeps
     one thread and one of more than ONE_THREAD_TRANSACTIONS gets the default back."""
-    from setanon_sql.executor import ONE_THREAD_TRANSACTIONS
+    from setanon_sql.engine.duckdb import ONE_THREAD_TRANSACTIONS
 
     def threads(s: Store) -> int:
         return s.query("SELECT current_setting('threads')")[0][0]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from conftest import AB_TREE, make_store, original_of, release_of
+from helpers.papers import AB_TREE
+from helpers.reference import Tree, generalizes, information_loss, is_k_anonymous
+from helpers.stores import make_store, original_of, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, information_loss, is_k_anonymous
-from strategies import databases
 
 from setanon_sql import Params, anonymize
 from setanon_sql.errors import InfeasibleError, ParamsError

@@ -4,14 +4,15 @@ once, into `partition_done`, instead of a log of every move; and DuckDB's defaul
 from __future__ import annotations
 
 import pytest
-from conftest import make_store
+from helpers.knobs import tail_rows
+from helpers.stores import make_store
+from helpers.strategies import databases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import databases
 
 from setanon_sql import Params, anonymize
-from setanon_sql.executor import Executor
-from setanon_sql.limits import default_memory_limit, mib, spill_cap
+from setanon_sql.engine.duckdb import Executor
+from setanon_sql.engine.limits import default_memory_limit, mib, spill_cap
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,8 +75,6 @@ def test_a_given_memory_limit_is_kept(tmp_path):
 @pytest.mark.parametrize("rows", [0, 4000])
 def test_tiny_frontier_retires_everyone(rows):
     # Every transaction ends in some partition whichever way the rounds end (SQL or Python).
-    from test_partition_tail import tail_rows
-
     store = make_store([["a1"], ["a1"], ["a2"], ["a2"], ["b1"]], [
         ("a1", "A"), ("a2", "A"), ("b1", "B"), ("A", "ALL"), ("B", "ALL")
     ])  # fmt: skip

@@ -4,25 +4,13 @@ both pass the verifier."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-from conftest import make_store, release_of
+from helpers.knobs import tail_rows
+from helpers.stores import make_store, release_of
+from helpers.strategies import databases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import databases
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import partition_tail
-
-
-@contextmanager
-def tail_rows(rows: int):
-    before = partition_tail.TAIL_ROWS
-    partition_tail.TAIL_ROWS = rows
-    try:
-        yield
-    finally:
-        partition_tail.TAIL_ROWS = before
 
 
 def assert_same_both_ways(store, algorithm: str, k: int, options: dict, hand_over: int) -> None:

@@ -7,7 +7,8 @@ import duckdb
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setanon_sql.executor import Executor, Rows, replay_script
+from setanon_sql.engine.duckdb import Executor
+from setanon_sql.engine.log import Rows, replay_script
 
 ROW = st.tuples(
     st.integers(-(2**31), 2**31 - 1),

@@ -5,11 +5,11 @@ order never touch the user's objects, and never change what an earlier run measu
 from __future__ import annotations
 
 import pytest
-from cli_helpers import EX, cli
+from helpers.cli import EX, cli
+from helpers.user_files import user_db, user_objects
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from test_safety import user_db, user_objects
 
 ALGORITHMS = [
     ("aa", ("-m", "2")),

@@ -10,9 +10,15 @@ from pathlib import Path
 import pytest
 
 from setanon_sql import HierarchySpec, Store, open_store
-from setanon_sql.compare import compare, sweep
-from setanon_sql.evaluate import Workload, evaluate
-from setanon_sql.report import compare_markdown, render_compare_html, render_html, run_report
+from setanon_sql.measure.compare import compare
+from setanon_sql.measure.evaluate import Workload, evaluate
+from setanon_sql.measure.report import (
+    compare_markdown,
+    render_compare_html,
+    render_html,
+    run_report,
+)
+from setanon_sql.sweep import sweep
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SMALL = Workload(queries=20, targets=20)
@@ -110,13 +116,14 @@ def test_report_renders_in_chromium(fig2: Store, tmp_path: Path) -> None:
 
 
 def test_a_release_file_evaluates_like_its_stored_run(fig2: Store, tmp_path: Path) -> None:
-    from setanon_sql.evaluate import evaluate_release_file, model_of_run
-    from setanon_sql.release import write_release
+    from setanon_sql.measure.evaluate import evaluate_release_file
+    from setanon_sql.runs import promise_of
+    from setanon_sql.store.release_io import write_release
 
     run = sweep(fig2, algorithm_names=["clump"], ks=[2], workload=SMALL)[0]["run"]
     with fig2.in_run(run):
         path = write_release(fig2, tmp_path / "release.csv")
     stored = evaluate(fig2, run, workload=SMALL)
-    from_file = evaluate_release_file(fig2, path, model=model_of_run(fig2, run), workload=SMALL)
+    from_file = evaluate_release_file(fig2, path, model=promise_of(fig2, run), workload=SMALL)
     for key in ("itemset_queries", "frequent_queries", "attacks", "ncp", "promise_holds"):
         assert from_file[key] == stored[key]

@@ -5,42 +5,16 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import EX, cli, fig2
+from helpers.cli import EX, cli, fig2
+from helpers.user_files import user_db, user_objects
 
 from setanon_sql.errors import ExitCode
 
 FIG2 = EX / "fig2.csv"
 FIG2_H = EX / "fig2_hierarchy.csv"
-
-
-def user_db(path: Path) -> Path:
-    """A DuckDB file holding the user's own schema `sales` with a table."""
-    con = duckdb.connect(str(path))
-    con.execute("CREATE SCHEMA sales")
-    con.execute("CREATE TABLE sales.orders AS SELECT range AS id, range * 2 AS qty FROM range(50)")
-    con.execute("CREATE TABLE main.customers AS SELECT 'c' || range AS name FROM range(7)")
-    con.close()
-    return path
-
-
-def user_objects(path: Path) -> dict[str, object]:
-    """Row counts and a checksum of every user table."""
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return {
-            "orders": con.execute(
-                "SELECT count(*), sum(hash(id, qty)) FROM sales.orders"
-            ).fetchall(),
-            "customers": con.execute(
-                "SELECT count(*), sum(hash(name)) FROM main.customers"
-            ).fetchall(),
-        }
-    finally:
-        con.close()
 
 
 # -- 1. --run naming a user's schema, even with --replace ------------------------------------------

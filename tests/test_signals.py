@@ -4,7 +4,6 @@ database opens and the user's tables are as they were."""
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -12,15 +11,8 @@ import time
 
 import duckdb
 import pytest
-from cli_helpers import interrupt
-from test_safety import user_db, user_objects
-
-
-def baskets(path, n: int = 150_000) -> None:
-    r = random.Random(7)
-    with path.open("w") as f:
-        for _ in range(n):
-            f.write(" ".join(f"i{r.randint(0, 20000)}" for _ in range(r.randint(3, 12))) + "\n")
+from helpers.cli import interrupt
+from helpers.user_files import baskets, user_db, user_objects
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

@@ -20,21 +20,23 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import EX, cli, interrupt, jvm_listening
-from conftest import AB_TREE, FIG2_TX, TABLE2_TX
+from helpers.cli import EX, cli, interrupt
+from helpers.papers import AB_TREE, FIG2_TX, TABLE2_TX
+from helpers.sockets import listening
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import databases
 
-from setanon_sql import api, sqlfiles
+from setanon_sql import api
 from setanon_sql.algorithms import partition_tail
-from setanon_sql.api import HierarchySpec
-from setanon_sql.executor import Rows
+from setanon_sql.engine import sqlfiles
+from setanon_sql.engine.log import Rows
+from setanon_sql.engine.spark import SparkExecutor, session, to_spark
+from setanon_sql.measure.verify import verify
 from setanon_sql.params import Params
-from setanon_sql.spark_engine import SparkExecutor, session, to_spark
 from setanon_sql.spark_run import SparkSource, SparkStore, load
 from setanon_sql.spark_run import anonymize as spark_anonymize
-from setanon_sql.verify import verify
+from setanon_sql.store.hierarchy_spec import HierarchySpec
 
 _names = itertools.count(1)
 
@@ -276,6 +278,26 @@ def test_cli_end_to_end(spark, tmp_path):
     assert with_db.code == 2 and "--db" in with_db.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("{'a': 'x'}", "struct<a:string>"), ("[{'a': 'x'}]", "array<struct<a:string>>")],
+)
+def test_a_nested_item_column_is_refused_on_spark(spark, tmp_path, value, shown):
+    """Issue 26, item 10: cast to text, a STRUCT would be anonymized as one string."""
+    path = tmp_path / "nested.parquet"
+    duckdb.connect().execute(
+        f"COPY (SELECT range AS tid, {value} AS item FROM range(3)) TO ? (FORMAT parquet)",
+        [str(path)],
+    )
+    out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "1",
+              "--engine", "spark", "--run", "nested_run")  # fmt: skip
+    assert out.code == 3
+    assert out.stderr.strip() == (
+        f"error: {path}: column 'item' has nested type {shown}; an item column must be a "
+        "scalar (text, number, date...) or a list of scalars"
+    )
+
+
 def test_examples_fig2_from_a_spark_table_with_a_list_column(spark, tmp_path):
     """The bundled example as a Spark table of one row per transaction (items in an array
     column), against DuckDB reading it as long Parquet: Fig. 2 with its hierarchy file, k=2."""
@@ -306,7 +328,7 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     read without Spark; the round tables (held in memory while the run ran) are among them.
     `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
     says in one line that replay is DuckDB-only."""
-    from setanon_sql.spark_engine import database_folder
+    from setanon_sql.engine.spark import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
@@ -417,7 +439,7 @@ def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
     """`--run R --replace` builds the new run under a staging name and swaps it in only when
     it has succeeded: a replacement that fails (k larger than the data, exit 3) leaves R's
     folder and its catalog entry as they were; one that succeeds replaces R."""
-    from setanon_sql.spark_engine import database_folder
+    from setanon_sql.engine.spark import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
@@ -444,35 +466,24 @@ def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--output-table", "rel"], "--output-table writes a table of --db"),
-        (["--memory-limit", "4GB"], "--memory-limit is DuckDB's"),
-        (["--threads", "2"], "--threads is DuckDB's"),
-        (["--temp-dir", "."], "--temp-dir is DuckDB's spill folder"),
-        (["--per-transaction"], "--per-transaction shapes the release file"),
-        (["--format", "csv"], "--engine spark reads Parquet"),
-        (["--dataset", "1"], "--dataset names a dataset of --db"),
+        (["--output-table", "rel"], "are DuckDB's"),
+        (["--memory-limit", "4GB"], "are DuckDB's"),
+        (["--threads", "2"], "are DuckDB's"),
+        (["--temp-dir", "."], "are DuckDB's"),
+        (["--format", "csv"], "reads a Parquet INPUT or a Spark --table"),
+        (["--dataset", "1"], "reads a Parquet INPUT or a Spark --table"),
         (["--run", "setanon_staging__x"], "are the tool's own"),
     ],
 )
 def test_duckdb_options_are_refused_on_spark(tmp_path, extra, message):
     """DuckDB's options that mean nothing on Spark are refused (exit 2, one line) before a
-    JVM starts, not silently ignored; and the Spark options without --engine spark."""
+    JVM starts, not silently ignored; so is a run name of the tool's staging."""
     path = write_parquet(tmp_path, TABLE2_TX)
     out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "2",
               "--engine", "spark", *extra)  # fmt: skip
     assert out.code == 2, out.stderr
     (line,) = out.stderr.strip().splitlines()
     assert line.startswith("error: ") and message in line
-
-
-@pytest.mark.parametrize("flag", [["--spark-master", "local[1]"], ["--spark-warehouse", "wh"]])
-def test_spark_options_need_the_spark_engine(tmp_path, flag):
-    path = write_parquet(tmp_path, TABLE2_TX)
-    out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "2", *flag)
-    assert out.code == 2
-    assert (
-        out.stderr.strip() == "error: --spark-master and --spark-warehouse go with --engine spark"
-    )
 
 
 def test_per_transaction_release_on_spark(spark, tmp_path):
@@ -499,7 +510,7 @@ def test_local_spark_listens_on_the_loopback_address_only(spark):
     nothing of a local run is reachable from another machine."""
     pid = spark.sparkContext._jvm.ProcessHandle.current().pid()
     spark.sql("SELECT 1").collect()
-    addresses = jvm_listening(pid)
+    addresses = listening(pid)
     assert len(addresses) >= 2, addresses  # at least the driver's RPC and block manager
     assert all(ipaddress.ip_address(a).is_loopback for a in addresses), addresses
     assert spark.conf.get("spark.driver.bindAddress") == "127.0.0.1"

@@ -23,9 +23,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import cli, jvm_listening
+from helpers.cli import cli
+from helpers.sockets import listening
 
-from setanon_sql.spark_engine import session
+from setanon_sql.engine.spark import session
 
 
 def free_port() -> int:
@@ -155,7 +156,7 @@ def test_partition_and_aa_on_a_standalone_cluster(tmp_path, cluster):
         jvms = [spark.sparkContext._jvm.ProcessHandle.current().pid(), *cluster.jvms()]
         assert len(jvms) == 1 + 3 + 2  # driver, master, workers, executors
         for pid in jvms:
-            addresses = jvm_listening(pid)
+            addresses = listening(pid)
             assert addresses, f"JVM {pid} listens on nothing"
             assert all(ipaddress.ip_address(a).is_loopback for a in addresses), (pid, addresses)
     finally:

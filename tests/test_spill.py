@@ -7,8 +7,8 @@ import subprocess
 import sys
 import time
 
-from setanon_sql import spill
-from setanon_sql.executor import Executor
+from setanon_sql.engine import spill
+from setanon_sql.engine.duckdb import Executor
 
 
 def dead_pid() -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from setanon_sql import HierarchySpec, Params, Store, anonymize, open_store
 from setanon_sql.errors import ParamsError
-from setanon_sql.synthetic import SynthSpec, scatter, write_baskets
+from setanon_sql.measure.synthetic import SynthSpec, scatter, write_baskets
 
 
 def rows_of(path) -> list[tuple[int, int]]:

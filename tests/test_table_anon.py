@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from functools import cache
 
 import pytest
-from cli_helpers import cli
+from helpers.cli import cli
+from helpers.reference import Tree
+from helpers.strategies import trees
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import trees
 
-from setanon_sql import HierarchyError, InfeasibleError, InputError, Store
+from setanon_sql import HierarchyError, InfeasibleError, InputError, Store, runs
 from setanon_sql.relational import anonymize_table, export
 from setanon_sql.relational.cover import cover_to_clustering
 from setanon_sql.relational.data import load_table
@@ -39,7 +39,7 @@ def test_footwear_closed_frequent_records():
     load_table(
         store, {"item": FOOTWEAR}, qi=["item"], taxonomies={"item": CLOTHING}, measure=lm_cost
     )
-    with store.run_schema("mine"):
+    with runs.making(store, "mine"):
         stats = mine_closed(store, 3)
         rows = store.query(
             "SELECT n.label, c.support FROM closed_record c JOIN rel_node n ON n.attr = 1 AND n.id = c.node[1]"
@@ -177,7 +177,7 @@ def test_l_diverse_releases(case, l):  # noqa: E741
 def test_packed_children_across_several_words(monkeypatch):
     """The mining packs each attribute's child id into bit fields of 64-bit words; with words
     of 6 bits every attribute gets its own word and the closed records stay the same."""
-    from setanon_sql.relational import queries
+    from setanon_sql.relational import builders as queries
 
     assert queries.layout([100, 5, 30_000, 3]) == [
         queries.Field(1, 0, 127), queries.Field(1, 7, 7), queries.Field(1, 10, 32767),
@@ -190,7 +190,7 @@ def test_packed_children_across_several_words(monkeypatch):
     def closed() -> list[tuple]:
         store = Store()
         load_table(store, data, qi=["item", "size"], taxonomies=taxes, measure=lm_cost)
-        with store.run_schema("mine"):
+        with runs.making(store, "mine"):
             mine_closed(store, 2)
             return store.query("SELECT node, support FROM closed_record ORDER BY node")
 
@@ -435,7 +435,7 @@ def improved(values: dict[str, list[str]], taxes, clusters, k):
     """Run the improvement phase over a given clustering of a loaded table."""
     store = Store()
     load_table(store, values, qi=list(values), taxonomies=taxes, measure=lm_cost)
-    with store.run_schema("improve"):
+    with runs.making(store, "improve"):
         rids = [r[0] for r in store.query("SELECT rid FROM rel_source ORDER BY rid")]
         out, stats = improve(store, [[rids[i] for i in c] for c in clusters], k)
     pos = {r: i for i, r in enumerate(rids)}
@@ -627,7 +627,7 @@ def test_l_diverse_splits_keep_every_class_l_diverse(case, values, share):
     load_table(
         store, {**cols, "s": sens}, qi=list(cols), taxonomies=taxes, sensitive="s", measure=lm_cost
     )
-    with store.run_schema("improve"):
+    with runs.making(store, "improve"):
         rids = [r[0] for r in store.query("SELECT rid FROM rel_source ORDER BY rid")]
         out, _ = improve(store, [rids], k, sensitive="s", l=l)
     pos = {r: i for i, r in enumerate(rids)}
@@ -644,7 +644,7 @@ def test_l_diverse_split_keeps_both_values_in_each_half():
     values = {"q": ["a", "a", "b", "b", "c", "c", "d", "d"], "s": ["u", "v", "u", "u"] * 2}
     store = Store()
     load_table(store, values, qi=["q"], taxonomies={"q": AB}, sensitive="s", measure=lm_cost)
-    with store.run_schema("improve"):
+    with runs.making(store, "improve"):
         out, stats = improve(store, [list(range(8))], 2, sensitive="s", l=1.3)
     # {a, a} is 2-diverse but {b, b} is not: a, b stay together, so do c, d
     assert sorted(out) == [[0, 1, 2, 3], [4, 5, 6, 7]] and stats.splits == 1

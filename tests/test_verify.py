@@ -2,42 +2,21 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store, original_of
+from helpers.papers import AB_TREE, FIG2_CUT_A, FIG2_TX, FOOD_TREE
+from helpers.reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
+from helpers.stores import make_store, original_of, put_release
+from helpers.strategies import databases, random_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree, generalizes, information_loss, is_k_anonymous, is_km_anonymous
-from strategies import databases
 
-from setanon_sql import metrics
-from setanon_sql.verify import verify, violations
-
-
-def put_release(store, release: dict) -> None:
-    """Write a release given as tid label -> node labels into the current run's `release`."""
-    rows = [(str(t), n) for t, nodes in release.items() for n in nodes]
-    given = pa.table(
-        {"tid_label": [t for t, _ in rows], "label": [n for _, n in rows]},
-        schema=pa.schema([("tid_label", pa.string()), ("label", pa.string())]),
-    )
-    store.put_arrow("given", given, temp=True)
-    store.execute(
-        "CREATE OR REPLACE TABLE release AS SELECT t.tid, n.id AS node FROM given g "
-        "JOIN tids t ON CAST(t.label AS VARCHAR) = g.tid_label JOIN node n ON n.label = g.label"
-    )
-
-
-FIG2_CUT_A = {
-    "0": ["A", "b1", "b2"],
-    "1": ["A", "b1"],
-    "2": ["A", "b1", "b2"],
-    "3": ["A", "b2"],
-}
+from setanon_sql import runs
+from setanon_sql.measure import metrics
+from setanon_sql.measure.verify import verify, violations
 
 
 def test_fig2_raw_is_not_2_2_anonymous(fig2):
-    with fig2.run_schema("raw"):
+    with runs.making(fig2, "raw"):
         put_release(fig2, {str(i): t for i, t in enumerate(FIG2_TX)})
         rep = verify(fig2, k=2, model="km", m=2)
         assert not rep.ok
@@ -46,7 +25,7 @@ def test_fig2_raw_is_not_2_2_anonymous(fig2):
 
 
 def test_fig2_cut_a_is_2_2_anonymous_with_ncp_2_5_over_11(fig2):
-    with fig2.run_schema("cut"):
+    with runs.making(fig2, "cut"):
         put_release(fig2, FIG2_CUT_A)
         rep = verify(fig2, k=2, model="km", m=2)
         assert rep.ok, rep
@@ -82,18 +61,18 @@ TABLE1B = {
 
 def test_he_naughton_table1():
     store = make_store(TABLE1A, HEALTH_TREE)
-    with store.run_schema("a"):
+    with runs.making(store, "a"):
         put_release(store, TABLE1A)
         assert verify(store, k=2, model="km", m=2).ok
         assert not verify(store, k=2, model="k").ok
-    with store.run_schema("b"):
+    with runs.making(store, "b"):
         put_release(store, TABLE1B)
         assert verify(store, k=2, model="k").ok
         assert metrics.information_loss(store)["ncp"] == pytest.approx(1 / 3)
 
 
 def test_validity_catches_a_foreign_item(fig2):
-    with fig2.run_schema("bad"):
+    with runs.making(fig2, "bad"):
         put_release(fig2, FIG2_CUT_A | {"1": ["A", "b2"]})
         rep = verify(fig2, k=1, model="k")
         assert rep.validity_problems == 2  # b2 is not in tid 1, and b1 is no longer covered
@@ -105,22 +84,12 @@ def test_validity_catches_a_foreign_item(fig2):
 
 def test_multiset_release_needs_one_item_per_copy():
     store = make_store([["a1", "b1"], ["a1", "a2"]], AB_TREE)
-    with store.run_schema("m"):
+    with runs.making(store, "m"):
         put_release(store, {})
         store.execute("INSERT INTO release SELECT 0, id FROM node WHERE label = 'A'")
         store.execute("INSERT INTO release SELECT 0, id FROM node WHERE label = 'A'")
         rep = verify(store, k=1, model="k", multiset=True, allow_suppression=True)
         assert rep.validity_problems == 1  # two copies of A but only one A-item in tid 0
-
-
-def random_release(draw, txs, tree: Tree):
-    out = {}
-    for i, t in enumerate(txs):
-        nodes = set()
-        for item in t:
-            nodes.add(draw(st.sampled_from(tree.ancestors(item))))
-        out[str(i)] = sorted(nodes)
-    return out
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,7 +99,7 @@ def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
     tree = Tree(edges)
     store = make_store(txs, edges)
     release = random_release(data.draw, txs, tree)
-    with store.run_schema("r"):
+    with runs.making(store, "r"):
         put_release(store, release)
         rep_k = verify(store, k=k, model="k")
         rep_km = verify(store, k=k, model="km", m=m)
@@ -148,10 +117,8 @@ def test_verifier_and_metrics_agree_with_reference(data, db, k, m):
 
 
 def test_multiset_loss_charges_each_copy_and_each_suppressed_item():
-    from conftest import FOOD_TREE
-
     store = make_store([["Orange", "Beef"], ["Apple", "Chicken", "Beef"]], FOOD_TREE)
-    with store.run_schema("lcg"):
+    with runs.making(store, "lcg"):
         put_release(store, {"0": ["Fruit", "Beef"], "1": ["Fruit", "Beef"]})
         assert verify(store, k=2, model="k", multiset=True, allow_suppression=True).ok
         loss = metrics.information_loss(store, multiset=True)

@@ -8,15 +8,17 @@ statements' old text (release made distinct, then checked) is kept here as the r
 from __future__ import annotations
 
 import pytest
-from conftest import AB_TREE, FIG2_TX, make_store
+from helpers.papers import AB_TREE, FIG2_CUT_A, FIG2_TX
+from helpers.reference import Tree
+from helpers.stores import make_store, put_release
+from helpers.strategies import databases, random_release
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import Tree
-from strategies import databases
-from test_verify import FIG2_CUT_A, put_release, random_release
 
-from setanon_sql import metrics, sqlfiles
-from setanon_sql.verify import verify
+from setanon_sql import runs
+from setanon_sql.engine import sqlfiles
+from setanon_sql.measure import metrics
+from setanon_sql.measure.verify import verify
 
 OLD_GENERALIZES = """
 SELECT r.tid, r.node, 'not a generalization of any original item' AS problem
@@ -77,7 +79,7 @@ def judged_as_before(store) -> None:
 
 
 def test_good_release_with_every_row_twice_still_passes(fig2):
-    with fig2.run_schema("twice"):
+    with runs.making(fig2, "twice"):
         put_release(fig2, FIG2_CUT_A)
         before = metrics.information_loss(fig2)
         repeat_rows(fig2)
@@ -91,7 +93,7 @@ def test_good_release_with_every_row_twice_still_passes(fig2):
 
 
 def test_good_release_with_one_item_repeated_still_passes(fig2):
-    with fig2.run_schema("one"):
+    with runs.making(fig2, "one"):
         put_release(fig2, FIG2_CUT_A)
         repeat_rows(fig2, "r.tid = 0", times=3)
         assert verify(fig2, k=2, model="km", m=2).ok
@@ -99,7 +101,7 @@ def test_good_release_with_one_item_repeated_still_passes(fig2):
 
 
 def test_bad_release_with_repeated_rows_still_fails_once_per_row(fig2):
-    with fig2.run_schema("bad"):
+    with runs.making(fig2, "bad"):
         put_release(fig2, FIG2_CUT_A | {"1": ["A", "b2"]})
         repeat_rows(fig2, times=3)
         rep = verify(fig2, k=1, model="k")
@@ -111,7 +113,7 @@ def test_bad_release_with_repeated_rows_still_fails_once_per_row(fig2):
 def test_repeated_transactions_are_still_classes_of_their_own():
     """Whole transactions repeated: the classes are what they were (identical itemsets)."""
     store = make_store(FIG2_TX + FIG2_TX, AB_TREE)
-    with store.run_schema("pairs"):
+    with runs.making(store, "pairs"):
         put_release(store, {str(i): ["A", "B"] for i in range(8)})
         repeat_rows(store, "r.tid < 4")
         rep = verify(store, k=4, model="k")
@@ -131,7 +133,7 @@ def test_random_releases_with_repeats_are_judged_as_before(data, db, times, shar
     if data.draw(st.booleans()) and release:  # sometimes any node at all: often a bad release
         tid = data.draw(st.sampled_from(sorted(release)))
         release[tid] = sorted(set(release[tid]) | {data.draw(st.sampled_from(sorted(tree.nodes)))})
-    with store.run_schema("r"):
+    with runs.making(store, "r"):
         put_release(store, release)
         repeat_rows(store, f"r.tid % 4 <= {share}", times=times)
         judged_as_before(store)

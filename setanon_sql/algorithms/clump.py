@@ -72,10 +72,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import lcg, sqlfiles
+from ..engine import sqlfiles
+from ..engine.log import row_count
 from ..params import Params
-from ..store import Store, quote
-from . import Progress
+from ..progress import Progress
+from ..store.database import Store
+from . import lcg
 
 INTERMEDIATE = (
     "tx_count", "clump_order", "clump_segment", "clump_run", "clump_swap", "clump_swap_side",
@@ -84,10 +86,6 @@ INTERMEDIATE = (
     "clump_cluster", "clump_pool", "clump_candidates", "clump_round", "clump_stuck",
 )  # fmt: skip
 UNLIMITED = 2**31 - 1
-SWAP_STATE = (
-    "clump_swap_member", "clump_swap_node", "clump_swap_cost", "clump_swap_loo",
-    "clump_swap_misfit",
-)  # fmt: skip
 SWAP_STATE_STEPS = tuple(
     f"clump_swap_{step}" for step in ("members", "nodes", "costs", "leave_one_out", "misfits")
 )
@@ -99,8 +97,8 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     opts, k = params.options, params.k
     store.run("clump_tx_count")
     store.run("clump_order", {"k": k, "coarse": opts["coarse"]})
-    n = int(store.scalar("SELECT count(*) FROM clump_order"))
-    scale = int(store.scalar("SELECT max(leaf_count) - 1 FROM node"))
+    n = store.count("clump_order")
+    scale = int(store.run("clump_scale").one()["scale"])
     if opts["method"] == "runs":
         info = cluster_runs(store, k=k, n=n, scale=scale)
         info |= improve(store, k=k, scale=scale, opts=opts)
@@ -108,16 +106,14 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         info = cluster_greedy(store, opts, k=k, n=n, scale=scale, progress=progress)
     total = lcg.release(store)
     if not params.keep_intermediate:
-        for name in INTERMEDIATE:
-            store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
+        store.drop(*INTERMEDIATE, step="drop_intermediate")
+    summary = store.run("ggd_summary").one()
     return {
         "method": opts["method"],
-        "clusters": rows(store, "ggd"),
+        "clusters": int(summary["clusters"]),
         **info,
         "ggd": round(total, 4),
-        "suppressed_share": round(
-            float(store.scalar("SELECT sum(suppressed) / sum(items) FROM ggd")), 6
-        ),
+        "suppressed_share": round(float(summary["suppressed_share"]), 6),
     }
 
 
@@ -129,7 +125,7 @@ def cluster_runs(store: Store, *, k: int, n: int, scale: int) -> dict[str, Any]:
     """
     store.run("clump_segment_costs", {"k": k, "scale": scale})
     costs: list[int | None] = [None] * (n * k)
-    table = store.arrow("SELECT slot, cost FROM clump_segment")
+    table = store.run_arrow("clump_segment_read")
     for slot, cost in zip(
         table.column("slot").to_pylist(), table.column("cost").to_pylist(), strict=True
     ):
@@ -176,14 +172,13 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
             store.run(
                 "clump_swap_sides", {"d": d, "parity": parity, "phase": phase_no, "period": period}
             )
-            pairs = rows(store, "clump_swap_side") // 2
+            pairs = store.count("clump_swap_side") // 2
             if not pairs:
                 continue
             tried += pairs
             store.run("clump_swap_choices", {"k": k, "scale": scale})
-            chosen, delta = store.query("SELECT count(*), coalesce(sum(delta), 0) FROM clump_swap")[
-                0
-            ]
+            swaps = store.run("clump_swap_summary").one()
+            chosen, delta = swaps["chosen"], swaps["delta"]
             if chosen:
                 store.run("clump_apply_swaps")
                 store.run("clump_swap_touch", {"phase": phase_no})
@@ -203,11 +198,7 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
 def refresh(store: Store, *, outs: int, scale: int) -> None:
     """Recompute the exchange state of the clusters in `clump_dirty` (all at the start, then
     those the last exchanges changed), so a phase costs only its pairs' choices."""
-    for table in SWAP_STATE:
-        store.execute(
-            f"DELETE FROM {quote(table)} WHERE cluster IN (SELECT cluster FROM clump_dirty)",
-            step=f"stale_{table}",
-        )
+    store.run("clump_swap_forget_dirty")
     given = {"outs": outs, "scale": scale}
     for step in SWAP_STATE_STEPS:
         store.run(step, {p: given[p] for p in parameters(step)})
@@ -265,12 +256,12 @@ def cluster_greedy(
         store.run("clump_candidate_costs", {"scale": scale, "keep": opts["keep"]})
         dissolved += dissolve_stuck(store, k)
         store.run("clump_round_start")
-        while store.run("clump_choice_growth", {"k": k, "batch": opts["batch"]}).rows[0][0]:
+        while row_count(store.run("clump_choice_growth", {"k": k, "batch": opts["batch"]})):
             pass
         add_round(store, k=k, blocks=n // k + 1)
-        progress("clump: grow clusters", n - rows(store, "clump_free"), n)
+        progress("clump: grow clusters", n - store.count("clump_free"), n)
     reach = opts["reach"]
-    while rows(store, "clump_free"):
+    while store.count("clump_free"):
         rounds += 1
         store.run("clump_pool_remainder", {"reach": reach})
         store.run("clump_candidate_costs", {"scale": scale, "keep": UNLIMITED})
@@ -285,24 +276,16 @@ def cluster_greedy(
     }
 
 
-def rows(store: Store, table: str) -> int:
-    return int(store.scalar(f"SELECT count(*) FROM {quote(table)}"))
-
-
 def cluster_sizes(store: Store, k: int) -> tuple[int, int]:
     """How many clusters are still open (under k transactions) and how many are complete."""
-    row = store.query(
-        "SELECT count(*) FILTER (WHERE size < $k), count(*) FILTER (WHERE size >= $k) "
-        "FROM clump_cluster",
-        {"k": k},
-    )[0]
-    return int(row[0]), int(row[1])
+    sizes = store.run("clump_cluster_sizes", {"k": k}).one()
+    return int(sizes["open"]), int(sizes["complete"])
 
 
 def dissolve_stuck(store: Store, k: int) -> int:
     """Dissolve the open clusters that found no candidate, once some cluster is complete."""
     store.run("clump_stuck", {"k": k})
-    stuck = rows(store, "clump_stuck")
+    stuck = store.count("clump_stuck")
     if not stuck or not cluster_sizes(store, k)[1]:
         return 0
     for step in ("free", "members", "counts", "clusters"):

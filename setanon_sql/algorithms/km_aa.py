@@ -14,12 +14,12 @@ k^m-anonymity holds.
 
 from __future__ import annotations
 
-from sqlglot import exp, select
-
+from ..engine import ddl
+from ..engine.builders import render
 from ..params import Params
-from ..queries import render
-from ..store import Store, quote
-from . import Progress, km_cut, km_specialize, km_sql
+from ..progress import Progress
+from ..store.database import Store
+from . import km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
@@ -60,19 +60,8 @@ def _count_level(store: Store, params: Params, level: int, table: str) -> None:
     counted = km_sql.generalized_supports(level)
     if params.keep_intermediate:
         support = f"support_l{level}"
-        store.execute(
-            f"CREATE OR REPLACE TABLE {quote(support)} AS "
-            + render(km_sql.generalized_supports(level, below=None)),
-            step=support,
-        )
-        counted = (
-            select("*")
-            .from_(exp.table_(support, quoted=True))
-            .where(exp.LT(this=exp.column("support"), expression=exp.Placeholder(this="k")))
-        )
-    store.execute(
-        f"CREATE OR REPLACE TABLE {quote(table)} AS "
-        + render(km_sql.in_walk_order({level: counted})),
-        {"k": params.k},
-        step=table,
-    )
+        every = km_sql.generalized_supports(level, below=None)
+        store.execute(ddl.create_table_as(support, render(every)), step=support)
+        counted = km_sql.below_k(support)
+    ordered = render(km_sql.in_walk_order({level: counted}))
+    store.execute(ddl.create_table_as(table, ordered), {"k": params.k}, step=table)

@@ -20,12 +20,13 @@ from math import comb
 
 import pyarrow as pa
 
+from ..engine import ddl
+from ..engine.builders import render
 from ..errors import InfeasibleError, TooLargeError
-from ..hierarchy import preorder_children
 from ..params import Params
-from ..queries import render
-from ..store import Store, quote
-from . import Progress
+from ..progress import Progress
+from ..store.database import Store
+from ..store.hierarchy import preorder_children
 from . import km_sql as sql
 
 Itemset = tuple[int, ...]
@@ -94,20 +95,26 @@ def load_tree(store: Store) -> Tree:
     """The hierarchy with the item instances and supports under every node; builds `expanded`
     first, whose rows per node are the node's support and which every count reads later."""
     store.run("km_expanded")
-    rows = store.run("km_node_stats").rows
-    parent = tuple(r[1] for r in rows)
+    stats = store.run("km_node_stats")
+    ids, parent, last, depth, leaves, instances, support = zip(
+        *stats.tuples("id", "parent", "last", "depth", "leaf_count", "instances", "support"),
+        strict=True,
+    )
     ancestors: list[Itemset] = []
     for node, p in enumerate(parent):
         ancestors.append((node,) + (ancestors[p] if p >= 0 else ()))
     return Tree(
         parent=parent,
-        last=tuple(r[2] for r in rows),
-        depth=tuple(r[3] for r in rows),
-        cost=tuple(0 if r[2] == r[0] else r[5] * r[4] for r in rows),
-        support=tuple(r[6] for r in rows),
+        last=last,
+        depth=depth,
+        cost=tuple(
+            0 if end == node else n * under
+            for node, end, n, under in zip(ids, last, instances, leaves, strict=True)
+        ),
+        support=support,
         ancestors=tuple(ancestors),
-        instances=rows[0][5],
-        leaves=rows[0][4],
+        instances=instances[0],  # the root's: every item instance
+        leaves=leaves[0],
     )
 
 
@@ -209,8 +216,7 @@ class Supports:
             ),
         )
         self.store.run("km_add_supports")
-        for name in ("candidates", "counted_supports"):
-            self.store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
+        self.store.drop("candidates", "counted_supports", step="drop_candidates")
 
     def _put_candidates(
         self, itemsets: Iterable[Itemset], width: int, order: Callable[[int], object]
@@ -256,12 +262,14 @@ class Supports:
         # Joins in the written order: each candidate's transactions (rarest node first) probe
         # hash tables of `expanded`. DuckDB's reordering builds on that large intermediate
         # instead: 3.5x the time and memory (WV2, m=3: 5.4 s, 850 MB against 1.5 s, 270 MB).
-        self.store.execute("SET disabled_optimizers = 'join_order'", step="written_join_order")
+        self.store.execute(
+            ddl.setting("disabled_optimizers", "join_order"), step="written_join_order"
+        )
         try:
             step = f"{part}_supports" if part else "candidate_supports"
             counted = self.store.arrow(query, params, step=step)
         finally:
-            self.store.execute("RESET disabled_optimizers", step="reset_join_order")
+            self.store.execute(ddl.reset("disabled_optimizers"), step="reset_join_order")
         found = dict.fromkeys(itemsets, 0)
         for itemset, support in zip(
             counted.column("itemset").to_pylist(),
@@ -352,8 +360,8 @@ def walk(
     generalizations: known if the image was violating, anonymous if it was anonymous.
     """
     stats = WalkStats()
-    total = store.scalar(f"SELECT count(*) FROM {quote(table)}", step=f"count_{table}")
-    batch = "CREATE OR REPLACE TABLE walk_batch AS " + render(sql.walk_batch(table, width))
+    total = store.count(table)
+    batch = ddl.create_table_as("walk_batch", render(sql.walk_batch(table, width)))
     lo, size, written = 1, FIRST_BATCH, -1
     while lo <= total:
         progress(f"walk {table}", lo - 1, total)
@@ -361,9 +369,9 @@ def walk(
             write_cover(store, cut)
             written = cut.merges
         store.execute(batch, {"lo": lo, "hi": lo + size - 1}, step="walk_batch")
-        supports.fetch(tuple(image) for (image,) in store.run("km_new_images").rows)
-        rows = store.run("km_open_violations", {"k": k}).rows
-        open_rows = [(tuple(itemset), tuple(image)) for _, itemset, image in rows]
+        supports.fetch(tuple(image) for (image,) in store.run("km_new_images").tuples("image"))
+        rows = store.run("km_open_violations", {"k": k}).tuples("itemset", "image")
+        open_rows = [(tuple(itemset), tuple(image)) for itemset, image in rows]
         images = {image for _, image in open_rows}
         supports.fetch(c for image in images for c in cut.tree.candidates(image))
         for v, _ in open_rows:
@@ -374,7 +382,7 @@ def walk(
             stats.fixed += 1
         stats.walked = min(lo + size - 1, total)
         lo, size = lo + size, min(2 * size, LAST_BATCH)
-    store.execute("DROP TABLE IF EXISTS walk_batch", step="drop_walk_batch")
+    store.drop("walk_batch", step="drop_walk_batch")
     return stats
 
 
@@ -407,9 +415,9 @@ def count_expanded_violations(store: Store, params: Params, name: str) -> None:
     """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
     sizes = range(1, (params.m or 1) + 1)
     check_itemsets(store, params, name, sizes, "expanded")
+    ordered = render(sql.in_walk_order({s: sql.expanded_supports(s) for s in sizes}))
     store.execute(
-        "CREATE OR REPLACE TABLE violations_expanded AS "
-        + render(sql.in_walk_order({s: sql.expanded_supports(s) for s in sizes})),
+        ddl.create_table_as("violations_expanded", ordered),
         {"k": params.k},
         step="violations_expanded",
     )
@@ -424,7 +432,9 @@ def check_itemsets(
     limit = params.options["max_itemsets"]
     held = sum(
         count * sum(comb(n, s) for s in sizes)
-        for n, count in store.run("km_expanded_lengths", {"source": source}).rows
+        for n, count in store.run("km_expanded_lengths", {"source": source}).tuples(
+            "n", "transactions"
+        )
     )
     if held > limit:
         what = f"{sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
@@ -455,8 +465,8 @@ def finish(store: Store, cut: Cut, params: Params, scratch: list[str]) -> dict[s
     write_cut(store, cut)
     store.run("km_release")
     if not params.keep_intermediate:
-        for name in ["expanded", "sample_keys", "node_rank", "itemset_supports", "cover", *scratch]:
-            store.execute(f"DROP TABLE IF EXISTS {quote(name)}", step=f"drop_{name}")
+        scratch = ["expanded", "sample_keys", "node_rank", "itemset_supports", "cover", *scratch]
+        store.drop(*scratch, step="drop_intermediate")
     nodes = cut.nodes()
     return {
         "cut_nodes": len(nodes),

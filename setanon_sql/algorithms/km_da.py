@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..engine import ddl
+from ..engine.builders import render
 from ..params import Params
-from ..queries import render
-from ..store import Store, quote
-from . import Progress, km_cut, km_specialize, km_sql
+from ..progress import Progress
+from ..store.database import Store
+from . import km_cut, km_specialize, km_sql
 
 
 def run(store: Store, params: Params, progress: Progress) -> dict:
@@ -40,20 +42,16 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         _write_cut_nodes(store, cut)
         store.run("km_open_expanded")
         km_cut.check_itemsets(store, params, "da", [size], "open_expanded")
-        store.execute(
-            f"CREATE OR REPLACE TABLE {quote(table)} AS "
-            + render(km_sql.expanded_supports(size, "open_expanded")),
-            {"k": k},
-            step=table,
-        )
+        counted = render(km_sql.expanded_supports(size, "open_expanded"))
+        store.execute(ddl.create_table_as(table, counted), {"k": k}, step=table)
         supports.use_violations(table, size)
-        in_cut = "CREATE OR REPLACE TABLE violations_in_cut AS " + render(
-            km_sql.in_walk_order({size: km_sql.in_cut(table, size)})
+        in_cut = ddl.create_table_as(
+            "violations_in_cut", render(km_sql.in_walk_order({size: km_sql.in_cut(table, size)}))
         )
         while True:
             store.execute(in_cut, step="violations_in_cut")
             rounds += 1
-            if not store.scalar("SELECT count(*) FROM violations_in_cut", step="count_in_cut"):
+            if not store.count("violations_in_cut"):
                 break
             stats = km_cut.walk(store, cut, supports, "violations_in_cut", size, k, progress)
             walked += stats.walked

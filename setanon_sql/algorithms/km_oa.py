@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
-from ..store import Store
-from . import Progress, km_cut
+from ..progress import Progress
+from ..store.database import Store
+from . import km_cut
 
 CutNodes = frozenset[int]
 
@@ -41,12 +42,9 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
         )
     store.run("km_node_rank")
     km_cut.count_expanded_violations(store, params, "oa")
-    violating = [
-        tuple(x for x in row if x is not None)
-        for row in store.query(
-            "SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos", step="read"
-        )
-    ]
+    found = store.run("km_expanded_itemsets")
+    items = [c for c in found.columns if c.startswith("item_")]
+    violating = [tuple(x for x in row if x is not None) for row in found.tuples(*items)]
     search = Lattice(tree, violating)
     best, stats = search.optimum(progress)
     cut = km_cut.Cut(tree)

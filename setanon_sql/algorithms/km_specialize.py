@@ -24,9 +24,10 @@ from collections.abc import Iterable
 
 import pyarrow as pa
 
-from ..queries import render
-from ..store import Store, quote
-from . import Progress, km_cut, km_sql
+from ..engine.builders import render
+from ..progress import Progress
+from ..store.database import Store
+from . import km_cut, km_sql
 
 Itemset = km_cut.Itemset
 # What an itemset under k needs to lie in the cut: the nodes split, the nodes kept whole.
@@ -77,8 +78,7 @@ def _split_violations(
     )
     store.run("km_split_expanded")
     found = store.arrow(render(km_sql.split_violations(m)), {"k": k}, step="split_violations")
-    for name in ("split_node", "split_expanded"):
-        store.execute(f"DROP TABLE {quote(name)}", step=f"drop_{name}")
+    store.drop("split_node", "split_expanded", step="drop_split")
     return [tuple(s) for s in found.column("itemset").to_pylist()]
 
 

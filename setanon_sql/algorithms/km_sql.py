@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlglot import exp, select
 
-from ..queries import col, itemset_supports
+from ..engine.builders import col, itemset_supports
 
 
 def _items(table: str, width: int) -> list[exp.Column]:
@@ -31,6 +31,15 @@ def not_descendant(earlier: str, later: str) -> exp.Expression:
 def generalized_supports(size: int, *, below: str | None = "$k") -> exp.Select:
     """Support of every `size`-itemset of the generalized transactions (under `below` if set)."""
     return itemset_supports("generalized", size, below=below)
+
+
+def below_k(table: str) -> exp.Select:
+    """The rows of a table of supports whose support is under $k."""
+    return (
+        select("*")
+        .from_(exp.table_(table, quoted=True))
+        .where(exp.LT(this=exp.column("support"), expression=exp.Placeholder(this="k")))
+    )
 
 
 def expanded_supports(size: int, source: str = "expanded") -> exp.Select:

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.log import row_count
 from ..params import Params
-from ..store import Store
-from . import Progress, lgr_tail, partition_tail
-from .partition import drop_intermediate, leftover_mode, release, row_count, top_down
+from ..progress import Progress
+from ..store.database import Store
+from . import lgr_tail, partition_tail
+from .partition import drop_intermediate, leftover_mode, release, top_down
 
 _INTERMEDIATE = (
     "lgr_ancestor_at",

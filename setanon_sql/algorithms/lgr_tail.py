@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import pyarrow as pa
 
-from ..store import Store, quote
+from ..store.database import Store
 
 Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
 
@@ -22,14 +22,20 @@ Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
 def walk_tail(store: Store) -> int:
     """Walk from the pairs in lgr_fit_frontier to the leaves of the tree; return pairs found."""
     children: dict[int, dict[int, dict[Key, list[int]]]] = defaultdict(lambda: defaultdict(dict))
-    for pid, parent, expanded, mask, wide in store.run_all("lgr_fit_tail_tree"):
+    tree = store.run("lgr_fit_tail_tree").tuples("pid", "parent", "expanded", "mask", "wide")
+    for pid, parent, expanded, mask, wide in tree:
         key = (mask, tuple(wide) if wide is not None else None)
         children[parent][expanded].setdefault(key, []).append(pid)
     items: dict[int, list[int]] = defaultdict(list)
-    for tid, item in store.run_all("lgr_fit_tail_items"):
+    for tid, item in store.run("lgr_fit_tail_items").tuples("tid", "item"):
         items[tid].append(item)
-    steps = {(r[0], r[1]): (r[2], r[3], r[4]) for r in store.run_all("lgr_fit_tail_steps")}
-    frontier = [tuple(r) for r in store.run_all("lgr_fit_tail_pairs")]
+    steps = {
+        (item, node): (child, rank, bit)
+        for item, node, child, rank, bit in store.run("lgr_fit_tail_steps").tuples(
+            "item", "node", "child", "rank", "bit"
+        )
+    }
+    frontier = store.run("lgr_fit_tail_pairs").tuples("tid", "pid")
     found: list[tuple[int, int]] = []
     while frontier:
         frontier = [
@@ -51,7 +57,7 @@ def walk_tail(store: Store) -> int:
         temp=True,
     )
     store.run("lgr_fit_tail_gather")
-    store.execute(f"DROP TABLE temp.{quote(name)}", step="lgr_fit_tail_drop")
+    store.drop(name, temp=True, step="lgr_fit_tail_drop")
     return len(found)
 
 

@@ -37,10 +37,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InfeasibleError
+from .. import runs
+from ..engine.log import row_count
 from ..params import Params
-from ..store import Result, Store, quote
-from . import Progress, partition_tail
+from ..progress import Progress
+from ..store.database import Store
+from . import partition_tail
 
 _INTERMEDIATE = (
     "partition_child_rank",
@@ -87,10 +89,7 @@ def top_down(store: Store, params: Params, progress: Progress, *, leftover: str)
     in Python (not when the per-level tables are kept for inspection).
     """
     size = store.run("partition_size").one()
-    if size["transactions"] < params.k:
-        raise InfeasibleError(
-            f"k = {params.k} is larger than the data ({size['transactions']} transactions)"
-        )
+    runs.check_k(params.k, int(size["transactions"]))
     store.run("partition_child_rank")
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
     for name in ("start_moves", "start_done", "start_tree", "start_cut", "start_blocked"):
@@ -139,7 +138,9 @@ def _level(
     )
     if params.keep_intermediate:
         store.run("partition_gain", {"scale": scale})
-        _log(store, "partition_gain_log", "partition_gain", level)
+        store.run(
+            "partition_gain_log_start" if level == 1 else "partition_gain_log_add", {"level": level}
+        )
     store.run("partition_balance", {"k": params.k, "next": next_pid})
     store.run("partition_split", {"k": params.k})
     new = row_count(store.run("partition_grow_tree", {"level": level}))
@@ -158,27 +159,13 @@ def _level(
 
 def release(store: Store) -> dict[str, Any]:
     """Write `partition_final` and the `release` from partition_of and partition_cut."""
-    store.run("partition_final")
+    classes = row_count(store.run("partition_final"))
     store.run("partition_release")
-    return {"classes": store.scalar("SELECT count(*) FROM partition_final", step="classes")}
+    return {"classes": classes}
 
 
 def drop_intermediate(store: Store, params: Params, extra: tuple[str, ...] = ()) -> None:
     """Drop the working tables unless the analyst asked to keep them."""
     if params.keep_intermediate:
         return
-    for table in _INTERMEDIATE + extra:
-        store.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_intermediate")
-
-
-def _log(store: Store, log: str, table: str, level: int) -> None:
-    """Append a per-level table to its log, with the level (kept with keep_intermediate)."""
-    head = f"CREATE TABLE {quote(log)} AS" if level == 1 else f"INSERT INTO {quote(log)}"
-    store.execute(
-        f"{head} SELECT $level AS level, * FROM {quote(table)}", {"level": level}, step=log
-    )
-
-
-def row_count(result: Result) -> int:
-    """The row count a CREATE TABLE AS / INSERT / UPDATE reports."""
-    return int(result.rows[0][0]) if result.rows else 0
+    store.drop(*_INTERMEDIATE, *extra, step="drop_intermediate")

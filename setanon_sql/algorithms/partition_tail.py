@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..executor import Rows
-from ..store import Store, quote
-from . import Progress
+from ..engine.log import Rows
+from ..progress import Progress
+from ..store.database import Store
 
 TAIL_ROWS = 4_000  # buckets left when the rounds move to Python (0: never)
 
@@ -88,7 +88,12 @@ def run_tail(
     store: Store, ctx_options: dict, progress: Progress, *, level: int, next_pid: int
 ) -> tuple[int, int]:
     """Finish the rounds from the buckets now in partition_bucket; return (levels, made)."""
-    rows = [Bucket(r[0], r[1], r[2], r[3], _wide(r[4]), int(r[5])) for r in _read(store, "buckets")]
+    rows = [
+        Bucket(tid, pid, expanded, mask, _wide(wide), int(gain))
+        for tid, pid, expanded, mask, wide, gain in _read(
+            store, "buckets", "tid", "pid", "expanded", "mask", "wide", "tx_gain"
+        )
+    ]
     ctx = load_context(store, **ctx_options)
     made = Made()
     first = next_pid
@@ -105,18 +110,23 @@ def load_context(
 ) -> Context:
     """The blocked nodes, cuts, items and steps of the transactions still in the frontier."""
     cuts: dict[int, list[int]] = defaultdict(list)
-    for pid, node in _read(store, "cuts"):
+    for pid, node in _read(store, "cuts", "pid", "node"):
         cuts[pid].append(node)
     items: dict[int, list[int]] = defaultdict(list)
-    for tid, item in _read(store, "items"):
+    for tid, item in _read(store, "items", "tid", "item"):
         items[tid].append(item)
-    steps = {(r[0], r[1]): Step(r[2], r[3], r[4], int(r[5])) for r in _read(store, "steps")}
+    steps = {
+        (item, node): Step(child, rank, bit, int(gain))
+        for item, node, child, rank, bit, gain in _read(
+            store, "steps", "item", "node", "child", "rank", "bit", "gain_units"
+        )
+    }
     ctx = Context(
         k,
         realized,
         first_only,
         keep_leftover,
-        {(p, n) for p, n in _read(store, "blocked")},
+        {(p, n) for p, n in _read(store, "blocked", "pid", "node")},
         dict(cuts),
         dict(items),
         steps,
@@ -125,8 +135,9 @@ def load_context(
     return ctx
 
 
-def _read(store: Store, what: str) -> list[tuple]:
-    return store.run_all(f"partition_tail_{what}")
+def _read(store: Store, what: str, *columns: str) -> list[tuple]:
+    """The rows of statement `partition_tail_{what}`, as tuples of these columns."""
+    return store.run(f"partition_tail_{what}").tuples(*columns)
 
 
 def _wide(value: Iterable[int] | None) -> tuple[int, ...] | None:
@@ -357,7 +368,7 @@ def write_back(store: Store, made: Made) -> None:
         name = f"partition_tail_new_{what}"
         store.put_rows(name, table, temp=True)
         store.run(f"partition_tail_append_{what}")
-        store.execute(f"DROP TABLE temp.{quote(name)}", step="partition_tail_drop")
+        store.drop(name, temp=True, step="partition_tail_drop")
 
 
 def _columns(rows: list[tuple], *cols: tuple[str, str]) -> Rows:

@@ -13,15 +13,19 @@ Example:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..algorithms import Progress, quiet
-from ..errors import InfeasibleError, ParamsError, VerificationError
-from ..store import Store
+from .. import runs
+from ..catalog import MAX_K
+from ..errors import ParamsError, VerificationError
+from ..params import check_whole
+from ..progress import Progress, quiet
+from ..store.database import Store
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
 from .data import TableData, TableSource, load_table
 from .diversity import check_feasible, l_diversify
@@ -104,6 +108,7 @@ def anonymize_table(
     columns: Sequence[str] | None = None,
     table: str | None = None,
     drop_missing: str | None = None,
+    encoding: str | None = None,
     cost_measure: str | CostMeasure = "lm",
     run_name: str | None = None,
     replace: bool = False,
@@ -128,10 +133,9 @@ def anonymize_table(
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ParamsError(f"k must be a whole number >= 1, got {k!r}")
-    if l is not None and (l < 1 or not sensitive):
-        raise ParamsError("l-diversity needs l >= 1 and a sensitive column")
+    check_whole("k", k, 1, MAX_K)
+    if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
+        raise ParamsError("l-diversity needs a finite l >= 1 and a sensitive column")
     if mine_beam is not None and (isinstance(mine_beam, bool) or mine_beam < 1):
         raise ParamsError(f"mine_beam must be a whole number >= 1, got {mine_beam!r}")
     if cover_cap is not None and not 1 <= cover_cap <= 2:
@@ -140,13 +144,11 @@ def anonymize_table(
         raise ParamsError(f"w must lie in [0, 1], got {w}")
     started = time.perf_counter()
     fn = measure(cost_measure)
-    name = run_name or store.new_run_name(
-        f"table_k{k}" + (f"_l{l:g}".replace(".", "_") if l else "")
-    )
+    name = runs.name_for(store, run_name, runs.default_base("table", k, l=l))
     record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
     record |= {"improve": improve, "mine_beam": mine_beam, "cover_cap": cover_cap}
-    with store.run_schema(
-        name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
+    with runs.making(
+        store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
     ) as run:
         data = load_table(
             store,
@@ -157,10 +159,10 @@ def anonymize_table(
             columns=columns,
             table=table,
             drop_missing=drop_missing,
+            encoding=encoding,
             measure=fn,
         )
-        if k > data.rows:
-            raise InfeasibleError(f"k = {k} is larger than the table ({data.rows} rows)")
+        runs.check_k(k, data.rows, of="table", unit="rows")
         if l is not None:
             check_feasible(store, l, sensitive)
         mined = mine_closed(store, k, beam=mine_beam, progress=progress)
@@ -252,7 +254,7 @@ def _starts(store: Store, k: int, cap: float | None, progress: Progress) -> list
 def clustering_cost(store: Store, clusters: Sequence[Sequence[int]]) -> float:
     """The summed cost (size x d of the closure) of a clustering of the loaded table."""
     store_clusters(store, clusters, "cluster_try")
-    return float(store.run("rel_clustering_cost").rows[0][0])
+    return float(store.run("rel_clustering_cost").one()["cost"])
 
 
 def _finish(
@@ -273,7 +275,7 @@ def _finish(
         clusters, improved = improve_clusters(store, clusters, k, progress=progress)
     if l is not None:
         clusters, merges = l_diversify(store, data, clusters, l, w, fn)
-        l_merge = store.arrow("SELECT * FROM l_merge", step="l_merge_keep")
+        l_merge = store.run_arrow("rel_l_merge_read")
         if improve:
             clusters, more = improve_clusters(
                 store, clusters, k, sensitive=data.sensitive, l=l, progress=progress

@@ -19,22 +19,17 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from ..algorithms import Progress, quiet
-from ..store import Store
+from ..progress import Progress, quiet
+from ..store.database import Store
 
 
 class RowSets:
     """Row bitsets (bit i = i-th row in rid order) of every taxonomy node of every attribute."""
 
     def __init__(self, store: Store) -> None:
-        table = store.arrow(
-            "SELECT v.rid, c.leaf FROM rel_value AS v JOIN rel_combo AS c USING (cid) ORDER BY v.rid",
-            step="cover_rows",
-        )
+        table = store.run_arrow("rel_cover_rows")
         self.rids: list[int] = table["rid"].to_pylist()
-        nodes = store.query(
-            "SELECT attr, id, parent FROM rel_node ORDER BY attr, id DESC", step="cover_nodes"
-        )
+        nodes = store.run("rel_cover_nodes").tuples("attr", "id", "parent")
         rows_at: dict[tuple[int, int], bytearray] = {}
         size = (len(self.rids) + 7) // 8
         for i, leaves in enumerate(table["leaf"].to_pylist()):
@@ -111,7 +106,7 @@ def gen_cover(
     """
     rows = rows or RowSets(store)
     cap = ratio_rows(k, cap)
-    cand = store.arrow("SELECT rec, node, cost, support FROM closed_cost", step="cover_candidates")
+    cand = store.run_arrow("rel_cover_candidates")
     node_of = dict(zip(cand["rec"].to_pylist(), cand["node"].to_pylist(), strict=True))
     heap = [
         (cost / min(sup, cap), cost, rec)

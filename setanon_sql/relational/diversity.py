@@ -15,9 +15,12 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from ..engine import ddl
+from ..engine.builders import render
 from ..errors import InfeasibleError
-from ..hierarchy import Hierarchy
-from ..store import Store, quote
+from ..store.database import Store
+from ..store.hierarchy import Hierarchy
+from . import builders as queries
 from .data import TableData
 from .taxonomy import CostMeasure
 
@@ -55,13 +58,18 @@ def _union(a: Span, b: Span) -> Span:
     return tuple((min(x[0], y[0]), max(x[1], y[1])) for x, y in zip(a, b, strict=True))
 
 
+def keep_sensitive(store: Store, column: str) -> None:
+    """`rel_sensitive(rid, value)`: every row's sensitive value as text (a temp table), which
+    the ℓ-diversity statements read."""
+    values = render(queries.sensitive_values(column))
+    store.execute(ddl.create_table_as("rel_sensitive", values, temp=True), step="rel_sensitive")
+
+
 def check_feasible(store: Store, l: float, column: str) -> None:  # noqa: E741
     """No clustering is ℓ-diverse when the whole table is not."""
-    rows, top, count = store.query(
-        f"SELECT (SELECT count(*) FROM rel_source), v, n FROM (SELECT CAST({quote(column)} AS "
-        f"VARCHAR) AS v, count(*) AS n FROM rel_source GROUP BY v ORDER BY n DESC, v LIMIT 1)",
-        step="table_diversity",
-    )[0]
+    keep_sensitive(store, column)
+    found = store.run("rel_sensitive_top").one()
+    rows, top, count = found["rows"], found["value"], found["n"]
     if rows / count < l:
         raise InfeasibleError(
             f"l = {l} exceeds the diversity of the whole table ({rows / count:.4g}: "
@@ -118,11 +126,8 @@ def l_diversify(
 ) -> tuple[list[list[int]], int]:
     """Algorithm 8 over a k-clustering of the loaded table (lists of rids); the merges are
     kept in table `l_merge`."""
-    table = store.arrow(
-        f"SELECT v.rid, c.leaf, CAST(s.{quote(data.sensitive)} AS VARCHAR) AS value FROM rel_value v "
-        "JOIN rel_combo c USING (cid) JOIN rel_source s USING (rid)",
-        step="diversity_rows",
-    )
+    keep_sensitive(store, data.sensitive)
+    table = store.run_arrow("rel_diversity_rows")
     leaf = dict(zip(table["rid"].to_pylist(), table["leaf"].to_pylist(), strict=True))
     value = dict(zip(table["rid"].to_pylist(), table["value"].to_pylist(), strict=True))
     start = [

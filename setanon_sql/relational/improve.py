@@ -28,10 +28,13 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..algorithms import Progress, quiet
-from ..queries import render
-from ..store import Store, quote
-from . import queries
+from ..engine import ddl
+from ..engine.builders import render
+from ..errors import ParamsError
+from ..progress import Progress, quiet
+from ..store.database import Store
+from . import builders as queries
+from .diversity import keep_sensitive
 
 
 @dataclass(frozen=True)
@@ -75,11 +78,10 @@ def improve(
     if l is None:
         store.run("rel_improve_no_value")
     else:
-        store.execute(
-            f"CREATE OR REPLACE TABLE improve_value AS SELECT rid, CAST({quote(sensitive)} AS "
-            "VARCHAR) AS value FROM rel_source",
-            step="improve_value",
-        )
+        if sensitive is None:
+            raise ParamsError("l-diversity needs a sensitive column")
+        keep_sensitive(store, sensitive)
+        store.run("rel_improve_value")
     moves = splits = rounds = 0
     before = None
     with store.unordered():
@@ -94,36 +96,24 @@ def improve(
             if before is not None and before - after < tolerance * before:
                 break
             before = after
-    table = store.arrow(
-        "SELECT cluster, list(rid ORDER BY rid) AS rows FROM work GROUP BY cluster "
-        "ORDER BY min(rid)",
-        step="improved_clusters",
-    )
+    table = store.run_arrow("rel_improved_clusters")
     return table["rows"].to_pylist(), ImproveStats(rounds, moves, splits)
 
 
 def _total_cost(store: Store) -> float:
     """The summed cost of the classes of `work` (refreshes `improve_class`)."""
     store.run("rel_improve_classes")
-    return float(store.scalar("SELECT sum(size * cost) FROM improve_class", step="improve_total"))
+    return float(store.run("rel_improve_total").one()["cost"])
 
 
 def _swap(store: Store) -> None:
-    store.execute("DROP TABLE work", step="improve_swap")
-    store.execute("ALTER TABLE work_next RENAME TO work", step="improve_swap")
+    store.run("rel_improve_swap")
 
 
 def _match_attribute(store: Store) -> int:
     """The attribute on which classes are matched to rows first: the one whose class closures
     hold the fewest rows in all (`improve_node_rows`), so few (row, class) pairs are tested."""
-    return int(
-        store.scalar(
-            "SELECT u.attr FROM (SELECT unnest(node) AS node, generate_subscripts(node, 1) AS attr "
-            "FROM improve_class) AS u JOIN improve_node_rows AS r ON r.attr = u.attr "
-            "AND r.node = u.node GROUP BY u.attr ORDER BY sum(r.rows), u.attr LIMIT 1",
-            step="improve_match_attribute",
-        )
-    )
+    return int(store.run("rel_improve_match_attribute").one()["attr"])
 
 
 def _cover(
@@ -136,7 +126,7 @@ def _cover(
     """`improve_cover`: every combination's cheapest covering class and its two cheapest
     (`best`); with `skip`, other `classes` or `only` (the combinations that matter),
     `improve_cover_rest`: the cheapest of `classes` less those in `skip`."""
-    r = len(store.scalar("SELECT node FROM improve_class LIMIT 1", step="improve_width"))
+    r = int(store.run("rel_improve_width").one()["width"])
     rest = skip is not None or only is not None or classes != "improve_class"
     sql = render(
         queries.covering(
@@ -144,7 +134,7 @@ def _cover(
         )
     )
     name = "improve_cover_rest" if rest else "improve_cover"
-    store.execute(f"CREATE OR REPLACE TABLE {name} AS {sql}", step=name)
+    store.execute(ddl.create_table_as(name, sql), step=name)
 
 
 def _refresh(store: Store) -> None:
@@ -154,7 +144,7 @@ def _refresh(store: Store) -> None:
 
 
 def _apply_moves(store: Store) -> int:
-    moved = int(store.scalar("SELECT count(*) FROM improve_move", step="improve_moved"))
+    moved = store.count("improve_move")
     if moved:
         store.run("rel_improve_apply_moves")
         _swap(store)
@@ -170,7 +160,7 @@ def _move_round(store: Store, k: int) -> int:
     if moved:
         _refresh(store)
     store.run("rel_improve_dissolvable")
-    if not store.scalar("SELECT count(*) FROM improve_dissolvable", step="improve_dissolvable"):
+    if not store.count("improve_dissolvable"):
         return moved
     store.run("rel_improve_dissolvable_combos")
     _cover(store, skip="improve_dissolvable", only="improve_combos")
@@ -195,15 +185,12 @@ def _evict_round(store: Store, k: int, settle: int = 5) -> int:
     store.run("rel_improve_evict_choice")
     store.run("rel_improve_evict_combos")
     for _ in range(settle):
-        if not store.scalar("SELECT count(*) FROM improve_evict_choice", step="improve_evicting"):
+        if not store.count("improve_evict_choice"):
             return 0
         store.run("rel_improve_dest")
         _cover(store, classes="improve_dest", only="improve_combos")
         store.run("rel_improve_evict_judge")
-        failing = store.scalar(
-            "SELECT count(*) FROM improve_evict_judged WHERE homeless > 0 OR gain <= 1e-9",
-            step="improve_evict_failing",
-        )
+        failing = store.run("rel_improve_evict_failing").one()["failing"]
         if not failing:
             store.run("rel_improve_evict")
             return _apply_moves(store)
@@ -214,11 +201,11 @@ def _evict_round(store: Store, k: int, settle: int = 5) -> int:
 def _split_round(store: Store, k: int, l: float | None) -> int:  # noqa: E741
     """One round of splits; the number of classes split."""
     store.run("rel_improve_split_order", {"k": k})
-    if not store.scalar("SELECT count(*) FROM split_order", step="improve_big"):
+    if not store.count("split_order"):
         return 0
     store.run("rel_improve_classes")
     store.run("rel_improve_split_choice", {"k": k, "l": l})
-    split = int(store.scalar("SELECT count(*) FROM split_choice", step="improve_split"))
+    split = store.count("split_choice")
     if split:
         store.run("rel_improve_apply_split")
         _swap(store)

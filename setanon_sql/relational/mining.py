@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..algorithms import Progress, quiet
-from ..queries import render
-from ..store import Store
-from . import queries
+from ..engine import ddl
+from ..engine.builders import render
+from ..progress import Progress, quiet
+from ..store.database import Store
+from . import builders as queries
 
 
 @dataclass(frozen=True)
@@ -39,19 +40,10 @@ def mine_closed(
     cover still covers every row (the all-root record is always mined), but its O(ln k) bound
     holds only against the records kept.
     """
-    sizes = [
-        row[0]
-        for row in store.query(
-            "SELECT count(*) FROM rel_node GROUP BY attr ORDER BY attr", step="taxonomy_sizes"
-        )
-    ]
+    sizes = [n for (n,) in store.run("rel_taxonomy_sizes").tuples("nodes")]
     r, fields = len(sizes), queries.layout(sizes)
-    ordered = store.scalar("SELECT current_setting('preserve_insertion_order')", step="setting")
-    store.execute("SET preserve_insertion_order = false", step="setting")  # every order is explicit
-    try:
+    with store.unordered():  # every order the mining depends on is explicit
         return _mine(store, k, r, fields, beam, progress)
-    finally:
-        store.execute(f"SET preserve_insertion_order = {bool(ordered)}", step="setting")
 
 
 def _mine(
@@ -62,58 +54,37 @@ def _mine(
     beam: int | None,
     progress: Progress,
 ) -> MiningStats:
-    store.execute(
-        f"CREATE OR REPLACE TABLE rel_combo_path AS {render(queries.combo_paths(r))}",
-        step="rel_combo_path",
-    )
+    paths = render(queries.combo_paths(r))
+    store.execute(ddl.create_table_as("rel_combo_path", paths), step="rel_combo_path")
     store.run("rel_make_closed_record")
     store.run("rel_mine_start")
-    store.execute(
-        f"CREATE OR REPLACE TABLE frontier_member AS {render(queries.start_member(fields))}",
-        step="start_member",
-    )
+    members = render(queries.start_member(fields))
+    store.execute(ddl.create_table_as("frontier_member", members), step="start_member")
+    narrowing = ddl.create_table_as("narrowing", render(queries.narrowings(fields)))
+    next_member = ddl.create_table_as("next_member", render(queries.next_member(fields)))
     level, processed, offset = 0, 0, 1
-    stats_rows = []
+    levels: list[int] = []
+    records: list[int] = []
+    member_rows: list[int] = []
     while True:
-        size = store.scalar("SELECT count(*) FROM frontier", step="frontier_size")
+        size = store.count("frontier")
         if not size:
             break
         progress("mine", level, None)
         processed += size
-        store.execute(
-            f"CREATE OR REPLACE TABLE narrowing AS {render(queries.narrowings(fields))}",
-            {"k": k},
-            step="narrowing",
-        )
+        store.execute(narrowing, {"k": k}, step="narrowing")
         store.run("rel_closed_from_frontier", {"level": level})
         store.run("rel_next_frontier", {"offset": offset, "k": k, "beam": beam})
-        store.execute(
-            f"CREATE OR REPLACE TABLE next_member AS {render(queries.next_member(fields))}",
-            step="next_member",
-        )
-        members = store.scalar("SELECT count(*) FROM frontier_member", step="member_size")
-        stats_rows.append((level, size, members))
-        offset += store.scalar("SELECT count(*) FROM next_frontier", step="next_size")
-        store.execute("DROP TABLE frontier", step="drop_frontier")
-        store.execute("DROP TABLE frontier_member", step="drop_frontier_member")
-        store.execute(
-            "CREATE TABLE frontier AS SELECT rec, node, depth, support, cost FROM next_frontier",
-            step="advance_frontier",
-        )
-        store.execute("ALTER TABLE next_member RENAME TO frontier_member", step="advance_member")
+        store.execute(next_member, step="next_member")
+        levels.append(level)
+        records.append(size)
+        member_rows.append(store.count("frontier_member"))
+        offset += store.count("next_frontier")
+        store.run("rel_advance_frontier")
         level += 1
-    for table in ("frontier", "frontier_member", "next_frontier", "narrowing", "rel_combo_path"):
-        store.execute(f"DROP TABLE IF EXISTS {table}", step="drop_mining_tables")
+    mined = ("frontier", "frontier_member", "next_frontier", "narrowing", "rel_combo_path")
+    store.drop(*mined, step="drop_mining_tables")
     store.run("rel_closed_cost")
-    store.execute(
-        "CREATE OR REPLACE TABLE mining_level AS SELECT unnest($l) AS level, "
-        "unnest($r) AS records, unnest($m) AS member_rows",
-        {
-            "l": [r[0] for r in stats_rows],
-            "r": [r[1] for r in stats_rows],
-            "m": [r[2] for r in stats_rows],
-        },
-        step="mining_level",
-    )
-    closed = store.scalar("SELECT count(*) FROM closed_record", step="closed_size")
-    return MiningStats(level, processed, int(closed), sum(r[2] for r in stats_rows))
+    store.run("rel_mining_level", {"l": levels, "r": records, "m": member_rows})
+    closed = store.count("closed_record")
+    return MiningStats(level, processed, closed, sum(member_rows))

@@ -15,10 +15,11 @@ from typing import Any
 import pyarrow as pa
 from sqlglot import exp, select
 
+from ..engine import ddl
+from ..engine.builders import render
 from ..errors import ParamsError
-from ..queries import render
-from ..release import check_output, copy_to_file
-from ..store import Store
+from ..store.database import Store
+from ..store.release_io import check_output, copy_to_file
 from .data import long_qi
 
 
@@ -67,10 +68,8 @@ def release_query(columns: Sequence[str], qi: Sequence[str]) -> exp.Select:
 def make_release(store: Store, columns: Sequence[str], qi: Sequence[str]) -> None:
     store.run("rel_cluster_closure")
     store.run("rel_cluster_labels")
-    store.execute(
-        f"CREATE OR REPLACE TABLE table_release AS {render(release_query(columns, qi))}",
-        step="table_release",
-    )
+    release = render(release_query(columns, qi))
+    store.execute(ddl.create_table_as("table_release", release), step="table_release")
 
 
 @dataclass(frozen=True)
@@ -173,33 +172,25 @@ def verify_table(
     QI combination occurs >= k times, and (with ℓ) every class is ℓ-diverse."""
     if l is not None and not sensitive:
         raise ParamsError("l-diversity needs a sensitive column")
+    validity = render(validity_query(qi))
     store.execute(
-        f"CREATE OR REPLACE TABLE violations_table_validity AS {render(validity_query(qi))}",
+        ddl.create_table_as("violations_table_validity", validity),
         step="violations_table_validity",
     )
-    store.execute(
-        f"CREATE OR REPLACE TABLE table_classes AS {render(classes_query(qi, sensitive))}",
-        step="table_classes",
+    classes = render(classes_query(qi, sensitive))
+    store.execute(ddl.create_table_as("table_classes", classes), step="table_classes")
+    store.run("rel_violations_k", {"k": k})
+    store.run("rel_violations_l", {"l": l})
+    found = store.run("rel_verify_summary").one()
+    return TableReport(
+        k,
+        l,
+        rows=found["rows"],
+        classes=found["classes"],
+        validity_problems=found["validity_problems"],
+        failing_k=found["failing_k"],
+        failing_l=found["failing_l"],
     )
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_table_k AS "
-        "SELECT * FROM table_classes WHERE support < $k ORDER BY support",
-        {"k": k},
-        step="violations_table_k",
-    )
-    store.execute(
-        "CREATE OR REPLACE TABLE violations_table_l AS SELECT * FROM table_classes "
-        "WHERE diversity < $l ORDER BY diversity",
-        {"l": l},
-        step="violations_table_l",
-    )
-    validity, classes, fk, fl, rows = store.query(
-        "SELECT (SELECT count(*) FROM violations_table_validity), (SELECT count(*) FROM table_classes), "
-        "(SELECT count(*) FROM violations_table_k), (SELECT count(*) FROM violations_table_l), "
-        "(SELECT count(*) FROM table_release)",
-        step="table_report",
-    )[0]
-    return TableReport(k, l, rows, classes, validity, fk, fl)
 
 
 def loss_query(qi: Sequence[str]) -> exp.Select:

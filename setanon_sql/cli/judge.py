@@ -1,0 +1,308 @@
+"""The judging commands: `evaluate`, `report`, `compare`, `sweep` (what a release is still good
+for, and what it exposes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import ParamsError
+from . import options as o
+from .app import app
+from .output import emit, rows
+from .stores import inputs, open_data, open_db, run_only
+
+DEFAULT_RISK_THRESHOLD = 0.2
+
+
+def _print_evaluation(data: dict[str, Any], as_json: bool, quiet: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(data, default=str))
+        return
+    if quiet:
+        return
+    head = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+    emit(head, False, f"evaluation of {data.get('run')}")
+    for key in ("itemset_queries", "frequent_queries", "table_queries", "attacks"):
+        if data.get(key):
+            rows(data[key], False, key.replace("_", " "), list(data[key][0]))
+
+
+@app.command("evaluate")
+def evaluate_cmd(
+    source: o.Source = None,
+    format: o.Format = None,
+    table: o.Table = None,
+    tid_col: o.TidCol = None,
+    item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
+    dataset: o.Dataset = None,
+    hierarchy: o.Hierarchy = None,
+    hierarchy_format: o.HierarchyFormat = None,
+    fanout: o.Fanout = None,
+    code_prefix: o.CodePrefix = False,
+    order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
+    db: o.Db = None,
+    memory_limit: o.MemoryLimit = None,
+    temp_dir: o.TempDir = None,
+    threads: o.Threads = None,
+    queries: o.Queries = None,
+    targets: o.Targets = None,
+    sizes: o.Sizes = None,
+    minsup: o.Minsup = None,
+    seed: o.Seed = None,
+    run: o.StoredRun = None,
+    release_file: o.Release = None,
+    k: Annotated[
+        int | None, typer.Option("--k", "-k", help="k of a release file's promise.", min=1)
+    ] = None,
+    m: o.M = None,
+    multiset: Annotated[
+        bool, typer.Option("--multiset", help="The release file repeats nodes (Clump).")
+    ] = False,
+    sensitive: Annotated[
+        str | None, typer.Option("--sensitive", help="Sensitive column (table runs).")
+    ] = None,
+    risk_threshold: Annotated[
+        float | None,
+        typer.Option(
+            "--risk-threshold",
+            help=f"Prosecutor risk counted as high (table runs; {DEFAULT_RISK_THRESHOLD}).",
+        ),
+    ] = None,
+    as_json: o.Json = False,
+    quiet: o.Quiet = False,
+) -> None:
+    """What a release is still good for (itemset-query error) and what it exposes (attacks),
+    measured in SQL on a stored run or a release file; kept as eval_* tables of the run."""
+    from ..measure import evaluate as ev
+    from ..runs import Promise
+
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
+    dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed)
+    workload = wl.workload()
+    if run is None:
+        if release_file is None or k is None:
+            raise ParamsError(
+                "evaluate a stored run (--db, --run) or a release file (-r FILE --k K)"
+            )
+        o.refuse_unless(
+            sensitive is None and risk_threshold is None,
+            "--sensitive and --risk-threshold measure table runs; a release file holds transactions",
+        )
+        model = Promise(k=k, m=m, model="km" if m else "k", multiset=multiset)
+        with open_data(src, hier, dbo) as store:
+            data = ev.evaluate_release_file(store, release_file, model=model, workload=workload)
+        return _print_evaluation(data, as_json, quiet)
+    run_only(src, hier, "evaluate")
+    o.refuse_unless(release_file is None, "give --run or --release, not both")
+    o.refuse_unless(
+        k is None and m is None and not multiset,
+        "--k, --m and --multiset describe a release file; a stored run keeps its own",
+    )
+    with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
+        if store.registry.run(run)["kind"] == "table":
+            data = _evaluate_table(store, run, wl, sensitive, risk_threshold)
+        else:
+            o.refuse_unless(
+                sensitive is None and risk_threshold is None,
+                f"--sensitive and --risk-threshold measure table runs; {run!r} holds transactions",
+            )
+            data = ev.evaluate(store, run, workload=workload)
+    _print_evaluation(data, as_json, quiet)
+
+
+def _evaluate_table(
+    store: Any, run: str, wl: o.WorkloadOpts, sensitive: str | None, threshold: float | None
+) -> dict[str, Any]:
+    """COUNT-query error and prosecutor risk of a table run (no targets, no frequent sets)."""
+    from ..relational.evaluate import table_exposure, table_utility
+
+    o.refuse_unless(
+        wl.targets is None and wl.minsup is None,
+        f"--targets and --minsup are for transaction runs; {run!r} is a table run",
+    )
+    workload = wl.workload()
+    data = {"run": run} | table_utility(
+        store, run, queries=workload.queries, dims=workload.sizes, seed=workload.seed
+    )
+    return data | table_exposure(
+        store,
+        run,
+        sensitive=sensitive,
+        threshold=DEFAULT_RISK_THRESHOLD if threshold is None else threshold,
+    )
+
+
+@app.command("report")
+def report_cmd(
+    run: Annotated[str, typer.Option("--run", help="A run stored in --db.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML page to write.")],
+    db: o.Db = None,
+    memory_limit: o.MemoryLimit = None,
+    temp_dir: o.TempDir = None,
+    threads: o.Threads = None,
+    queries: o.Queries = None,
+    targets: o.Targets = None,
+    sizes: o.Sizes = None,
+    minsup: o.Minsup = None,
+    seed: o.Seed = None,
+    as_json: o.Json = False,
+) -> None:
+    """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
+    attacks (charts inline, nothing loaded from elsewhere)."""
+    from ..measure.report import render_html, run_report
+    from ..store import release_io as release
+
+    release.check_output(output, [db], fmt="html", formats=("html",))
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
+        data = run_report(store, run, workload=workload)
+    release.write_text_atomic(output, render_html(data))
+    emit({"run": run, "output": str(output)}, as_json, "report written")
+
+
+@app.command("compare")
+def compare_cmd(
+    runs: Annotated[list[str], typer.Argument(help="Runs stored in --db.")],
+    db: o.Db = None,
+    memory_limit: o.MemoryLimit = None,
+    temp_dir: o.TempDir = None,
+    threads: o.Threads = None,
+    queries: o.Queries = None,
+    targets: o.Targets = None,
+    sizes: o.Sizes = None,
+    minsup: o.Minsup = None,
+    seed: o.Seed = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
+    ] = None,
+    as_json: o.Json = False,
+) -> None:
+    """Evaluate stored runs on one seeded workload and print them side by side."""
+    from ..measure.compare import compare
+    from ..store import release_io as release
+
+    if report is not None:
+        release.check_output(report, [db], fmt="html", formats=("html",))
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
+        found = compare(store, runs, workload=workload)
+    _comparison(found, as_json, report)
+
+
+SHOWN = [
+    "hierarchy", "run", "algorithm", "k", "m", "ncp", "are_1", "are_2", "are_3",
+    "frequent_are_2", "below_k_1", "below_k_2", "below_k_3", "promise_holds",
+]  # fmt: skip
+
+
+def _comparison(found: list[dict[str, Any]], as_json: bool, report: Path | None) -> None:
+    if report is not None:
+        from ..measure.report import render_compare_html
+        from ..store import release_io as release
+
+        release.write_text_atomic(report, render_compare_html(found))
+    present = {c for r in found for c in r}
+    columns = [c for c in SHOWN if c in present]  # --json has every figure
+    rows(found, as_json, "comparison", columns)
+
+
+@app.command("sweep")
+def sweep_cmd(
+    source: o.Source = None,
+    format: o.Format = None,
+    table: o.Table = None,
+    tid_col: o.TidCol = None,
+    item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
+    dataset: o.Dataset = None,
+    db: o.Db = None,
+    memory_limit: o.MemoryLimit = None,
+    temp_dir: o.TempDir = None,
+    threads: o.Threads = None,
+    queries: o.Queries = None,
+    targets: o.Targets = None,
+    sizes: o.Sizes = None,
+    minsup: o.Minsup = None,
+    seed: o.Seed = None,
+    algorithm: Annotated[
+        str, typer.Option("--algorithm", "-a", help="Algorithms, e.g. aa,partition,clump.")
+    ] = "aa,partition",
+    k: Annotated[str, typer.Option("--k", "-k", help="Values of k, e.g. 5,10,25.")] = "10",
+    m: Annotated[
+        str | None, typer.Option("--m", "-m", help="Values of m for k^m algorithms (2).")
+    ] = None,
+    hierarchy: Annotated[
+        str | None,
+        typer.Option("--hierarchy", "-H", help="Hierarchy files, comma-separated."),
+    ] = None,
+    fanout: Annotated[
+        int | None, typer.Option("--fanout", help="Build fan-out hierarchies.", min=2, max=10**6)
+    ] = None,
+    order: Annotated[
+        str | None,
+        typer.Option("--order", help="With --fanout: leaf orders, e.g. id,support (support)."),
+    ] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace earlier sweep runs.")] = False,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
+    ] = None,
+    as_json: o.Json = False,
+) -> None:
+    """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
+    workload, and print the trade-off in one table (and chart, with --report)."""
+    from ..catalog import get
+    from ..store import release_io as release
+    from ..sweep import sweep
+
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
+    algorithms = o.names(algorithm)
+    o.refuse_unless(
+        m is None or any(get(a).needs_m for a in algorithms),
+        "--m is for the k^m algorithms (aa, da, oa); none is swept",
+    )
+    specs = _hierarchies(hierarchy, fanout, order)
+    if report is not None:
+        release.check_output(report, inputs(src, o.HierOpts(), dbo), fmt="html", formats=("html",))
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    found: list[dict[str, Any]] = []
+    with open_data(src, o.HierOpts(), dbo) as store:
+        for tag, spec in specs:
+            store.use_hierarchy(spec.build(store), spec.describe())
+            found += sweep(
+                store,
+                algorithm_names=algorithms,
+                ks=o.whole_numbers(k, "--k"),
+                ms=o.whole_numbers(m or "2", "--m"),
+                workload=workload,
+                replace=replace,
+                tag=tag if len(specs) > 1 else "",
+                progress=lambda name: None,
+            )
+    _comparison(found, as_json, report)
+
+
+def _hierarchies(files: str | None, fanout: int | None, order: str | None) -> list[tuple[str, Any]]:
+    """(tag, HierarchySpec) per hierarchy to sweep over."""
+    from ..store.hierarchy_spec import HierarchySpec
+
+    if (files is None) == (fanout is None):
+        raise ParamsError("sweep needs --hierarchy FILES or --fanout F (with --order id,support)")
+    if files is not None:
+        o.refuse_unless(order is None, "--order applies to the --fanout builder")
+        paths = [Path(p) for p in o.names(files)]
+        specs = [(f"h{i + 1}", HierarchySpec(path=p)) for i, p in enumerate(paths)]
+    else:
+        orders = o.names(order or "support")
+        specs = [(leaves, HierarchySpec(fanout=fanout, order=leaves)) for leaves in orders]
+    for _, spec in specs:
+        spec.check()
+    return specs

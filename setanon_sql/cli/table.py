@@ -1,0 +1,155 @@
+"""`setanon anonymize-table`: relational k-anonymity (and l-diversity) of a table's
+quasi-identifiers by set cover (k-ANON-CF)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import ParamsError
+from . import options as o
+from .app import app
+
+DEFAULT_W = 0.15
+
+
+def _taxonomies(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        column, sep, spec = pair.partition("=")
+        if not sep or not column or not spec:
+            raise ParamsError(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
+        out[column] = spec
+    return out
+
+
+@app.command("anonymize-table")
+def anonymize_table_cmd(
+    source: Annotated[
+        Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
+    ],
+    qi: Annotated[list[str], typer.Option("--qi", help="A quasi-identifier column (repeat).")],
+    taxonomy: Annotated[
+        list[str],
+        typer.Option(
+            "--taxonomy",
+            "-t",
+            help="column=FILE (child,parent CSV), or column=suppress, "
+            "fanout:F, widths:W1,W2,... or edges:E1,E2,...;E1,... for numeric columns, or "
+            "median or median:N (data-driven intervals: Mondrian's median cuts, none under N "
+            "rows).",
+        ),
+    ],
+    k: o.K = 10,
+    sensitive: Annotated[
+        str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
+    ] = None,
+    l: Annotated[  # noqa: E741
+        float | None, typer.Option("--l", help="ℓ-diversity of the sensitive column.")
+    ] = None,
+    w: Annotated[
+        float | None,
+        typer.Option("--w", help=f"Weight of added cost when merging for ℓ ({DEFAULT_W})."),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
+    ] = None,
+    columns: Annotated[
+        str | None,
+        typer.Option("--columns", help="Comma-separated column names of a header-less CSV."),
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="Table of a DuckDB input file.")
+    ] = None,
+    missing: Annotated[
+        str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
+    ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files."),
+    ] = None,
+    run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace a run the tool made before.")
+    ] = False,
+    no_improve: Annotated[
+        bool,
+        typer.Option("--no-improve", help="Release the set cover as it is (no moves or splits)."),
+    ] = False,
+    mine_beam: Annotated[
+        int | None,
+        typer.Option(
+            "--mine-beam",
+            help="Keep this many records per mining level (default 5000); 0: all (exact "
+            "k-ANON-CF, slow).",
+            min=0,
+            max=10**9,
+        ),
+    ] = None,
+    cover_cap: Annotated[
+        float | None,
+        typer.Option(
+            "--cover-cap",
+            help="Also try the greedy cover whose ratios count at most round(CAP*k) new rows "
+            "(default 1.1; kept only when no dearer than the paper's); 0: the paper's alone.",
+            min=0,
+            max=2,
+        ),
+    ] = None,
+    db: o.Db = None,
+    memory_limit: o.MemoryLimit = None,
+    temp_dir: o.TempDir = None,
+    threads: o.Threads = None,
+    as_json: o.Json = False,
+    quiet: o.Quiet = False,
+) -> None:
+    """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
+    generalized records (Kenig & Tassa); the release is verified before it is written."""
+    from ..relational import COVER_CAP, MINE_BEAM, anonymize_table, export
+    from ..store import release_io as release
+    from ..store.database import Store
+
+    o.refuse_unless(
+        l is not None or (sensitive is None and w is None),
+        "--sensitive and --w are the l-diversity's (--l); without --l they change nothing",
+    )
+    o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
+    dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
+    if output is not None:
+        taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
+        release.check_output(output, [source, db, *taxonomy_files])
+    with Store(db, **dbo.settings()) as store:
+        result = anonymize_table(
+            store,
+            source,
+            qi=qi,
+            taxonomies=_taxonomies(taxonomy),
+            k=k,
+            sensitive=sensitive,
+            l=l,
+            w=DEFAULT_W if w is None else w,
+            columns=[c.strip() for c in columns.split(",")] if columns is not None else None,
+            table=table,
+            drop_missing=missing,
+            encoding=encoding,
+            run_name=run,
+            replace=replace,
+            improve=not no_improve,
+            mine_beam=MINE_BEAM if mine_beam is None else (mine_beam or None),
+            cover_cap=COVER_CAP if cover_cap is None else (cover_cap or None),
+        )
+        if output is not None:
+            export(store, result, output)
+    summary = {**result.as_dict(), "output": str(output) if output else None}
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+        return
+    if not quiet:
+        typer.echo(
+            f"release (verified): {summary['rows']} rows, {summary['clusters']} clusters, "
+            f"LM {summary['lm']:.4f}, {summary['seconds']} s, run {summary['run']}"
+            + (f", written to {output}" if output else "")
+        )

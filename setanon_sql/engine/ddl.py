@@ -1,0 +1,133 @@
+"""The statements whose shape is fixed but whose names are computed: create a table as a query,
+drop tables and schemas, count a table's rows, set a DuckDB option, attach a file, copy a
+query to a file. Written once, here; every caller passes names and values, never SQL text it
+pasted together.
+
+Identifiers go through the one `quote`; values that DuckDB takes as bound parameters are
+bound, and the few it may not take as parameters in every supported version (SET, ATTACH,
+COPY TO: a file, a setting) are written with the one `literal`. These return text, not sqlglot
+expressions: the paths that run them (Partition, LGR, Clump, the verifier, every process's
+start) never import sqlglot, whose import costs a whole process about 0.2 s of CPU.
+
+Example:
+    >>> create_table_as("support_l2", "SELECT 1 AS x", temp=True)
+    'CREATE OR REPLACE TEMP TABLE "support_l2" AS SELECT 1 AS x'
+    >>> drop_table("walk batch", temp=True), count_rows("clump_order")
+    ('DROP TABLE IF EXISTS temp."walk batch"', 'SELECT count(*) AS "rows" FROM "clump_order"')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .sqltext import literal, qualified, quote
+
+
+def table(name: str, schema: str | None = None, *, temp: bool = False) -> str:
+    """A table's name: unqualified (resolved along the search path), in `schema`, or in
+    DuckDB's temp catalog."""
+    if temp:
+        return f"temp.{quote(name)}"
+    return qualified(schema, name)
+
+
+def create_table_as(
+    name: str,
+    query: str,
+    *,
+    schema: str | None = None,
+    temp: bool = False,
+    replace: bool = True,
+) -> str:
+    """CREATE [OR REPLACE] [TEMP] TABLE name AS query."""
+    head = "CREATE OR REPLACE" if replace else "CREATE"
+    kind = "TEMP TABLE" if temp else "TABLE"
+    return f"{head} {kind} {qualified(schema, name)} AS {query}"
+
+
+def create_table(name: str, columns: Sequence[tuple[str, str]], *, temp: bool = False) -> str:
+    """CREATE OR REPLACE [TEMP] TABLE name (column type, ...): `columns` are (name, DuckDB
+    type) pairs, the types the tool's own (`Rows.types`), never input."""
+    kind = "TEMP TABLE" if temp else "TABLE"
+    cols = ", ".join(f"{quote(c)} {t}" for c, t in columns)
+    return f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"
+
+
+def insert_into(name: str, query: str) -> str:
+    """INSERT INTO name query."""
+    return f"INSERT INTO {quote(name)} {query}"
+
+
+def unnest_columns(types: Sequence[str]) -> str:
+    """SELECT of one typed list parameter per column ($1, $2, ...), unnested side by side:
+    a whole table bound in one statement."""
+    return "SELECT " + ", ".join(f"unnest(${i}::{t}[])" for i, t in enumerate(types, start=1))
+
+
+def select_all(name: str, schema: str | None = None) -> str:
+    """SELECT * FROM [schema.]name."""
+    return f"SELECT * FROM {qualified(schema, name)}"
+
+
+def drop_table(name: str, schema: str | None = None, *, temp: bool = False) -> str:
+    """DROP TABLE IF EXISTS of one table."""
+    return f"DROP TABLE IF EXISTS {table(name, schema, temp=temp)}"
+
+
+def create_schema(name: str) -> str:
+    return f"CREATE SCHEMA {quote(name)}"
+
+
+def drop_schema(name: str) -> str:
+    """DROP SCHEMA IF EXISTS ... CASCADE (the registry decides whether it may)."""
+    return f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE"
+
+
+def count_rows(name: str, *, temp: bool = False) -> str:
+    """How many rows a table holds, as column `rows`."""
+    return f'SELECT count(*) AS "rows" FROM {table(name, temp=temp)}'
+
+
+def describe(name: str) -> str:
+    """A table's columns and their types (DuckDB's DESCRIBE: column_name, column_type...)."""
+    return f"DESCRIBE {quote(name)}"
+
+
+def setting(name: str, value: Any) -> str:
+    """SET name = value (a DuckDB setting; `name` is the tool's, never input).
+
+    Example:
+        >>> setting("memory_limit", "4GB"), setting("threads", 2)
+        ("SET memory_limit = '4GB'", 'SET threads = 2')
+    """
+    return f"SET {name} = {literal(value)}"
+
+
+def reset(name: str) -> str:
+    """RESET name: a DuckDB setting back to its default."""
+    return f"RESET {name}"
+
+
+def attach(path: str, catalog: str, *, read_only: bool = False) -> str:
+    """ATTACH a DuckDB file under `catalog`."""
+    mode = " (READ_ONLY)" if read_only else ""
+    return f"ATTACH {literal(path)} AS {quote(catalog)}{mode}"
+
+
+def use(catalog: str) -> str:
+    return f"USE {quote(catalog)}"
+
+
+def copy_to(query: str, path: str, fmt: str, **options: Any) -> str:
+    """COPY a query's result to a CSV (with a header) or Parquet file; `options` are more of
+    COPY's options (the tool's, never input), e.g. compression="zstd".
+
+    Example:
+        >>> copy_to("SELECT 1", "/tmp/o'k.csv", "csv")
+        "COPY (SELECT 1) TO '/tmp/o''k.csv' (FORMAT csv, HEADER true)"
+    """
+    given = {"FORMAT": fmt, **({"HEADER": "true"} if fmt == "csv" else {})}
+    given |= {key.upper(): value for key, value in options.items()}
+    text = ", ".join(f"{key} {value}" for key, value in given.items())
+    return f"COPY ({query}) TO {literal(path)} ({text})"

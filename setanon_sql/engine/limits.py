@@ -1,0 +1,103 @@
+"""How much memory and spill disk DuckDB may use when the analyst does not say.
+
+Why not DuckDB's own defaults: it takes 80 % of the machine's memory, and its spill files may
+grow to 90 % of the free disk. On a shared machine the first starves other processes, and a
+big run that thrashes (reading back far more than it wrote, issue 15) fills the disk before
+it fails. Half of each leaves room for everything else and still lets DuckDB spill.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError, ParamsError
+
+MEMORY_SHARE = 0.5  # of the physical memory, when --memory-limit is not given
+SPILL_SHARE = 0.5  # of the free disk under the temp folder, for DuckDB's spill files
+MIN_BYTES = 1 << 30  # never below 1 GiB, whatever the machine reports
+THREADS_PER_CORE = 4  # --threads above this many per core only costs (DuckDB starts them all)
+# how DuckDB's IO errors say the disk (or a limit on it) is full
+DISK_FULL = ("no space left", "disk quota", "file too large", "max_temp_directory_size")
+
+
+def physical_memory() -> int | None:
+    """The machine's physical memory in bytes, or None where the OS does not tell."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_memory_limit(total: int | None = None) -> str | None:
+    """DuckDB's memory_limit as a share of the machine (None: leave DuckDB's default).
+
+    Example:
+        >>> default_memory_limit(24 * 2**30)
+        '12288MiB'
+    """
+    total = physical_memory() if total is None else total
+    if not total:
+        return None
+    return mib(max(MIN_BYTES, int(total * MEMORY_SHARE)))
+
+
+def spill_cap(temp_dir: str | Path, free: int | None = None) -> str:
+    """DuckDB's max_temp_directory_size: a share of the disk now free under `temp_dir`.
+
+    Example:
+        >>> spill_cap("/", free=20 * 2**30)
+        '10240MiB'
+    """
+    free = shutil.disk_usage(temp_dir).free if free is None else free
+    return mib(max(MIN_BYTES, int(free * SPILL_SHARE)))
+
+
+def mib(size: int) -> str:
+    """Bytes as a DuckDB size setting in whole MiB."""
+    return f"{size // 2**20}MiB"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_threads(threads: int | None, available: int | None = None) -> None:
+    """Refuse a thread count DuckDB would start but the machine cannot run: above
+    THREADS_PER_CORE per core (`--threads 100000` started ~29,000 threads).
+
+    Example:
+        >>> check_threads(8, available=2)
+        >>> check_threads(9, available=2)
+        Traceback (most recent call last):
+        ...
+        setanon_sql.errors.ParamsError: --threads 9 is more than 4 per core of this machine's 2 (at most 8)
+    """
+    if threads is None:
+        return
+    most = THREADS_PER_CORE * (available or cores())
+    if not 1 <= threads <= most:
+        raise ParamsError(
+            f"--threads {threads} is more than {THREADS_PER_CORE} per core of this machine's "
+            f"{available or cores()} (at most {most})"
+            if threads > most
+            else f"--threads must be at least 1, got {threads}"
+        )
+
+
+def check_spill_folder(folder: Path) -> None:
+    """A --temp-dir must be a folder DuckDB can write its spill files into: checked by
+    writing one, since permission bits say nothing of a read-only file system."""
+    if not folder.is_dir():
+        raise InputError(f"--temp-dir {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise InputError(f"--temp-dir {folder} is not writable: {e.strerror or e}") from e

@@ -1,0 +1,167 @@
+"""What a release is worth and what it exposes, measured on the release itself in SQL.
+
+Utility: itemset-support COUNT queries (a random and a frequent workload) answered from the
+release under the uniform assumption of Loukides et al. (COAT, KAIS 2011) and Gkoulalas-Divanis
+& Loukides (PCTA, CIKM 2011), scored by relative error. Exposure: an adversary who knows p items
+of a target counts the released transactions that could be it. Each workload and each attack
+size is drawn and scored by a fixed number of statements (`sql/evaluate.sql`), never one per
+query; the probes and their scores stay in the run's schema as `eval_*` tables.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import runs
+from ..errors import ParamsError
+from ..runs import Promise, promise_of
+from ..store.database import Store
+from . import metrics
+
+# salts keep the random workload and the attacks' draws independent under one seed
+_SALT_QUERIES = 1
+_SALT_ATTACKS = 2
+
+
+MAX_QUERY_SIZE = 8
+"""The largest itemset a query asks about: the frequent workload mines every size up to it."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """How many probes of which sizes, and the seed that draws them."""
+
+    queries: int = 2000
+    targets: int = 2000
+    sizes: tuple[int, ...] = (1, 2, 3)
+    minsup: float = 0.001  # frequent itemsets: support >= this share of the transactions
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.queries < 0 or self.targets < 0:
+            raise ParamsError("the numbers of queries and targets must be >= 0")
+        if not self.sizes or min(self.sizes) < 1 or max(self.sizes) > MAX_QUERY_SIZE:
+            raise ParamsError(f"query sizes must lie in 1..{MAX_QUERY_SIZE}, got {self.sizes}")
+        if not 0 < self.minsup <= 1:
+            raise ParamsError(f"minsup is a share of the transactions in (0, 1], got {self.minsup}")
+
+
+DEFAULT_WORKLOAD = Workload()
+
+
+def evaluate(
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """Evaluate a stored run's release: query error per size, attacks per known-item count.
+
+    Returns plain figures (the keys of `setanon evaluate --json`) and leaves `eval_probes`,
+    `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
+    """
+    model = model or promise_of(store, run)
+    started = time.perf_counter()
+    with store.in_run(run) as made, store.unordered():
+        store.require_hierarchy()
+        draw_probes(store, model, workload)
+        score(store, model)
+        out = figures(store, model)
+        out["ncp"], out["lm"] = _loss(store, model)
+    if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
+        store.registry.record_tables(run, "run", made["run_id"])
+    out["run"] = run
+    out["seconds"] = round(time.perf_counter() - started, 3)
+    out["model"] = model.as_dict()
+    out["workload"] = asdict(workload)
+    return out
+
+
+def evaluate_release_file(
+    store: Store, release: str | Path, *, model: Promise, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """Evaluate a release file against the store's dataset, in a run schema of its own."""
+    from ..store import release_io as rel
+
+    store.require_hierarchy()
+    name = runs.name_for(store, None, "evaluate")
+    params = {"k": model.k, "m": model.m, "release": str(release)}
+    with runs.making(store, name, algorithm="release-file", params=params):
+        rel.read_release(store, release)
+    return evaluate(store, name, model=model, workload=workload)
+
+
+def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
+    """Fill `eval_probes` with the random and frequent workloads and the attacks."""
+    sizes, seed = list(workload.sizes), workload.seed
+    store.run("eval_probes_create")
+    store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": _SALT_QUERIES})
+    store.run("eval_pick_random", {"n": workload.queries})
+    store.run(
+        "eval_subsets", {"sizes": list(model.attack_sizes), "seed": seed, "salt": _SALT_ATTACKS}
+    )
+    store.run("eval_pick_targets", {"n": workload.targets})
+    frequent_itemsets(store, max(sizes), min_support(store, workload.minsup))
+    store.run("eval_pick_frequent", {"n": workload.queries, "seed": seed, "sizes": sizes})
+
+
+def min_support(store: Store, share: float) -> int:
+    """The least support (in transactions, at least 1) a frequent itemset needs."""
+    n = int(store.scalar("SELECT count(*) FROM tids"))
+    return max(1, math.ceil(share * n - 1e-9))
+
+
+def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
+    """`eval_frequent(size, itemset, support)`: the original's itemsets of 1..max_size items
+    with support >= minsup, one statement per size (Apriori)."""
+    store.run("eval_frequent_items", {"minsup": minsup})
+    for size in range(2, max_size + 1):
+        store.run("eval_frequent_extend", {"size": size, "minsup": minsup})
+
+
+def score(store: Store, model: Promise) -> None:
+    """Answer every probe from the release: `eval_queries` (actual, estimate, relative error)
+    and `eval_attacks` (candidates)."""
+    store.run("k_anonymity_classes")
+    store.run("eval_classes")
+    store.run("eval_class_nodes", {"multiset": model.multiset})
+    max_size = int(store.scalar("SELECT coalesce(max(size), 1) FROM eval_probes"))
+    store.run("eval_node_tuples", {"max_size": max_size})
+    store.run("eval_release_scores")
+    store.run("eval_actual_supports")
+    store.run("eval_scores")
+    store.run("eval_queries")
+    store.run("eval_attacks")
+
+
+def figures(store: Store, model: Promise) -> dict[str, Any]:
+    """The per-size figures of the scored probes, and whether the model's promise holds."""
+    per_size = store.run("eval_query_figures").dicts()
+    attacks = store.run("eval_attack_figures", {"k": model.k}).dicts()
+    for row in attacks:
+        row["promised"] = model.promised(row["known"])
+    return {
+        "itemset_queries": [_query_row(r) for r in per_size if r["workload"] == "random"],
+        "frequent_queries": [_query_row(r) for r in per_size if r["workload"] == "frequent"],
+        "attacks": attacks,
+        "promise_holds": promise_holds(attacks),
+    }
+
+
+def promise_holds(attacks: list[dict[str, Any]]) -> bool:
+    """No promised attack (p <= m, or any p for transactional k) leaves 1..k-1 candidates.
+
+    An attack with no candidate at all (the target's known items were suppressed) re-identifies
+    nobody, so it does not break the promise; it is counted as `no_match`.
+    """
+    return all(r["below_k"] == 0 for r in attacks if r["promised"])
+
+
+def _query_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "workload"}
+
+
+def _loss(store: Store, model: Promise) -> tuple[float, float]:
+    loss = metrics.information_loss(store, multiset=model.multiset)
+    return float(loss["ncp"]), float(loss["lm"])

@@ -1,0 +1,213 @@
+"""A run's life, written once: its name, whether k fits the data, its making (a schema built,
+swapped in when it replaces a run, removed on any failure), its `run_info`, and the promise it
+keeps, which verify, evaluate, report and compare all read from here.
+
+Why one module: the same steps were written for transaction runs, table runs and Spark runs,
+and a replacement that dropped the earlier run before its successor had succeeded came from
+one of those copies.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import catalog
+from .engine.log import Rows
+from .errors import InfeasibleError, ParamsError, first_line
+from .params import check_whole
+
+if TYPE_CHECKING:
+    from .engine.contract import Workspace
+    from .store.database import Run, Store
+
+RUN_PREFIX = "run_"
+INFO_TABLE = "run_info"
+
+
+def default_base(algorithm: str, k: int, m: int | None = None, **extra: Any) -> str:
+    """The name a run gets when the user gives none, before `run_` and a free suffix:
+    `aa_k10_m2`, `partition_k5`, `table_k10_l1_5`.
+
+    Example:
+        >>> default_base("aa", 10, 2), default_base("table", 10, l=1.5)
+        ('aa_k10_m2', 'table_k10_l1_5')
+    """
+    base = f"{algorithm}_k{k}" + (f"_m{m}" if m else "")
+    for key, value in extra.items():
+        if value:
+            base += f"_{key}{value:g}".replace(".", "_")
+    return base
+
+
+def name_for(store: Store, given: str | None, base: str) -> str:
+    """The run's name: the one given, or `run_<base>` (then `_2`, `_3`...) free in the store."""
+    if given:
+        return given
+    store.registry.ensure()
+    return store.registry.free_name(f"{RUN_PREFIX}{base}")
+
+
+def check_k(k: int, size: int, *, of: str = "data", unit: str = "transactions") -> None:
+    """Refuse k above the number of records: no release can hide a record among k."""
+    if k > size:
+        raise InfeasibleError(f"k = {k} is larger than the {of} ({size} {unit})")
+
+
+@contextmanager
+def making(
+    store: Store,
+    name: str,
+    *,
+    kind: str = "transactions",
+    algorithm: str = "",
+    params: Mapping[str, Any] | None = None,
+    replace: bool = False,
+) -> Iterator[Run]:
+    """Make a run: record it, create its schema and make it the place unqualified names are
+    created. On success its `sql_log` is saved and the run marked complete with
+    `run.results`; on any failure or interrupt its schema is dropped and it is marked failed,
+    so a failed run leaves nothing half-written.
+
+    A run that replaces a live run of its name (`replace`) is built in a schema of its own
+    and swapped in at the end, in one transaction with the earlier run's removal: the earlier
+    run survives every failure and interrupt of its replacement."""
+    from .store.database import Run, renamed_schema
+    from .store.dataset import save_log
+
+    reg = store.registry
+    reg.ensure()
+    old = reg.check_run_name(name, replace=replace)
+    if old is not None:
+        reg.check_replaceable(old["name"])  # before the work, not after it
+    run_id = reg.next_ids().run
+    schema = name if old is None else reg.free_name(f"{name}_replacing_{run_id}")
+    reg.start_run(
+        id=run_id,
+        name=schema,
+        kind=kind,
+        dataset=store.dataset.id if store.dataset else None,
+        hierarchy=store.hierarchy.id if store.hierarchy else None,
+        algorithm=algorithm,
+        params=dict(params or {}),
+    )
+    run, outer = Run(schema, run_id, name=name), store.run_ctx
+    started = time.perf_counter()
+    try:
+        with store.ex.recording(run.log):
+            reg.create_schema(schema, "run", run_id)
+            store.point(run=schema)
+            store.run_ctx = run
+            yield run
+        if schema != name:  # the log replays the run under the name it is kept by
+            run.log[:] = [renamed_schema(e, schema, name) for e in run.log]
+        save_log(store.ex, run.log)
+        reg.record_tables(schema, "run", run_id)
+        with store.ex.transaction():
+            if old is not None:
+                reg.swap_run(old, schema, name, run_id)
+            reg.end_run(
+                run_id, "complete", seconds=time.perf_counter() - started, results=run.results
+            )
+        run.schema = name
+    except BaseException as e:
+        reason = "interrupted" if isinstance(e, KeyboardInterrupt) else first_line(e)
+        if reg.owner_of(run.schema) is not None:
+            reg.drop_schema(run.schema, force=True)
+        reg.end_run(run_id, "failed", seconds=time.perf_counter() - started, message=reason)
+        raise
+    finally:
+        store.run_ctx = outer
+        store.point(run=outer.schema if outer else None)
+
+
+def write_info(store: Workspace, info: Mapping[str, Any]) -> None:
+    """The run's `run_info(key, value)`: what it ran with and what its search found, as text
+    (one table on either engine, read back by `read_info`)."""
+    store.put_rows(
+        INFO_TABLE,
+        Rows(
+            {
+                "key": ("VARCHAR", list(info)),
+                "value": ("VARCHAR", [None if v is None else str(v) for v in info.values()]),
+            }
+        ),
+    )
+
+
+def read_info(store: Store, run: str) -> dict[str, str]:
+    """A stored run's `run_info` as a dict ({} for a run that keeps none, such as a table run)."""
+    if not store.has_table(INFO_TABLE, run):
+        return {}
+    with store.in_run(run):
+        return dict(store.run("run_info_read").tuples("key", "value"))
+
+
+@dataclass(frozen=True)
+class Promise:
+    """What a release was made to satisfy: k, and m for k^m-anonymity; whether it is a multiset
+    release (each copy stands for one item) and may suppress items. A stored run's comes from
+    the registry (`promise_of`); a release file's is given by the user.
+
+    Example:
+        >>> Promise(k=5, m=2, model="km").attack_sizes
+        (1, 2, 3)
+    """
+
+    k: int
+    m: int | None = None
+    model: str = "k"  # "k": transactional k-anonymity, "km": k^m-anonymity
+    multiset: bool = False
+    allows_suppression: bool = False
+    algorithm: str = ""
+
+    def __post_init__(self) -> None:
+        check_whole("k", self.k, 1, catalog.MAX_K)
+        if self.m is not None:
+            check_whole("m", self.m, 1, catalog.MAX_M)
+        if self.model not in catalog.MODELS:
+            raise ParamsError(
+                f"unknown privacy model {self.model!r}; one of {', '.join(catalog.MODELS)}"
+            )
+        if self.model == "km" and not self.m:
+            raise ParamsError("the k^m model needs m")
+
+    @property
+    def attack_sizes(self) -> tuple[int, ...]:
+        """Known-item counts to try: 1..m+1 for k^m (one past the promise), 1..3 for k."""
+        return tuple(range(1, (self.m or 0) + 2)) if self.model == "km" else (1, 2, 3)
+
+    def promised(self, known: int) -> bool:
+        """Does the model promise at least k candidates to an adversary knowing `known` items?"""
+        return self.model == "k" or known <= (self.m or 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The keys `evaluate --json` reports under "model"."""
+        return {"k": self.k, "m": self.m, "model": self.model, "multiset": self.multiset}
+
+
+def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise:
+    """The promise of a stored run of this `kind`, from its registry row: its algorithm's
+    model, its k and m. A run of another kind is refused by name."""
+    row = store.registry.run(run)
+    if row["kind"] != kind:
+        raise ParamsError(
+            f"run {run!r} is a {row['kind']} run; this command takes {kind} runs"
+            + ("" if row["kind"] != "table" else f" (`setanon evaluate --run {run}` measures it)")
+        )
+    params = json.loads(row["params"]) if row["params"] else {}
+    if "k" not in params:
+        raise ParamsError(f"run {run!r} records no k (made by {row['algorithm'] or 'hand'})")
+    algo = catalog.get(row["algorithm"])
+    return Promise(
+        k=int(params["k"]),
+        m=params.get("m"),
+        model=algo.model,
+        multiset=algo.multiset,
+        allows_suppression=algo.allows_suppression,
+        algorithm=algo.name,
+    )

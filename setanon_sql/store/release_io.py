@@ -1,0 +1,208 @@
+"""Reading and writing releases: long (tid, item) or per-transaction files, or a DuckDB table.
+
+Ids and labels are written back exactly as the source gave them. Outputs are checked before any
+work (folder, format, not an input) and written under a temporary name beside their target, then
+renamed, so a failure or an interrupt never leaves a half-written output.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import duckdb
+
+from ..engine import ddl, sqlfiles
+from ..engine.duckdb import names_catalog
+from ..engine.sqltext import split_qualified
+from ..errors import InputError, ParamsError, first_line
+from .database import Store
+
+OUTPUT_FORMATS = ("csv", "parquet")
+
+
+def release_query(*, per_transaction: bool = False) -> str:
+    """The SELECT that renders the current run's release with the original ids and labels."""
+    return sqlfiles.statement(
+        "release_per_transaction" if per_transaction else "release_labelled"
+    ).sql
+
+
+def same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def check_output(
+    path: str | Path,
+    inputs: Iterable[str | Path | None] = (),
+    fmt: str | None = None,
+    *,
+    formats: tuple[str, ...] = OUTPUT_FORMATS,
+) -> tuple[Path, str]:
+    """The output path and format, checked before any work: a known format, an existing
+    writable folder, not a folder itself, and not the same file as any input.
+
+    `fmt` names the format when the file's extension does not (an .sql log, say)."""
+    path = Path(path)
+    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    if fmt not in formats:
+        raise ParamsError(
+            f"output format must be one of {', '.join(formats)} "
+            f"(got {fmt or 'no extension'!r} from {path})"
+        )
+    folder = path.parent
+    if not folder.is_dir():
+        raise ParamsError(f"output folder does not exist: {folder}")
+    if not os.access(folder, os.W_OK):
+        raise ParamsError(f"output folder is not writable: {folder}")
+    if path.is_dir():
+        raise ParamsError(f"output {path} is a folder")
+    for source in inputs:
+        if source is None:
+            continue
+        for candidate in (Path(source), Path(f"{source}.wal")):
+            if same_file(path, candidate):
+                raise ParamsError(f"output {path} names an input ({source}); it would be lost")
+    return path, fmt
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write text beside `path` under a temporary name, then rename it."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def copy_to_file(store: Store, sql: str, path: Path, fmt: str, *, step: str) -> Path:
+    """COPY a query's result to a file beside `path` under a temporary name, then rename it,
+    so a failure never leaves a half-written output."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        store.execute(ddl.copy_to(sql, tmp, fmt), step=step)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_release(
+    store: Store,
+    path: str | Path,
+    *,
+    fmt: str | None = None,
+    per_transaction: bool = False,
+) -> Path:
+    """Write the current run's release to a CSV or Parquet file, atomically."""
+    path, fmt = check_output(path, fmt=fmt)
+    if per_transaction and fmt == "csv":  # a list is written as its JSON text
+        sql = sqlfiles.statement("release_per_transaction_json").sql
+    else:
+        sql = release_query(per_transaction=per_transaction)
+    return copy_to_file(store, sql, path, fmt, step="write_release")
+
+
+def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str, str]:
+    """(schema, table) of an --output-table, checked before any work: in the --db, and new,
+    or made by the tool before when `replace`."""
+    if store.path is None:
+        raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
+    parts = split_qualified(table)
+    if len(parts) == 3:
+        if not names_catalog(store.ex, parts[0]):
+            raise ParamsError(
+                f"--output-table {table!r}: catalog {parts[0]!r} is not the --db "
+                f"({store.ex.catalog!r})"
+            )
+        parts = parts[1:]
+    schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
+    where = {"catalog": store.ex.catalog, "schema": schema}
+    if store.ex.run("table_exists_any_case", {**where, "table": name}).one()["found"]:
+        owned = store.registry.owner_of(schema, name)
+        if owned is None or owned["owner"] != "output":
+            raise ParamsError(
+                f"table {schema}.{name} exists and was not written by setanon-sql; "
+                "choose another --output-table"
+            )
+        if not replace:
+            raise ParamsError(f"table {schema}.{name} exists (use --replace)")
+    if not store.ex.run("schema_exists_any_case", where).one()["found"]:
+        raise ParamsError(f"--output-table {table!r}: no schema {schema!r} in the --db")
+    return schema, name
+
+
+def write_table(
+    store: Store,
+    target: tuple[str, str],
+    run_id: int,
+    *,
+    per_transaction: bool = False,
+) -> str:
+    """Copy the current run's labelled release into a table of the database, in one
+    transaction, and record it as the tool's (so a later --replace may replace it)."""
+    schema, name = target
+    release = release_query(per_transaction=per_transaction)
+    try:
+        with store.ex.transaction():
+            if store.registry.owner_of(schema, name) is not None:
+                store.registry.drop_table(schema, name)
+            store.execute(
+                ddl.create_table_as(name, release, schema=schema, replace=False),
+                step="write_table",
+            )
+            store.registry.record_table(schema, name, "output", run_id)
+    except duckdb.Error as e:
+        raise ParamsError(f"cannot create table {schema}.{name}: {first_line(e)}") from e
+    return f"{schema}.{name}"
+
+
+def read_release(
+    store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item"
+) -> None:
+    """Read a release file into the current schema's `release`: long (tid, item) rows, or one
+    row per transaction with a list of items (`items`: a LIST column in Parquet, a JSON array
+    in CSV, as `--per-transaction` writes them). Ids and labels are matched exactly."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"release not found: {path}")
+    from ..engine.builders import release_file, render  # sqlglot: only to read a release
+
+    csv = path.suffix.lower() not in (".parquet", ".pq")
+    where = {"path": str(path)}
+    try:
+        described = store.run("release_file_columns_" + ("csv" if csv else "parquet"), where)
+        cols = dict(described.tuples("column_name", "column_type"))
+        if tid_col not in cols:
+            raise InputError(f"{path}: no column {tid_col!r}; columns are {list(cols)}")
+        if item_col in cols:
+            select = release_file(tid_col, item_col, csv=csv)
+        elif "items" in cols:
+            listed = "list" if cols["items"].endswith("[]") else "json"
+            select = release_file(tid_col, None, csv=csv, items=listed)
+        else:
+            raise InputError(
+                f"{path}: no column {item_col!r} (long release) or 'items' (one row per "
+                f"transaction); columns are {list(cols)}"
+            )
+        source = ddl.create_table_as("release_source", render(select), temp=True)
+        store.execute(source, where, step="release_source")
+    except duckdb.Error as e:
+        raise InputError(f"cannot read release {path}: {first_line(e)}") from e
+    unknown = store.run("release_unknown_labels").tuples("kind", "label")
+    if unknown:
+        shown = ", ".join(f"{kind} {label!r}" for kind, label in unknown)
+        raise InputError(f"{path}: labels not in the data or its hierarchy: {shown}")
+    store.run("release_from_labels")

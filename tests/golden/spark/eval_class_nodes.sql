@@ -1,0 +1,73 @@
+-- eval_class_nodes (sql/evaluate.sql) as Spark SQL; $name parameters left unbound
+DROP TABLE IF EXISTS eval_class_nodes;
+
+CREATE TABLE eval_class_nodes
+USING PARQUET AS
+WITH released AS (
+  SELECT
+    c.cls,
+    c.node,
+    ANY_VALUE(n.last) IGNORE NULLS AS last,
+    LEAST(
+      1.0,
+      (
+        CASE WHEN $multiset THEN COUNT(*) ELSE 1 END
+      ) / ANY_VALUE(n.leaf_count) IGNORE NULLS
+    ) AS weight
+  FROM (
+    SELECT
+      cls,
+      EXPLODE(nodes) AS node
+    FROM eval_classes
+  ) AS c
+  JOIN node AS n
+    ON n.id = c.node
+  GROUP BY
+    c.cls,
+    c.node
+), below_top AS (
+  /* every released node under another one of its class, with the highest of those above it */
+  /* (the smallest preorder id) */
+  SELECT
+    b.cls,
+    b.node,
+    MIN(a.node) AS top
+  FROM released AS b
+  JOIN released AS a
+    ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+  GROUP BY
+    b.cls,
+    b.node
+), open AS (
+  /* the nodes on the way up from each such node to its top one, the top one included */
+  SELECT DISTINCT
+    b.cls,
+    x.ancestor AS node
+  FROM below_top AS b
+  JOIN closure AS x
+    ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), flat AS (
+  SELECT
+    cls,
+    node
+  FROM released
+  UNION
+  SELECT
+    o.cls,
+    n.id AS node
+  FROM open AS o
+  JOIN node AS n
+    ON n.parent = o.node
+)
+SELECT
+  f.cls,
+  f.node,
+  LEAST(1.0, SUM(r.weight)) AS weight
+FROM flat AS f
+ANTI JOIN open AS o
+  ON o.cls = f.cls AND o.node = f.node
+JOIN released AS r
+  ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
+GROUP BY
+  f.cls,
+  f.node;

@@ -1,0 +1,18 @@
+-- partition_size (sql/partition.sql) as Spark SQL; $name parameters left unbound
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM tids
+  ) AS transactions,
+  (
+    SELECT
+      COUNT(*)
+    FROM node
+    WHERE
+      is_leaf
+  ) * (
+    SELECT
+      COUNT(*)
+    FROM tx
+  ) AS scale;

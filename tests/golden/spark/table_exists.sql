@@ -1,0 +1,6 @@
+-- table_exists (sql/engine.sql) as Spark SQL; $name parameters left unbound
+SELECT
+  COUNT(*) AS found
+FROM information_schema.tables
+WHERE
+  table_catalog = $catalog AND table_schema = $schema AND table_name = $table;

@@ -1,0 +1,2 @@
+-- transaction_rollback (sql/engine.sql) as Spark SQL; $name parameters left unbound
+ROLLBACK;

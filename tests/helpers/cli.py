@@ -1,0 +1,56 @@
+"""Run the command line in-process, as the console entry does, capturing what it prints."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from setanon_sql.cli import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+EX = ROOT / "examples"
+DATA = ROOT / "tests" / "data"
+
+
+@dataclass
+class Outcome:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def cli(*args: Any) -> Outcome:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = run_cli([str(a) for a in args])
+    return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def fig2(*args: Any) -> Outcome:
+    """A command on the bundled Fig. 2 example with its hierarchy."""
+    cmd, *rest = args
+    return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
+
+
+def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = False) -> str:
+    """Send a running CLI process `sig` (with `group`, to its whole process group, as a
+    terminal or `timeout` does: start it with start_new_session=True) and check it stopped as
+    documented: exit `code`, one `error:` line, no traceback. Returns its stderr."""
+    assert proc.poll() is None, proc.communicate()
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    return err

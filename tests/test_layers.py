@@ -1,0 +1,101 @@
+"""The package's layers, as ARCHITECTURE.md draws them: every import (at the top of a module or
+inside a function, for type checking or not) points down the layers, never up or across to a
+sibling layer, and the imports between modules make no circle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "setanon_sql"
+
+# low to high; a module may import its own folder's modules and anything strictly lower
+LAYERS = {
+    "errors": 0,
+    "progress": 0,
+    "catalog": 1,
+    "params": 2,
+    "engine": 3,
+    "store": 4,
+    "runs": 5,
+    "algorithms": 6,
+    "measure": 7,
+    "relational": 7,
+    "api": 8,
+    "sweep": 9,
+    "spark_run": 9,
+    "cli": 10,
+    "__main__": 11,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """The package modules `path` imports, as dotted names below setanon_sql."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".") if package else []
+            base = parts[: len(parts) - (node.level - 1)]
+            target = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:
+                sub = f"{target}.{alias.name}" if target else alias.name
+                out.add(sub if _exists(sub) else target)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("setanon_sql."):
+            out.add(node.module.removeprefix("setanon_sql."))
+    return {m for m in out if m}
+
+
+def _exists(dotted: str) -> bool:
+    p = PACKAGE.joinpath(*dotted.split("."))
+    return p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
+
+
+def layer(module: str) -> int:
+    return LAYERS[module.split(".")[0]]
+
+
+def graph() -> dict[str, set[str]]:
+    return {
+        module_name(p): imports(p)
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py" or p.parent != PACKAGE  # the package's lazy front door
+    }
+
+
+def test_every_module_has_a_layer() -> None:
+    assert {m.split(".")[0] for m in graph()} <= set(LAYERS)
+
+
+def test_imports_point_down_the_layers() -> None:
+    up = [
+        (m, t)
+        for m, targets in graph().items()
+        for t in targets
+        if t.split(".")[0] != m.split(".")[0] and layer(t) >= layer(m)
+    ]
+    assert not up, f"imports that climb or cross the layers: {sorted(up)}"
+
+
+def test_the_imports_make_no_circle() -> None:
+    edges = graph()
+    done: set[str] = set()
+
+    def visit(m: str, path: list[str]) -> None:
+        if m in path:
+            raise AssertionError(f"an import circle: {' -> '.join(path[path.index(m) :] + [m])}")
+        if m in done:
+            return
+        for t in sorted(edges.get(m, ())):
+            if t in edges:
+                visit(t, [*path, m])
+        done.add(m)
+
+    for m in sorted(edges):
+        visit(m, [])
