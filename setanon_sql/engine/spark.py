@@ -1,12 +1,7 @@
 """The Spark side of the engine boundary: the same named statements, run on a Spark session.
 
-Statements are written once, in DuckDB's dialect (`sql/*.sql`); here each is parsed with sqlglot,
-its `$name` parameters replaced by sqlglot literals (never text pasted into SQL), and written as
-Spark SQL. What Spark's session catalog does differently is rewritten on the syntax tree, not
-in the text: `CREATE OR REPLACE TABLE t AS q` becomes a create, drop and rename (Spark replaces
-only v2 tables, and `q` may read `t` itself), temp tables become plain tables of the run's
-database, and DuckDB's unsigned integers become BIGINT. A statement that needs more than that has
-a `-- name: NAME :spark` variant next to it in its .sql file (`sqlfiles.statement`).
+The statements are transpiled by `spark_sql`; the session is made by `spark_session`; the
+run's tables are held by `spark_memory`; the warehouse's folders are `spark_warehouse`'s.
 
 `SparkExecutor` has the interface algorithms use on the DuckDB `Executor` (`execute`, `run`,
 `query`, `scalar`, `put_rows`, `unordered`, the log), so the drivers are not forked: Partition,
@@ -35,302 +30,36 @@ from sqlglot import exp
 from ..errors import InputError, Terminated
 from . import interrupts, spark_memory, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
+from .spark_session import session, shuffle_partitions
+from .spark_sql import (
+    _SPARK_TYPES,
+    DIALECT,
+    _count_sql,
+    _reads,
+    _returns_rows,
+    _target,
+    _unordered,
+    _unqualify_temp,
+    bind,
+    duckdb_setting,
+    rewrite,
+    to_spark,
+)
+from .spark_sql import ident as _ident
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-DIALECT = "spark"
-# DuckDB column types of `Rows` and of DDL, as Spark writes them
-_SPARK_TYPES = {
-    "INTEGER": "INT",
-    "BIGINT": "BIGINT",
-    "UBIGINT": "BIGINT",
-    "HUGEINT": "DECIMAL(38,0)",
-    "VARCHAR": "STRING",
-    "DOUBLE": "DOUBLE",
-    "BOOLEAN": "BOOLEAN",
-    "INTEGER[]": "ARRAY<INT>",
-    "BIGINT[]": "ARRAY<BIGINT>",
-    "VARCHAR[]": "ARRAY<STRING>",
-}
-_UNSIGNED = {
-    exp.DataType.Type.UBIGINT: exp.DataType.Type.BIGINT,
-    exp.DataType.Type.UINT: exp.DataType.Type.BIGINT,
-    exp.DataType.Type.USMALLINT: exp.DataType.Type.INT,
-    exp.DataType.Type.UTINYINT: exp.DataType.Type.SMALLINT,
-    exp.DataType.Type.INT128: exp.DataType.Type.BIGINT,
-}
-
-
-def session(
-    master: str = "local[2]",
-    *,
-    warehouse: str | Path | None = None,
-    app: str = "setanon-sql",
-    config: Mapping[str, str] | None = None,
-) -> SparkSession:
-    """A Spark session for the tool: UI off, few shuffle partitions (small local data; a run
-    sizes them to its data, `shuffle_partitions`), tables written as Parquet under `warehouse`
-    so an analyst can read them after the run. Constraint propagation is off: it infers
-    IS NOT NULL and equality predicates over every join of a plan, a cost paid per statement
-    in the optimizer for filters the statements do not need.
-
-    On a local master (or a cluster on this machine's loopback address) every component binds
-    to 127.0.0.1 (`LOOPBACK`). The driver's JVM is started in a process session of its own
-    (`start_gateway`), so that a signal sent to our process group stops the run through
-    Python's cleanup, not by killing the JVM under it."""
-    try:
-        from pyspark import SparkConf
-        from pyspark.sql import SparkSession
-    except ImportError as e:  # pragma: no cover - pyspark is a declared extra
-        raise InputError('--engine spark needs pyspark: pip install "setanon-sql[spark]"') from e
-    settings = {
-        "spark.master": master,
-        "spark.app.name": app,
-        "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
-        "spark.sql.shuffle.partitions": "2",
-        "spark.sql.sources.default": "parquet",
-        "spark.sql.constraintPropagation.enabled": "false",
-        # plans fixed when made: every shuffle makes exactly spark.sql.shuffle.partitions
-        # parts, so the tid-keyed tables stay co-partitioned (spark_memory), and the cached
-        # tables' real sizes decide broadcasts up front
-        "spark.sql.adaptive.enabled": "false",
-        # a join of two tables partitioned alike builds a hash table of the smaller side
-        # instead of sorting both
-        "spark.sql.join.preferSortMergeJoin": "false",
-        **(LOOPBACK if on_loopback(master) else {}),
-    }
-    if warehouse is not None:
-        settings["spark.sql.warehouse.dir"] = str(Path(warehouse).resolve())
-    settings.update(config or {})
-    start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
-    builder = SparkSession.builder
-    for key, value in settings.items():
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-# Every listening socket of a local Spark on the loopback address: the driver's RPC and block
-# manager (bind and advertised address), and through SPARK_LOCAL_IP what a JVM would otherwise
-# pick from the machine's interfaces ("hostname resolves to a loopback address ... using
-# 192.0.2.2 instead").
-LOOPBACK = {"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"}
-
-
-def on_loopback(master: str) -> bool:
-    """Whether every Spark process runs on this machine: a local master, or a cluster whose
-    master listens on the loopback address (as the tests' standalone cluster does). A real
-    cluster's executors must reach the driver, so it is left to the cluster's configuration.
-
-    Example:
-        >>> [on_loopback(m) for m in ("local[2]", "spark://127.0.0.1:7077", "spark://h:7077")]
-        [True, True, False]
-    """
-    if master == "local" or master.startswith(("local[", "local-cluster[")):
-        return True
-    host = master.split("://", 1)[-1].split(":", 1)[0]
-    return host in ("127.0.0.1", "localhost")
-
-
-def start_gateway(conf: Any, master: str) -> None:
-    """Start the driver's JVM as PySpark does (`spark-submit`, with the session's settings),
-    unless this process has one, but in a process session of its own: a Ctrl-C or SIGTERM sent
-    to our process group (a terminal, `timeout`, a scheduler) then reaches only Python, whose
-    handlers cancel the Spark jobs and clean up (`interrupts`) while the JVM still answers.
-    PySpark only makes the JVM ignore SIGINT; SIGTERM killed it first, and the run ended in
-    "ConnectionRefusedError" with its database left behind. The JVM still ends with us: it
-    exits when its standard input, a pipe from this process, closes."""
-    import os
-
-    from pyspark import SparkContext
-    from pyspark.java_gateway import launch_gateway
-
-    if SparkContext._gateway is not None:
-        return
-    loopback = on_loopback(master) and "SPARK_LOCAL_IP" not in os.environ
-    if loopback:  # read by the JVM at start; launch_gateway copies our environment
-        os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    try:
-        gateway = launch_gateway(conf, popen_kwargs={"start_new_session": True})
-    finally:
-        if loopback:
-            del os.environ["SPARK_LOCAL_IP"]
-    SparkContext._ensure_initialized(gateway=gateway)
-
-
-def shuffle_partitions(rows: int, cores: int) -> int:
-    """Shuffle partitions for data of `rows` rows on `cores` cores: one per 2 million rows, a
-    multiple of the cores and at least one per core (Spark's default of 200 is sized for a
-    cluster: on small data each partition is a task's fixed cost for a few rows).
-
-    Example:
-        >>> shuffle_partitions(300_000, 2), shuffle_partitions(7_000_000, 2)
-        (2, 4)
-    """
-    wanted = max(1, -(-rows // 2_000_000))
-    return min(4000, -(-wanted // max(cores, 1)) * max(cores, 1))
-
-
-def literal(value: Any) -> exp.Expression:
-    """A bound value as a sqlglot literal; floats typed DOUBLE, as DuckDB binds them (a Spark
-    number literal with a point would be DECIMAL).
-
-    Example:
-        >>> literal("o'brien").sql("spark"), literal(0.5).sql("spark"), literal(True).sql("spark")
-        ("'o\\\\'brien'", 'CAST(0.5 AS DOUBLE)', 'TRUE')
-    """
-    if isinstance(value, float):
-        return exp.cast(exp.convert(value), exp.DataType.Type.DOUBLE)
-    return exp.convert(value)
-
-
-def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
-    """Replace every `$name` placeholder by the literal of its value; make every `tid` column
-    a BIGINT (`spark_memory`: tid-keyed tables must hash alike to be co-partitioned); drop the
-    NULLs of a `list_distinct`, as DuckDB does (Spark's array_distinct keeps one).
-
-    Example:
-        >>> bind(sqlglot.parse_one("SELECT x::INTEGER AS tid, $k AS k"), {"k": 2}).sql("spark")
-        'SELECT CAST(x AS BIGINT) AS tid, 2 AS k'
-    """
-
-    def sub(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, exp.Placeholder) and node.name:
-            if node.name not in params:
-                raise KeyError(f"no value for parameter ${node.name}")
-            return literal(params[node.name])
-        if isinstance(node, exp.DataType) and node.this in _UNSIGNED:
-            return exp.DataType.build(_UNSIGNED[node.this])
-        if isinstance(node, exp.Alias) and node.alias == spark_memory.TID:
-            cast = node.this
-            if isinstance(cast, exp.Cast) and cast.to.this in _INTEGERS:
-                cast.set("to", exp.DataType.build("BIGINT"))
-        if isinstance(node, exp.ColumnDef) and node.name == spark_memory.TID:
-            kind = node.args.get("kind")
-            if isinstance(kind, exp.DataType) and kind.this in _INTEGERS:
-                node.set("kind", exp.DataType.build("BIGINT"))
-        return node
-
-    tree = tree.transform(sub)
-    for distinct in list(tree.find_all(exp.ArrayDistinct)):  # DuckDB's list_distinct drops NULLs
-        distinct.replace(exp.func("array_compact", distinct.copy()))
-    for table in list(tree.find_all(exp.Table)):  # DuckDB's query_table('t'): the table t
-        call = table.this
-        if isinstance(call, exp.Anonymous) and call.name.lower() == "query_table":
-            (name,) = call.expressions
-            named = exp.to_table(name.name, quoted=True)
-            if table.alias:
-                named.set("alias", table.args["alias"])
-            table.replace(named)
-    return tree
-
-
-def duckdb_setting(tree: exp.Expression) -> bool:
-    """A DuckDB SET or RESET (of a DuckDB setting, such as the join order of a statement):
-    nothing for Spark to do.
-
-    Example:
-        >>> duckdb_setting(sqlglot.parse_one("SET disabled_optimizers = 'join_order'"))
-        True
-    """
-    return isinstance(tree, exp.Set) or (
-        isinstance(tree, exp.Command) and str(tree.this).upper() in ("SET", "RESET")
-    )
-
-
-_INTEGERS = {exp.DataType.Type.INT, exp.DataType.Type.SMALLINT, exp.DataType.Type.TINYINT}
-
-
-def _unordered(query: exp.Expression) -> exp.Expression:
-    """A table's query without its final ORDER BY (unless a LIMIT needs it): a Spark table
-    has no row order to keep, and the sort is a shuffle of every row (readers order what
-    they depend on)."""
-    bounded = query.args.get("limit") is not None or query.args.get("offset") is not None
-    if query.args.get("order") is not None and not bounded:
-        query = query.copy()
-        query.set("order", None)
-    return query
-
-
-def _reads(query: exp.Expression, table: str) -> bool:
-    return any(t.name == table and not t.db for t in query.find_all(exp.Table))
-
-
-def _as_plain_table(create: exp.Create) -> exp.Create:
-    """A CREATE without OR REPLACE and TEMP, stored as Parquet."""
-    create = create.copy()
-    create.set("replace", False)
-    props = create.args.get("properties")
-    kept = [
-        p
-        for p in (props.expressions if props else [])
-        if not isinstance(p, (exp.TemporaryProperty, exp.FileFormatProperty))
-    ]
-    kept.append(exp.FileFormatProperty(this=exp.var("PARQUET")))
-    create.set("properties", exp.Properties(expressions=kept))
-    return create
-
-
-def _drop(name: str) -> exp.Drop:
-    return exp.Drop(tables=[exp.to_table(name, quoted=True)], kind="TABLE", exists=True)
-
-
-def _unqualify_temp(tree: exp.Expression) -> None:
-    """Drop the `temp.` qualifier (DuckDB's temp catalog): Spark's temporary views need none."""
-    for table in tree.find_all(exp.Table):
-        if table.db.lower() == "temp":
-            table.set("db", None)
-
-
-def _target(tree: exp.Create | exp.Insert) -> exp.Table:
-    return tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-
-
-def rewrite(tree: exp.Expression) -> list[exp.Expression]:
-    """One bound DuckDB statement as the Spark statements that do the same.
-
-    `CREATE [OR REPLACE] [TEMP] TABLE t ...` drops `t` first; when its query reads `t`, the new
-    table is built under another name and renamed, so the old one is read before it goes.
-    A `temp.` qualifier (DuckDB's temp catalog) is dropped: Spark's temporary views need none.
-    """
-    _unqualify_temp(tree)
-    if not (isinstance(tree, exp.Create) and tree.kind == "TABLE"):
-        return [tree]
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    name = target.name
-    query = tree.expression
-    drop = _drop(name)
-    plain = _as_plain_table(tree)
-    if query is not None and _reads(query, name):
-        staged = f"{name}__next"
-        plain_target = plain.this.this if isinstance(plain.this, exp.Schema) else plain.this
-        plain_target.set("this", exp.to_identifier(staged, quoted=True))
-        rename = exp.Alter(
-            this=exp.to_table(staged, quoted=True),
-            kind="TABLE",
-            actions=[exp.AlterRename(this=exp.to_table(name, quoted=True))],
-        )
-        return [_drop(staged), plain, drop, rename]
-    return [drop, plain]
-
-
-def to_spark(sql: str, params: Mapping[str, Any] | None = None) -> list[str]:
-    """DuckDB SQL with `$name` parameters as the Spark SQL statements to run.
-
-    Example:
-        >>> to_spark("CREATE OR REPLACE TABLE t AS SELECT $k::UBIGINT AS k", {"k": 3})
-        ['DROP TABLE IF EXISTS t', 'CREATE TABLE t USING PARQUET AS SELECT CAST(3 AS BIGINT) AS k']
-    """
-    out: list[str] = []
-    for tree in sqlglot.parse(sql, read="duckdb"):
-        if tree is None:
-            continue
-        bound = bind(tree, params or {})
-        out.extend(st.sql(DIALECT) for st in rewrite(bound))
-    return out
+# what callers import from here: the executor's module names the session and the transpiler too
+__all__ = [
+    "DIALECT",
+    "SparkExecutor",
+    "bind",
+    "rewrite",
+    "session",
+    "shuffle_partitions",
+    "to_spark",
+]
 
 
 class LazyCount:
@@ -721,10 +450,6 @@ def _arrow_type(kind: Any) -> str:
     raise TypeError(f"no Spark type for Arrow type {kind}")
 
 
-def _ident(name: str) -> str:
-    return exp.to_identifier(name, quoted=True).sql(DIALECT)
-
-
 def database_folder(spark: SparkSession, database: str) -> Path | None:
     """Where Spark's session catalog keeps a database's tables (a local warehouse only)."""
     warehouse = spark.conf.get("spark.sql.warehouse.dir")
@@ -735,18 +460,3 @@ def database_folder(spark: SparkSession, database: str) -> Path | None:
     elif "://" in warehouse:
         return None
     return Path(warehouse) / f"{database.lower()}.db"
-
-
-def _returns_rows(tree: exp.Expression) -> bool:
-    return isinstance(tree, exp.Query)
-
-
-def _count_sql(tree: exp.Expression) -> str | None:
-    """The query that counts what a CREATE TABLE AS or INSERT ... SELECT writes."""
-    if isinstance(tree, exp.Create) and tree.kind == "TABLE" and tree.expression is not None:
-        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-        return f"SELECT count(*) FROM {exp.to_identifier(target.name, quoted=True).sql(DIALECT)}"
-    if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Query):
-        inner = tree.expression.copy()
-        return exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("inserted")).sql(DIALECT)
-    return None
