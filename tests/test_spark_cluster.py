@@ -42,6 +42,7 @@ class Cluster:
         from pyspark.find_spark_home import _find_spark_home
 
         self.folder = folder
+        folder.mkdir(parents=True)
         self.home = Path(_find_spark_home())
         self.port = free_port()
         self.url = f"spark://127.0.0.1:{self.port}"
@@ -82,17 +83,21 @@ class Cluster:
             time.sleep(0.3)
 
     def jvms(self) -> list[int]:
-        """The master's and workers' JVMs and the executors the workers started."""
-        pids = [p.pid for p in self.procs]
+        """The master's and workers' JVMs (`spark-class` execs java) and the executors the
+        workers started (their children running CoarseGrainedExecutorBackend)."""
+        workers = {p.pid for p in self.procs[1:]}
+        executors = []
         for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
             try:
-                if proc.name.isdigit():
-                    ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                    if ppid in pids[1:]:
-                        pids.append(int(proc.name))
+                ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (proc / "cmdline").read_bytes()
             except (OSError, ValueError):
                 continue
-        return pids
+            if ppid in workers and b"CoarseGrainedExecutorBackend" in command:
+                executors.append(int(proc.name))
+        return [p.pid for p in self.procs] + executors
 
     def stop(self) -> None:
         for p in self.procs:
@@ -116,13 +121,13 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 def baskets(path: Path) -> None:
-    """A few hundred transactions over 60 items with a fan-out-3 tree: enough for Partition to
-    split a few levels and AA to walk violations of pairs."""
+    """150 transactions over 27 items with a fan-out-3 tree (three levels): enough for Partition
+    to split every level and AA to walk violations of pairs, small enough for CI."""
     r = random.Random(29)
     rows = [
         (tid, f"i{item}")
-        for tid in range(400)
-        for item in sorted({r.randint(0, 59) for _ in range(r.randint(1, 6))})
+        for tid in range(150)
+        for item in sorted({r.randint(0, 26) for _ in range(r.randint(1, 6))})
     ]
     pq.write_table(pa.table({"tid": [t for t, _ in rows], "item": [i for _, i in rows]}), path)
 
