@@ -119,7 +119,8 @@ def worker(args: argparse.Namespace) -> None:
         out["load_s"] = time.perf_counter() - started
         result = spark_run.anonymize(store, params, progress=stamp)
         if args.release:
-            spark_run.write_release(store, args.release)
+            written = spark_run.write_release(store, args.release)
+            spark_run.replace_folder(written, Path(args.release))
         out["statements"] = len(ex.log)
         if args.trace:
             for i, e in sorted(enumerate(ex.log, 1), key=lambda ie: -ie[1].seconds):

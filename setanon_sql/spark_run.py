@@ -25,6 +25,7 @@ from .engine import interrupts
 from .engine.contract import Forwarding
 from .engine.log import Logged, Rows
 from .engine.spark import SparkExecutor, shuffle_partitions
+from .engine.spark_warehouse import ASIDE, STAGING
 from .engine.sqltext import quote
 from .errors import InputError, ParamsError
 from .params import Params
@@ -34,7 +35,7 @@ from .store.hierarchy import Hierarchy, natural_key
 from .store.hierarchy_spec import HierarchySpec
 from .store.sources import nested_column
 
-ALGORITHMS = ("partition",)
+ALGORITHMS = ("partition", "aa", "da")
 SOURCE_VIEW = "source_input"
 _NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
@@ -67,8 +68,9 @@ class SparkSource:
 class SparkStore(Forwarding):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
-    def __init__(self, ex: SparkExecutor) -> None:
+    def __init__(self, ex: SparkExecutor, *, run: str | None = None) -> None:
         self.ex = ex
+        self.run_name = run or ex.catalog  # the name the run will have (its database's, staged)
         self.loaded = False
         self.has_hierarchy = False
 
@@ -95,28 +97,26 @@ class SparkStore(Forwarding):
         if not self.has_hierarchy:
             raise InputError("no hierarchy on Spark")
 
-    def drop(self, *tables: str) -> None:
-        for table in tables:
-            self.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source")
-
     def close(self) -> None:
         self.ex.close()
 
 
 def read_source(store: SparkStore, source: SparkSource) -> None:
-    """Fill `source_pairs(tid_label, label)` from the Parquet path or Spark table, through a
-    temporary view: the path goes to Spark's reader, never into SQL text."""
+    """Make `source_pairs(tid_label, label)` a view of the Parquet path or Spark table (through
+    a temporary view: the path goes to Spark's reader, never into SQL text); `source_distinct`
+    reads it once, so its rows are never kept."""
     spark = store.ex.spark
-    try:
-        frame = (
-            spark.read.parquet(str(source.path))
-            if source.path is not None
-            else spark.table(source.table or "")
-        )
-    except Exception as e:  # Spark's AnalysisException and friends
-        raise InputError(
-            f"cannot read {source.describe()}: {str(e).strip().splitlines()[0]}"
-        ) from e
+    with store.ex.interruptible():  # a signal here is the interrupt, not a bad input
+        try:
+            frame = (
+                spark.read.parquet(str(source.path))
+                if source.path is not None
+                else spark.table(source.table or "")
+            )
+        except Exception as e:  # Spark's AnalysisException and friends
+            raise InputError(
+                f"cannot read {source.describe()}: {str(e).strip().splitlines()[0]}"
+            ) from e
     types = {f.name: f.dataType.simpleString() for f in frame.schema.fields}
     for want in (source.tid_col, source.item_col):
         if want not in types:
@@ -147,7 +147,7 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
     else:
         label = f"CAST({item} AS VARCHAR)"
     store.execute(
-        f"CREATE OR REPLACE TABLE source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
+        f"CREATE OR REPLACE TEMP VIEW source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
         f"FROM {SOURCE_VIEW}",
         step="source_pairs",
     )
@@ -159,7 +159,7 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     spec.check()
     read_source(store, source)
     store.run("source_distinct")
-    store.drop("source_pairs")
+    store.execute("DROP VIEW IF EXISTS source_pairs", step="drop_source")
     problems = store.run("source_check").one()
     _check_problems(problems, source.describe())
     size_shuffles(store.ex, int(problems["pairs"]))
@@ -204,14 +204,18 @@ def check_options(
     table: str | None,
     hierarchy: HierarchySpec | None,
     output: Path | None,
+    run: str | None = None,
     encoding: str | None = None,
 ) -> None:
-    """What `anonymize --engine spark` takes, checked before a JVM starts."""
+    """What `anonymize --engine spark` takes, checked before a JVM starts (the CLI refuses
+    DuckDB's own options first)."""
     if engine != "spark":
         raise ParamsError(f"--engine must be duckdb or spark, not {engine!r}")
     check_algorithm(algorithm)
     if db is not None:
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
+    if run is not None and run.startswith((STAGING, ASIDE)):
+        raise ParamsError(f"run names starting {STAGING} or {ASIDE} are the tool's own")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
     if encoding is not None:
@@ -229,7 +233,9 @@ def check_options(
 
 
 def run_name(params: Params) -> str:
-    return params.run_name or f"{runs.RUN_PREFIX}{runs.default_base(params.algorithm, params.k)}"
+    """The run's name: --run, or as on DuckDB `run_<algorithm>_k<k>[_m<m>]`."""
+    base = runs.default_base(params.algorithm, params.k, params.m)
+    return params.run_name or f"{runs.RUN_PREFIX}{base}"
 
 
 def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) -> Result:
@@ -247,28 +253,31 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     runs.write_info(store, run_info(algo.name, params, info, engine="spark"))
     save_log(store.ex, store.ex.log)  # type: ignore[arg-type]
     store.ex.persist()
-    return finished(store.ex.catalog, algo, params, report, loss, info, started)
+    return finished(store.run_name, algo, params, report, loss, info, started)
 
 
-def write_release(store: SparkStore, path: str | Path) -> Path:
+def write_release(store: SparkStore, path: str | Path, *, per_transaction: bool = False) -> Path:
     """The release with the original ids and labels as a Parquet folder written by Spark (one
-    dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow)."""
+    dataset to Spark, DuckDB's `read_parquet('DIR/*.parquet')` and pyarrow): one row per
+    (transaction, item), or with `per_transaction` one per transaction with its list of
+    items. Returns the folder it was written to, beside `path` under a temporary name: the
+    caller renames it into place (`replace_folder`) when the run has taken its place."""
     from .engine import sqlfiles
-    from .engine.spark import to_spark
+    from .engine.spark import DIALECT, to_spark
 
-    (text,) = to_spark(sqlfiles.statement("release_labelled").sql)
+    name = "release_per_transaction" if per_transaction else "release_labelled"
+    (text,) = to_spark(sqlfiles.statement(name, DIALECT).sql)
     path = Path(path)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     started = time.perf_counter()
     try:
         with store.ex.interruptible():
             store.ex.spark.sql(text).write.mode("overwrite").parquet(str(tmp))
-        replace_folder(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     store.ex._record(Logged("write_release", text, None, time.perf_counter() - started))
-    return path
+    return tmp
 
 
 def replace_folder(new: Path, path: Path) -> None:
@@ -301,17 +310,20 @@ def anonymize_source(
     master: str = "local[2]",
     warehouse: str | Path | None = None,
     output: str | Path | None = None,
+    per_transaction: bool = False,
     sql_log: str | Path | None = None,
     spark: Any = None,
     progress: Progress = quiet,
 ) -> tuple[Result, list[str]]:
-    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a new Spark
-    database named after the run. A failed or interrupted run's database is dropped, folder
-    and all, and its release (written beside `output` under a temporary name) is removed.
-    With no `spark` session given, the active one is used, or one is started on `master` (and
-    stopped at the end)."""
+    """`setanon anonymize --engine spark`: load, anonymize, verify and write, in a staging
+    Spark database that takes the run's name only once everything is written
+    (`spark_warehouse.StagedRun`): a failed or interrupted run leaves nothing (its staging
+    database and the release's temporary folder are removed) and an earlier run it was to
+    replace stays as it was. With no `spark` session given, the active one is used, or one is
+    started on `master` (and stopped at the end)."""
     from .engine.log import replay_script
     from .engine.spark import session
+    from .engine.spark_warehouse import StagedRun
     from .store.release_io import write_text_atomic
 
     check_algorithm(params.algorithm)
@@ -320,21 +332,31 @@ def anonymize_source(
     own = spark is None and SparkSession.getActiveSession() is None  # stop only what we start
     spark = spark if spark is not None else session(master, warehouse=warehouse)
     try:
-        name = run_name(params)
-        ex = SparkExecutor(spark, name, replace=params.replace)
-        store = SparkStore(ex)
-        try:
-            with interrupts.deferred():  # entered after the session: PySpark sets its own
+        staged = StagedRun(spark, run_name(params), params.replace)
+        with interrupts.deferred():  # entered after the session: PySpark sets its own
+            staged.check()
+            ex = SparkExecutor(spark, staged.staging)
+            store = SparkStore(ex, run=staged.run)
+            written: Path | None = None
+            try:
                 notes = load(store, source, spec)
                 result = anonymize(store, params, progress=progress)
                 if output is not None:
-                    write_release(store, output)
-        except BaseException:
-            ex.drop_database()
-            raise
-        ex.close()
+                    written = write_release(store, output, per_transaction=per_transaction)
+                ex.close()
+                interrupts.raise_pending()
+                staged.swap()
+                if written is not None:
+                    replace_folder(written, Path(output))  # type: ignore[arg-type]
+            except BaseException:
+                staged.discard()
+                if written is not None:
+                    shutil.rmtree(written, ignore_errors=True)
+                raise
         if sql_log is not None:
-            write_text_atomic(sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=name)))
+            write_text_atomic(
+                sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=staged.run))
+            )
         return result, notes
     finally:
         if own:
@@ -363,7 +385,7 @@ def list_runs(warehouse: str | Path) -> list[dict[str, Any]]:
 
     out = []
     for folder in sorted(Path(warehouse).glob("*.db")):
-        if not (folder / "run_info").is_dir():
+        if folder.name.startswith((STAGING, ASIDE)) or not (folder / "run_info").is_dir():
             continue
         info = {r["key"]: r["value"] for r in pq.read_table(folder / "run_info").to_pylist()}
         tables = sorted(p.name for p in folder.iterdir() if p.is_dir())

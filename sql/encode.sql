@@ -54,6 +54,33 @@ SELECT CAST(dense_rank() OVER (
 FROM (SELECT DISTINCT tid_label FROM source_distinct)
 ORDER BY tid;
 
+-- name: make_tids :spark
+-- The same numbering on Spark without a window over every transaction (which runs on one
+-- task): Spark's ORDER BY is a distributed sort into ordered parts, numbered within each part
+-- by monotonically_increasing_id() (the part's index above bit 33, the row's place in it
+-- below); each part's first number is the count of the parts before it. The numbered ids are
+-- kept first (`tid_order`), so both reads see the same parts.
+CREATE OR REPLACE TABLE tid_order AS
+SELECT tid_label, monotonically_increasing_id() AS mono
+FROM (
+    SELECT DISTINCT tid_label
+    FROM source_distinct
+    ORDER BY TRY_CAST(tid_label AS DOUBLE) NULLS LAST, CAST(tid_label AS VARCHAR)
+);
+CREATE TABLE tids AS
+WITH part AS (
+    SELECT mono >> 33 AS part, count(*) AS n
+    FROM tid_order
+    GROUP BY mono >> 33
+), part_start AS (
+    SELECT part, sum(n) OVER (ORDER BY part) - n AS start
+    FROM part
+)
+SELECT CAST(s.start + (o.mono & 8589934591) AS BIGINT) AS tid, o.tid_label AS label
+FROM tid_order AS o
+JOIN part_start AS s ON s.part = o.mono >> 33;
+DROP TABLE tid_order;
+
 -- name: make_tx_raw
 -- The transactions as (tid, item label), duplicates collapsed (set semantics) by source_distinct.
 -- Unordered: every reader groups or joins it, and `tx` is sorted when it is encoded (a sort

@@ -118,6 +118,20 @@ LEFT JOIN node AS n ON n.id = r.node
 GROUP BY t.tid, t.label
 ORDER BY t.tid;
 
+-- name: release_per_transaction :spark
+-- The same rows on Spark, which drops the ORDER BY of an aggregate: the (node, label) pairs
+-- are collected, sorted by node and then their labels taken.
+SELECT t.label AS tid,
+       coalesce(list_transform(
+           list_sort(list({'node': r.node, 'label': n.label}) FILTER (WHERE n.label IS NOT NULL)),
+           x -> x.label
+       ), []) AS items
+FROM tids AS t
+LEFT JOIN release AS r ON r.tid = t.tid
+LEFT JOIN node AS n ON n.id = r.node
+GROUP BY t.tid, t.label
+ORDER BY t.tid;
+
 -- name: release_per_transaction_json
 -- release_per_transaction for a CSV file: each transaction's list of labels as JSON text.
 SELECT tid, to_json(items) AS items

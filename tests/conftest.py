@@ -22,9 +22,6 @@ from setanon_sql import Store  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
-# tests/test_spark.py still imports these names from here (to go once it imports helpers.papers)
-__all__ = ["AB_TREE", "TABLE2_TX"]
-
 
 @pytest.fixture
 def fig2() -> Store:

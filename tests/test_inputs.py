@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import cli
+from helpers.cli import cli
 
 from setanon_sql.errors import ExitCode
 

@@ -7,6 +7,7 @@ row, both must pass the verifier, and the verifier's verdicts on random releases
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 import random
 import signal
@@ -19,11 +20,12 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import EX, cli, interrupt
-from conftest import AB_TREE, TABLE2_TX
+from helpers.cli import EX, cli, interrupt
+from helpers.papers import AB_TREE, FIG2_TX, TABLE2_TX
+from helpers.sockets import listening
+from helpers.strategies import databases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import databases
 
 from setanon_sql import api
 from setanon_sql.algorithms import partition_tail
@@ -155,6 +157,34 @@ def test_random_same_release(spark, tmp_path_factory, db, k, leftover):
         partition_tail.TAIL_ROWS = before
 
 
+@pytest.mark.parametrize(("algorithm", "sample_from"), [("aa", None), ("aa", 4), ("da", None)])
+def test_km_paper_example_same_release(spark, tmp_path, monkeypatch, algorithm, sample_from):
+    """Terrovitis et al.'s Fig. 2, k=2, m=2, AA and DA on both engines: the same cut and
+    release. With `sample_from` 4 the candidates are counted on the sample first (as from
+    100,000 transactions on), on a database of 7 transactions."""
+    from setanon_sql.algorithms import km_cut
+
+    if sample_from is not None:
+        monkeypatch.setattr(km_cut, "SAMPLE_FROM", sample_from)
+        monkeypatch.setattr(km_cut, "SAMPLE_SHARE", 2)
+    path = write_parquet(tmp_path, [*FIG2_TX, *TABLE2_TX.values()])
+    params = Params(algorithm=algorithm, k=2, m=2)
+    assert_same_release(spark, path, AB_TREE, params)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    db=databases(max_leaves=9, max_tx=14, max_len=4),
+    k=st.integers(1, 3),
+    m=st.integers(1, 3),
+)
+def test_random_km_same_release(spark, tmp_path_factory, db, k, m):
+    """AA on random data and trees: the same release on both engines, both verified."""
+    txs, edges = db
+    path = write_parquet(tmp_path_factory.mktemp("km"), txs)
+    assert_same_release(spark, path, edges, Params(algorithm="aa", k=min(k, len(txs)), m=m))
+
+
 def random_release(txs: list[list[str]], edges, rnd: random.Random) -> list[tuple[int, str]]:
     """Each item kept, generalized to a random ancestor, dropped, or (rarely) replaced by an
     unrelated node: releases that pass and fail each check."""
@@ -239,9 +269,11 @@ def test_cli_end_to_end(spark, tmp_path):
     assert sorted(on_spark, key=key) == sorted(on_duck, key=key)
     again = cli("anonymize", *common, "--engine", "spark", "--run", "cli_run")
     assert again.code == 3 and "exists" in again.stderr
-    other = cli("anonymize", *common[:-4], "-a", "aa", "-m", "2", "-k", "2", "--engine", "spark")
+    other = cli("anonymize", *common[:-4], "-a", "clump", "-k", "2", "--engine", "spark")
     assert other.code == 2
-    assert other.stderr.strip() == "error: --engine spark runs algorithm partition only, not 'aa'"
+    assert other.stderr.strip() == (
+        "error: --engine spark runs algorithm partition, aa, da only, not 'clump'"
+    )
     with_db = cli("anonymize", *common, "--engine", "spark", "--db", tmp_path / "x.duckdb")
     assert with_db.code == 2 and "--db" in with_db.stderr
 
@@ -360,27 +392,125 @@ def jvms_of(warehouse: Path) -> list[int]:
     return pids
 
 
+def files_under(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_size for p in folder.rglob("*") if p.is_file()}
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_signal_mid_run_leaves_nothing_on_spark(tmp_path, sig, code):
-    """Ctrl-C and SIGTERM stop a Spark run as they stop a DuckDB one: exit 130 / 143 with one
-    line, no release (nor its temporary folder), no run database, no JVM left running."""
+def test_a_signal_to_the_process_group_leaves_nothing_on_spark(tmp_path, sig, code):
+    """Ctrl-C and SIGTERM sent to the whole process group (a terminal's Ctrl-C, `timeout`, a
+    scheduler) stop a Spark run as they stop a DuckDB one: exit 130 / 143 with one line, no
+    release (nor its temporary folder), no staging database, no JVM left running, and the
+    earlier run it was to --replace as it was. The JVM runs in a session of its own, so the
+    signal reaches only Python, which cancels the Spark jobs and cleans up."""
     r = random.Random(7)
     txs = [[f"i{r.randint(0, 3000)}" for _ in range(r.randint(3, 12))] for _ in range(20_000)]
     path = write_parquet(tmp_path, txs)
     warehouse = tmp_path / "warehouse"
+    earlier = warehouse / "sig_run.db"
+    (earlier / "run_info").mkdir(parents=True)  # an earlier run of the tool, to be replaced
+    (earlier / "run_info" / "part-0.parquet").write_bytes(b"earlier run")
+    (earlier / "release").mkdir()
+    (earlier / "release" / "part-0.parquet").write_bytes(b"earlier release")
+    before = files_under(earlier)
     out = tmp_path / "rel.parquet"
     cmd = [sys.executable, "-m", "setanon_sql", "anonymize", str(path), "--fanout", "4",
-           "-a", "partition", "-k", "10", "--engine", "spark", "--run", "sig_run",
+           "-a", "partition", "-k", "10", "--engine", "spark", "--run", "sig_run", "--replace",
            "--spark-warehouse", str(warehouse), "-o", str(out), "-q"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    staging = warehouse / "setanon_staging__sig_run.db"
     deadline = time.monotonic() + 120
-    while not (warehouse / "sig_run.db").exists() and time.monotonic() < deadline:
+    while not staging.exists() and time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.2)
     time.sleep(3)  # into the load and the rounds
-    interrupt(proc, sig, code)
+    interrupt(proc, sig, code, group=True)
     assert not out.exists()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.parquet")]
-    assert not (warehouse / "sig_run.db").exists()
+    assert sorted(p.name for p in warehouse.iterdir()) == ["sig_run.db"]
+    assert files_under(earlier) == before
     time.sleep(2)
     assert jvms_of(warehouse) == []
+
+
+def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
+    """`--run R --replace` builds the new run under a staging name and swaps it in only when
+    it has succeeded: a replacement that fails (k larger than the data, exit 3) leaves R's
+    folder and its catalog entry as they were; one that succeeds replaces R."""
+    from setanon_sql.engine.spark import database_folder
+
+    path = write_parquet(tmp_path, TABLE2_TX)
+    tree = tmp_path / "tree.csv"
+    tree.write_text("child,parent\n" + "".join(f"{c},{p}\n" for c, p in AB_TREE))
+    common = [path, "-H", tree, "-a", "partition", "--engine", "spark", "--run", "swap_run"]
+    first = cli("anonymize", *common, "-k", "2")
+    assert first.code == 0, first.stderr
+    folder = database_folder(spark, "swap_run")
+    assert folder is not None
+    before = files_under(folder)
+    failed = cli("anonymize", *common, "-k", "100", "--replace")
+    assert failed.code == 3 and "larger than the data" in failed.stderr
+    assert files_under(folder) == before
+    assert spark.table("swap_run.run_info").where("key = 'k'").collect()[0]["value"] == "2"
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith("setanon_")]
+    again = cli("anonymize", *common, "-k", "3", "--replace")
+    assert again.code == 0, again.stderr
+    assert spark.table("swap_run.run_info").where("key = 'k'").collect()[0]["value"] == "3"
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith("setanon_")]
+    spark.sql("DROP DATABASE swap_run CASCADE")
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--output-table", "rel"], "are DuckDB's"),
+        (["--memory-limit", "4GB"], "are DuckDB's"),
+        (["--threads", "2"], "are DuckDB's"),
+        (["--temp-dir", "."], "are DuckDB's"),
+        (["--format", "csv"], "reads a Parquet INPUT or a Spark --table"),
+        (["--dataset", "1"], "reads a Parquet INPUT or a Spark --table"),
+        (["--run", "setanon_staging__x"], "are the tool's own"),
+    ],
+)
+def test_duckdb_options_are_refused_on_spark(tmp_path, extra, message):
+    """DuckDB's options that mean nothing on Spark are refused (exit 2, one line) before a
+    JVM starts, not silently ignored; so is a run name of the tool's staging."""
+    path = write_parquet(tmp_path, TABLE2_TX)
+    out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "2",
+              "--engine", "spark", *extra)  # fmt: skip
+    assert out.code == 2, out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert line.startswith("error: ") and message in line
+
+
+def test_per_transaction_release_on_spark(spark, tmp_path):
+    """--per-transaction writes one row per transaction with its items in node order, as
+    DuckDB writes it."""
+    path = write_parquet(tmp_path, TABLE2_TX)
+    tree = tmp_path / "tree.csv"
+    tree.write_text("child,parent\n" + "".join(f"{c},{p}\n" for c, p in AB_TREE))
+    common = [path, "-H", tree, "-a", "partition", "-k", "2", "--per-transaction"]
+    out = cli("anonymize", *common, "--engine", "spark", "--run", "per_tx_run",
+              "-o", tmp_path / "spark.parquet")  # fmt: skip
+    assert out.code == 0, out.stderr
+    ref = cli("anonymize", *common, "-o", tmp_path / "duck.parquet")
+    assert ref.code == 0, ref.stderr
+    on_spark = pq.read_table(tmp_path / "spark.parquet").to_pylist()
+    on_duck = pq.read_table(tmp_path / "duck.parquet").to_pylist()
+    assert sorted(on_spark, key=lambda r: r["tid"]) == sorted(on_duck, key=lambda r: r["tid"])
+    assert any(len(r["items"]) > 1 for r in on_duck)
+    spark.sql("DROP DATABASE per_tx_run CASCADE")
+
+
+def test_local_spark_listens_on_the_loopback_address_only(spark):
+    """The driver's JVM (RPC, block manager, the gateway to Python) listens on 127.0.0.1 only:
+    nothing of a local run is reachable from another machine."""
+    pid = spark.sparkContext._jvm.ProcessHandle.current().pid()
+    spark.sql("SELECT 1").collect()
+    addresses = listening(pid)
+    assert len(addresses) >= 2, addresses  # at least the driver's RPC and block manager
+    assert all(ipaddress.ip_address(a).is_loopback for a in addresses), addresses
+    assert spark.conf.get("spark.driver.bindAddress") == "127.0.0.1"

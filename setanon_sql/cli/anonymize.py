@@ -37,7 +37,8 @@ def anonymize_cmd(
     temp_dir: o.TempDir = None,
     threads: o.Threads = None,
     engine: Annotated[
-        str, typer.Option("--engine", help="duckdb (default) or spark (algorithm partition).")
+        str,
+        typer.Option("--engine", help="duckdb (default) or spark (algorithms partition, aa, da)."),
     ] = "duckdb",
     spark_master: Annotated[
         str | None,
@@ -136,12 +137,12 @@ def anonymize_cmd(
     )
     if engine == "spark":
         o.refuse_unless(
-            not (per_transaction or output_table is not None or dbo.settings_given or files),
-            "--engine spark writes a Parquet folder and sizes itself: --per-transaction, "
-            "--output-table, --files, --memory-limit, --temp-dir and --threads are DuckDB's",
+            not (output_table is not None or dbo.settings_given or files),
+            "--engine spark writes a Parquet folder and sizes itself: --output-table, --files, "
+            "--memory-limit, --temp-dir and --threads are DuckDB's",
         )
         spark = (spark_master or SPARK_DEFAULT_MASTER, spark_warehouse)
-        summary = anonymize_spark(src, hier, db, spark, params, output, sql_log)
+        summary = anonymize_spark(src, hier, db, spark, params, output, sql_log, per_transaction)
         return emit(summary, as_json, "release (verified)", quiet=quiet)
     read = inputs(src, hier, dbo)
     folder = disassociation_folder(params, output, files, per_transaction, output_table, read)
@@ -291,9 +292,11 @@ def anonymize_spark(
     params: Any,
     output: Path | None,
     sql_log: Path | None,
+    per_transaction: bool,
 ) -> dict[str, Any]:
-    """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder;
-    `spark` is the master and the warehouse."""
+    """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder
+    (a row per item, or with `per_transaction` per transaction); `spark` is the master and the
+    warehouse."""
     from .. import spark_run
 
     o.refuse_unless(
@@ -303,7 +306,7 @@ def anonymize_spark(
     spec = hier.spec()
     spark_run.check_options(
         engine="spark", algorithm=params.algorithm, db=db, source=src.source, table=src.table,
-        hierarchy=spec, output=output, encoding=src.encoding,
+        hierarchy=spec, output=output, run=params.run_name, encoding=src.encoding,
     )  # fmt: skip
     assert spec is not None  # check_options refused a run without a hierarchy
     source = spark_run.SparkSource(
@@ -314,7 +317,8 @@ def anonymize_spark(
     )
     master, warehouse = spark
     result, notes = spark_run.anonymize_source(
-        source, spec, params, master=master, warehouse=warehouse, output=output, sql_log=sql_log
-    )
+        source, spec, params, master=master, warehouse=warehouse, output=output,
+        per_transaction=per_transaction, sql_log=sql_log,
+    )  # fmt: skip
     warn(notes)
     return run_summary(result, output, engine="spark")

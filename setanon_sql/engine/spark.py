@@ -1,12 +1,7 @@
 """The Spark side of the engine boundary: the same named statements, run on a Spark session.
 
-Statements are written once, in DuckDB's dialect (`sql/*.sql`); here each is parsed with sqlglot,
-its `$name` parameters replaced by sqlglot literals (never text pasted into SQL), and written as
-Spark SQL. What Spark's session catalog does differently is rewritten on the syntax tree, not
-in the text: `CREATE OR REPLACE TABLE t AS q` becomes a create, drop and rename (Spark replaces
-only v2 tables, and `q` may read `t` itself), temp tables become plain tables of the run's
-database, and DuckDB's unsigned integers become BIGINT. A statement that needs more than that has
-a `-- name: NAME :spark` variant next to it in its .sql file (`sqlfiles.statement`).
+The statements are transpiled by `spark_sql`; the session is made by `spark_session`; the
+run's tables are held by `spark_memory`; the warehouse's folders are `spark_warehouse`'s.
 
 `SparkExecutor` has the interface algorithms use on the DuckDB `Executor` (`execute`, `run`,
 `query`, `scalar`, `put_rows`, `unordered`, the log), so the drivers are not forked: Partition,
@@ -23,7 +18,6 @@ Parquet tables of the run's database (`SparkExecutor.persist`, at the end of a r
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -34,186 +28,38 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import InputError, Terminated
-from . import interrupts, sqlfiles
+from . import interrupts, spark_memory, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
+from .spark_session import session, shuffle_partitions
+from .spark_sql import (
+    _SPARK_TYPES,
+    DIALECT,
+    _count_sql,
+    _reads,
+    _returns_rows,
+    _target,
+    _unordered,
+    _unqualify_temp,
+    bind,
+    duckdb_setting,
+    rewrite,
+    to_spark,
+)
+from .spark_sql import ident as _ident
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-DIALECT = "spark"
-# DuckDB column types of `Rows` and of DDL, as Spark writes them
-_SPARK_TYPES = {
-    "INTEGER": "INT",
-    "BIGINT": "BIGINT",
-    "UBIGINT": "BIGINT",
-    "HUGEINT": "DECIMAL(38,0)",
-    "VARCHAR": "STRING",
-    "DOUBLE": "DOUBLE",
-    "BOOLEAN": "BOOLEAN",
-    "INTEGER[]": "ARRAY<INT>",
-    "BIGINT[]": "ARRAY<BIGINT>",
-    "VARCHAR[]": "ARRAY<STRING>",
-}
-_UNSIGNED = {
-    exp.DataType.Type.UBIGINT: exp.DataType.Type.BIGINT,
-    exp.DataType.Type.UINT: exp.DataType.Type.BIGINT,
-    exp.DataType.Type.USMALLINT: exp.DataType.Type.INT,
-    exp.DataType.Type.UTINYINT: exp.DataType.Type.SMALLINT,
-    exp.DataType.Type.INT128: exp.DataType.Type.BIGINT,
-}
-
-
-def session(
-    master: str = "local[2]",
-    *,
-    warehouse: str | Path | None = None,
-    app: str = "setanon-sql",
-    config: Mapping[str, str] | None = None,
-) -> SparkSession:
-    """A Spark session for the tool: UI off, few shuffle partitions (small local data; a run
-    sizes them to its data, `shuffle_partitions`), tables written as Parquet under `warehouse`
-    so an analyst can read them after the run. Constraint propagation is off: it infers
-    IS NOT NULL and equality predicates over every join of a plan, a cost paid per statement
-    in the optimizer for filters the statements do not need."""
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError as e:  # pragma: no cover - pyspark is a declared extra
-        raise InputError('--engine spark needs pyspark: pip install "setanon-sql[spark]"') from e
-    builder = (
-        SparkSession.builder.master(master)
-        .appName(app)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.sources.default", "parquet")
-        .config("spark.sql.constraintPropagation.enabled", "false")
-    )
-    if warehouse is not None:
-        builder = builder.config("spark.sql.warehouse.dir", str(Path(warehouse).resolve()))
-    for key, value in (config or {}).items():
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-def shuffle_partitions(rows: int, cores: int) -> int:
-    """Shuffle partitions for data of `rows` rows on `cores` cores: one per 2 million rows, a
-    multiple of the cores and at least one per core (Spark's default of 200 is sized for a
-    cluster: on small data each partition is a task's fixed cost for a few rows).
-
-    Example:
-        >>> shuffle_partitions(300_000, 2), shuffle_partitions(7_000_000, 2)
-        (2, 4)
-    """
-    wanted = max(1, -(-rows // 2_000_000))
-    return min(4000, -(-wanted // max(cores, 1)) * max(cores, 1))
-
-
-def literal(value: Any) -> exp.Expression:
-    """A bound value as a sqlglot literal; floats typed DOUBLE, as DuckDB binds them (a Spark
-    number literal with a point would be DECIMAL).
-
-    Example:
-        >>> literal("o'brien").sql("spark"), literal(0.5).sql("spark"), literal(True).sql("spark")
-        ("'o\\\\'brien'", 'CAST(0.5 AS DOUBLE)', 'TRUE')
-    """
-    if isinstance(value, float):
-        return exp.cast(exp.convert(value), exp.DataType.Type.DOUBLE)
-    return exp.convert(value)
-
-
-def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
-    """Replace every `$name` placeholder by the literal of its value."""
-
-    def sub(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, exp.Placeholder) and node.name:
-            if node.name not in params:
-                raise KeyError(f"no value for parameter ${node.name}")
-            return literal(params[node.name])
-        if isinstance(node, exp.DataType) and node.this in _UNSIGNED:
-            return exp.DataType.build(_UNSIGNED[node.this])
-        return node
-
-    return tree.transform(sub)
-
-
-def _reads(query: exp.Expression, table: str) -> bool:
-    return any(t.name == table and not t.db for t in query.find_all(exp.Table))
-
-
-def _as_plain_table(create: exp.Create) -> exp.Create:
-    """A CREATE without OR REPLACE and TEMP, stored as Parquet."""
-    create = create.copy()
-    create.set("replace", False)
-    props = create.args.get("properties")
-    kept = [
-        p
-        for p in (props.expressions if props else [])
-        if not isinstance(p, (exp.TemporaryProperty, exp.FileFormatProperty))
-    ]
-    kept.append(exp.FileFormatProperty(this=exp.var("PARQUET")))
-    create.set("properties", exp.Properties(expressions=kept))
-    return create
-
-
-def _drop(name: str) -> exp.Drop:
-    return exp.Drop(tables=[exp.to_table(name, quoted=True)], kind="TABLE", exists=True)
-
-
-def _unqualify_temp(tree: exp.Expression) -> None:
-    """Drop the `temp.` qualifier (DuckDB's temp catalog): Spark's temporary views need none."""
-    for table in tree.find_all(exp.Table):
-        if table.db.lower() == "temp":
-            table.set("db", None)
-
-
-def _target(tree: exp.Create | exp.Insert) -> exp.Table:
-    return tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-
-
-def rewrite(tree: exp.Expression) -> list[exp.Expression]:
-    """One bound DuckDB statement as the Spark statements that do the same.
-
-    `CREATE [OR REPLACE] [TEMP] TABLE t ...` drops `t` first; when its query reads `t`, the new
-    table is built under another name and renamed, so the old one is read before it goes.
-    A `temp.` qualifier (DuckDB's temp catalog) is dropped: Spark's temporary views need none.
-    """
-    _unqualify_temp(tree)
-    if not (isinstance(tree, exp.Create) and tree.kind == "TABLE"):
-        return [tree]
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    name = target.name
-    query = tree.expression
-    drop = _drop(name)
-    plain = _as_plain_table(tree)
-    if query is not None and _reads(query, name):
-        staged = f"{name}__next"
-        plain_target = plain.this.this if isinstance(plain.this, exp.Schema) else plain.this
-        plain_target.set("this", exp.to_identifier(staged, quoted=True))
-        rename = exp.Alter(
-            this=exp.to_table(staged, quoted=True),
-            kind="TABLE",
-            actions=[exp.AlterRename(this=exp.to_table(name, quoted=True))],
-        )
-        return [_drop(staged), plain, drop, rename]
-    return [drop, plain]
-
-
-def to_spark(sql: str, params: Mapping[str, Any] | None = None) -> list[str]:
-    """DuckDB SQL with `$name` parameters as the Spark SQL statements to run.
-
-    Example:
-        >>> to_spark("CREATE OR REPLACE TABLE t AS SELECT $k::UBIGINT AS k", {"k": 3})
-        ['DROP TABLE IF EXISTS t', 'CREATE TABLE t USING PARQUET AS SELECT CAST(3 AS BIGINT) AS k']
-    """
-    out: list[str] = []
-    for tree in sqlglot.parse(sql, read="duckdb"):
-        if tree is None:
-            continue
-        bound = bind(tree, params or {})
-        out.extend(st.sql(DIALECT) for st in rewrite(bound))
-    return out
+# what callers import from here: the executor's module names the session and the transpiler too
+__all__ = [
+    "DIALECT",
+    "SparkExecutor",
+    "bind",
+    "rewrite",
+    "session",
+    "shuffle_partitions",
+    "to_spark",
+]
 
 
 class LazyCount:
@@ -249,25 +95,27 @@ class SparkExecutor(StatementLog):
     read_only = False
     path = None
 
-    def __init__(self, spark: SparkSession, database: str, *, replace: bool = False) -> None:
+    def __init__(self, spark: SparkSession, database: str) -> None:
+        """Work in a new database `database` (refused when its folder exists: a database
+        this executor did not make is never written to nor dropped)."""
+        from .spark_warehouse import Folders
+
         self.spark = spark
         self.catalog = database
-        interrupts.watch(self)
         self.log: list[Logged] = []
         self._sinks: list[list[Logged]] = []
         self.seq = 0
-        self._held: dict[str, Any] = {}  # table name -> its checkpointed DataFrame
-        folder = database_folder(spark, database)
-        if folder is not None and folder.exists():
-            if not (replace and (folder / "run_info").is_dir()):
-                raise InputError(
-                    f"Spark database folder {folder} exists: choose another --run, or --replace "
-                    "a run of this tool"
-                )
-            self._raw(f"DROP DATABASE IF EXISTS {_ident(database)} CASCADE")
-            shutil.rmtree(folder)
-        self._raw(f"CREATE DATABASE IF NOT EXISTS {_ident(database)}")
+        self._held: dict[str, spark_memory.Held] = {}  # the run's tables, in memory
+        self._views: set[str] = set()  # the run's views
+        folders = Folders(spark)
+        if folders.exists(folders.of(database)):
+            raise InputError(
+                f"Spark database folder {folders.of(database).toString()} exists: choose "
+                "another --run, or --replace a run of this tool"
+            )
+        self._raw(f"CREATE DATABASE {_ident(database)}")
         self.spark.catalog.setCurrentDatabase(database)
+        interrupts.watch(self)
 
     @contextmanager
     def interruptible(self) -> Iterator[None]:
@@ -314,19 +162,25 @@ class SparkExecutor(StatementLog):
             if tree is None:
                 continue
             tree = bind(tree, bound or {})
+            if duckdb_setting(tree):
+                self._record(
+                    Logged(
+                        step, f"-- a DuckDB setting, nothing on Spark: {tree.sql()}", bound, 0.0
+                    ),
+                    bookkeeping=bookkeeping,
+                )
+                continue
+            self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
+            held = self._in_memory(tree, step, bound, bookkeeping)
+            if held is not None:
+                result = held
+                continue
             count = _count_sql(tree)
             if isinstance(tree, exp.Insert) and count and _reads(tree.expression, tree.this.name):
                 count_now = self.spark.sql(count).collect()[0][0]  # before the insert changes it
                 count = None
             else:
                 count_now = None
-            self.spark.sparkContext.setJobGroup(step, step)  # Spark's jobs by step
-            if self._in_memory(tree, step, bound, bookkeeping):
-                if count_now is not None:
-                    result = Answer(["Count"], [(count_now,)])
-                elif count:
-                    result = LazyCount(self, count)
-                continue
             for st in rewrite(tree):
                 text = st.sql(DIALECT)
                 started = time.perf_counter()
@@ -348,14 +202,16 @@ class SparkExecutor(StatementLog):
 
     def _in_memory(
         self, tree: exp.Expression, step: str, bound: dict | None, bookkeeping: bool
-    ) -> bool:
-        """Run a CREATE TABLE, INSERT or DROP TABLE on the run's in-memory tables; False for
-        any other statement (it runs as Spark SQL)."""
+    ) -> Answer | None:
+        """Run a CREATE TABLE or VIEW, INSERT or DROP on the run's in-memory tables and views
+        (`spark_memory`) and return its row count; None for any other statement (it runs as
+        Spark SQL)."""
         _unqualify_temp(tree)
+        insert = view = False
         if isinstance(tree, exp.Create) and tree.kind == "TABLE":
             name = _target(tree).name
             if tree.expression is not None:
-                query = tree.expression
+                query = _unordered(tree.expression)
                 text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} AS {query.sql(DIALECT)}"
                 make = lambda: self.spark.sql(query.sql(DIALECT))  # noqa: E731
             elif isinstance(tree.this, exp.Schema):
@@ -367,59 +223,90 @@ class SparkExecutor(StatementLog):
                 text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} ({', '.join(columns)})"
                 make = lambda: self.spark.createDataFrame([], ", ".join(columns))  # noqa: E731
             else:
-                return False
+                return None
         elif isinstance(tree, exp.Insert) and _target(tree).name in self._held:
             if isinstance(tree.this, exp.Schema):
-                return False  # a column list: Spark's own INSERT
-            name, query = _target(tree).name, tree.expression
+                return None  # a column list: Spark's own INSERT
+            name, query, insert = _target(tree).name, tree.expression, True
             if isinstance(query, exp.Values):
                 query = exp.select("*").from_(query.subquery("v"))
+            else:
+                query = _unordered(query)
             text = tree.sql(DIALECT)
             make = lambda: self._appended(name, query.sql(DIALECT))  # noqa: E731
+        elif isinstance(tree, exp.Create) and tree.kind == "VIEW" and tree.expression is not None:
+            name, query = _target(tree).name, tree.expression
+            text = f"CREATE OR REPLACE TEMPORARY VIEW {_ident(name)} AS {query.sql(DIALECT)}"
+            make = lambda: self.spark.sql(query.sql(DIALECT))  # noqa: E731
+            view = True
         elif isinstance(tree, exp.Drop) and tree.kind in ("TABLE", "VIEW"):
             names = [t.name for t in tree.args.get("tables") or []]
-            if not names or any(n not in self._held for n in names):
-                return False
+            if not names or any(n not in self._held and n not in self._views for n in names):
+                return None
             text, make = tree.sql(DIALECT), None
         else:
-            return False
+            return None
         started = time.perf_counter()
+        rows = 0
         try:
             if make is None:
                 for n in names:
                     self._release(n)
+            elif view:
+                make().createOrReplaceTempView(name)
+                self._views.add(name)
             else:
-                self._hold(name, make())
+                rows = self._hold(name, make(), append=insert)
         finally:
             self._record(
                 Logged(step, text, bound, time.perf_counter() - started), bookkeeping=bookkeeping
             )
-        return True
+        return Answer(["Count"], [(rows,)])
 
     def _appended(self, name: str, query: str) -> Any:
-        """The rows of `name` and then those of `query`, cast by position to name's columns,
-        as INSERT INTO does."""
-        old, new = self._held[name], self.spark.sql(query)
-        fields = old.schema.fields
+        """The rows of `query`, cast by position to the columns of `name`, as INSERT INTO
+        casts them."""
+        fields = self._held[name].view().schema.fields
+        new = self.spark.sql(query)
         if len(new.columns) != len(fields):
             raise InputError(f"INSERT INTO {name}: {len(new.columns)} columns for {len(fields)}")
-        cast = new.select(*(new[i].cast(f.dataType).alias(f.name) for i, f in enumerate(fields)))
-        return old.unionAll(cast)
+        return new.select(*(new[i].cast(f.dataType).alias(f.name) for i, f in enumerate(fields)))
 
-    def _hold(self, name: str, frame: Any) -> None:
-        """Compute `frame` now, keep its rows in memory with its lineage cut, and let statements
-        read it as `name` (the table of that name it replaces is released)."""
-        kept = _without_estimate(frame.localCheckpoint(eager=True))
-        self._release(name)
-        kept.createOrReplaceTempView(name)
-        self._held[name] = kept
+    def _hold(self, name: str, frame: Any, *, append: bool = False) -> int:
+        """Compute `frame` now into Spark's cache and let statements read it as `name`: as the
+        table (which it replaces, released) or, with `append`, as the table's next piece.
+        Returns its row count."""
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        cached, leaf, rows = spark_memory.cache(frame, partitions)
+        if append:
+            held = self._held[name]
+        else:
+            self._release(name)
+            held = self._held[name] = spark_memory.Held()
+        held.pieces.append(cached)
+        held.leaves.append(leaf)
+        held.rows += rows
+        if len(held.pieces) > spark_memory.MAX_PIECES:
+            merged, merged_leaf, total = spark_memory.cache(held.view(), partitions)
+            held.release()
+            held.pieces.append(merged)
+            held.leaves.append(merged_leaf)
+            held.rows = total
+        held.view().createOrReplaceTempView(name)
+        return rows
 
     def _release(self, name: str) -> None:
-        frame = self._held.pop(name, None)
-        if frame is None:
+        """Drop the table or view `name` of the run. Through the catalog's dropTempView: a
+        DROP statement would also uncache every table whose query read a view made by SQL
+        text (Spark's cascade), and the run's tables are its cache."""
+        if name in self._views:
+            self._views.discard(name)
+            self.spark.catalog.dropTempView(name)
+        held = self._held.pop(name, None)
+        if held is None:
             return
         self.spark.catalog.dropTempView(name)
-        _unpersist(frame)
+        held.release()
 
     def persist(self) -> list[str]:
         """Write every in-memory table the run still holds as a Parquet table of the run's
@@ -427,7 +314,7 @@ class SparkExecutor(StatementLog):
         free the memory. Returns the tables written."""
         written = []
         for name in list(self._held):
-            frame = self._held[name]
+            frame = self._held[name].view()
             target = f"{_ident(self.catalog)}.{_ident(name)}"
             started = time.perf_counter()
             self.spark.sparkContext.setJobGroup("persist", "persist")
@@ -447,6 +334,13 @@ class SparkExecutor(StatementLog):
             written.append(name)
         return written
 
+    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+        """Run a query and hand its result to Python as an Arrow table."""
+        import pyarrow as pa
+
+        result = self.execute(sql, params, step=step)
+        return pa.table({c: [r[i] for r in result.rows] for i, c in enumerate(result.columns)})
+
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
         """Run the named statement from `sql/`, its Spark variant when it has one."""
         return self.execute(sqlfiles.statement(name, DIALECT).sql, params, step=name)
@@ -454,13 +348,35 @@ class SparkExecutor(StatementLog):
     def put_rows(
         self, name: str, rows: Rows, *, temp: bool = False, bookkeeping: bool = False
     ) -> None:
-        """Columns held in Python as a temporary view (`temp`) or a Parquet table."""
+        """Columns held in Python as a temporary view (`temp`) or a table of the run."""
+        types = [_SPARK_TYPES[t] for t in rows.types]
+        values = [v for _, v in rows.columns.values()]
+        self._put(name, rows.column_names, types, values, temp=temp, bookkeeping=bookkeeping)
+
+    def put_arrow(
+        self, name: str, table: Any, *, temp: bool = False, bookkeeping: bool = False
+    ) -> None:
+        """An Arrow table from Python as a table of the run (`put_rows` for the drivers that
+        hand Arrow tables to DuckDB)."""
+        types = [_arrow_type(f.type) for f in table.schema]
+        values = [table.column(i).to_pylist() for i in range(table.num_columns)]
+        self._put(name, table.column_names, types, values, temp=temp, bookkeeping=bookkeeping)
+
+    def _put(
+        self,
+        name: str,
+        columns: list[str],
+        types: list[str],
+        values: list[list[Any]],
+        *,
+        temp: bool,
+        bookkeeping: bool,
+    ) -> None:
         self.seq += 1
         schema = ", ".join(
-            f"{exp.to_identifier(c, quoted=True).sql(DIALECT)} {_SPARK_TYPES[t]}"
-            for c, t in zip(rows.column_names, rows.types, strict=True)
+            f"{_ident(c)} {'BIGINT' if c == spark_memory.TID and t == 'INT' else t}"
+            for c, t in zip(columns, types, strict=True)
         )
-        values = [v for _, v in rows.columns.values()]
         data = list(zip(*values, strict=True)) if values else []
         started = time.perf_counter()
         frame = self.spark.createDataFrame(data, schema=schema)
@@ -470,7 +386,7 @@ class SparkExecutor(StatementLog):
             with self.interruptible():
                 self._hold(name, frame)
         kind = "TEMPORARY VIEW" if temp else "TABLE"
-        sql = f"CREATE {kind} {name} AS <{rows.num_rows} rows from Python>"
+        sql = f"CREATE {kind} {name} AS <{len(data)} rows from Python>"
         self._record(
             Logged(f"put_{name}", sql, None, time.perf_counter() - started), bookkeeping=bookkeeping
         )
@@ -498,12 +414,13 @@ class SparkExecutor(StatementLog):
 
     def drop_database(self) -> None:
         """Remove the run's database and its folder: a failed run leaves nothing behind."""
+        from .spark_warehouse import Folders
+
         self.close()
         self.spark.catalog.setCurrentDatabase("default")
         self._raw(f"DROP DATABASE IF EXISTS {_ident(self.catalog)} CASCADE")
-        folder = database_folder(self.spark, self.catalog)
-        if folder is not None and folder.is_dir():
-            shutil.rmtree(folder)
+        folders = Folders(self.spark)
+        folders.delete(folders.of(self.catalog))
 
     def close(self) -> None:
         """The session stays (one per process, as Spark wants); the temporary views and the
@@ -515,36 +432,22 @@ class SparkExecutor(StatementLog):
                 self.spark.catalog.dropTempView(view.name)
 
 
-def _without_estimate(frame: Any) -> Any:
-    """The checkpointed DataFrame with no carried size estimate. A checkpoint keeps its query's
-    estimated size, and the estimate of a join is the product of its inputs': carried from
-    round to round it grows to numbers of millions of digits (WV2: minutes of the optimizer in
-    BigInteger multiplication). Without it the table counts as large when a plan is made and
-    adaptive execution broadcasts it at run time if it is small."""
-    from pyspark.sql import DataFrame
+def _arrow_type(kind: Any) -> str:
+    """The Spark type of an Arrow column type (those the drivers hand over)."""
+    import pyarrow as pa
 
-    plan = frame._jdf.queryExecution().analyzed()
-    if plan.nodeName() != "LogicalRDD":
-        return frame
-    jvm = frame.sparkSession._jvm
-    none = jvm.scala.Option.empty()
-    session = frame.sparkSession._jsparkSession
-    bare = jvm.org.apache.spark.sql.execution.LogicalRDD(
-        plan.output(), plan.rdd(), plan.outputPartitioning(), plan.outputOrdering(),
-        plan.isStreaming(), session, none, none,
-    )  # fmt: skip
-    return DataFrame(jvm.org.apache.spark.sql.Dataset.ofRows(session, bare), frame.sparkSession)
-
-
-def _unpersist(frame: Any) -> None:
-    """Free the blocks of a checkpointed DataFrame (its plan is the checkpointed RDD)."""
-    plan = frame._jdf.queryExecution().analyzed()
-    if plan.nodeName() == "LogicalRDD":
-        plan.rdd().unpersist(False)
-
-
-def _ident(name: str) -> str:
-    return exp.to_identifier(name, quoted=True).sql(DIALECT)
+    if pa.types.is_list(kind):
+        return f"ARRAY<{_arrow_type(kind.value_type)}>"
+    for test, spark_type in (
+        (pa.types.is_int32, "INT"),
+        (pa.types.is_int64, "BIGINT"),
+        (pa.types.is_boolean, "BOOLEAN"),
+        (pa.types.is_floating, "DOUBLE"),
+        (pa.types.is_string, "STRING"),
+    ):
+        if test(kind):
+            return spark_type
+    raise TypeError(f"no Spark type for Arrow type {kind}")
 
 
 def database_folder(spark: SparkSession, database: str) -> Path | None:
@@ -557,18 +460,3 @@ def database_folder(spark: SparkSession, database: str) -> Path | None:
     elif "://" in warehouse:
         return None
     return Path(warehouse) / f"{database.lower()}.db"
-
-
-def _returns_rows(tree: exp.Expression) -> bool:
-    return isinstance(tree, exp.Query)
-
-
-def _count_sql(tree: exp.Expression) -> str | None:
-    """The query that counts what a CREATE TABLE AS or INSERT ... SELECT writes."""
-    if isinstance(tree, exp.Create) and tree.kind == "TABLE" and tree.expression is not None:
-        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-        return f"SELECT count(*) FROM {exp.to_identifier(target.name, quoted=True).sql(DIALECT)}"
-    if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Query):
-        inner = tree.expression.copy()
-        return exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("inserted")).sql(DIALECT)
-    return None

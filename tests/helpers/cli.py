@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -40,11 +41,15 @@ def fig2(*args: Any) -> Outcome:
     return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
 
 
-def interrupt(proc: subprocess.Popen, sig: int, code: int) -> str:
-    """Send a running CLI process `sig` and check it stopped as documented: exit `code`, one
-    `error:` line, no traceback. Returns its stderr."""
+def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = False) -> str:
+    """Send a running CLI process `sig` (with `group`, to its whole process group, as a
+    terminal or `timeout` does: start it with start_new_session=True) and check it stopped as
+    documented: exit `code`, one `error:` line, no traceback. Returns its stderr."""
     assert proc.poll() is None, proc.communicate()
-    proc.send_signal(sig)
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")

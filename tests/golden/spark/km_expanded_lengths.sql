@@ -5,7 +5,7 @@ SELECT
 FROM (
   SELECT
     COUNT(*) - 1 AS n
-  FROM QUERY_TABLE($source)
+  FROM $source
   GROUP BY
     tid
 )

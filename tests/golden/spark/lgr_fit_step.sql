@@ -30,8 +30,8 @@ WITH probe AS (
     pid,
     expanded,
     BIT_OR(bit) AS mask,
-    ARRAY_SORT(ARRAY_DISTINCT(COLLECT_LIST(child) FILTER(WHERE
-      rank >= 64))) AS wide
+    ARRAY_SORT(ARRAY_COMPACT(ARRAY_DISTINCT(COLLECT_LIST(child) FILTER(WHERE
+      rank >= 64)))) AS wide
   FROM step
   GROUP BY
     tid,

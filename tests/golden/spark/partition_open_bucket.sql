@@ -22,7 +22,7 @@ WITH opened AS (
   SELECT
     s.tid,
     e.child AS expanded,
-    ARRAY_SORT(ARRAY_DISTINCT(COLLECT_LIST(n.child))) AS wide
+    ARRAY_SORT(ARRAY_COMPACT(ARRAY_DISTINCT(COLLECT_LIST(n.child)))) AS wide
   FROM partition_split AS s
   JOIN tx AS t
     ON t.tid = s.tid

@@ -21,7 +21,7 @@ WITH opened AS (
   /* aggregate over every bucket would cost memory for lists that are all empty */
   SELECT
     t.tid,
-    ARRAY_SORT(ARRAY_DISTINCT(COLLECT_LIST(s.child))) AS wide
+    ARRAY_SORT(ARRAY_COMPACT(ARRAY_DISTINCT(COLLECT_LIST(s.child)))) AS wide
   FROM tx AS t
   JOIN node AS r
     ON r.parent IS NULL
@@ -31,7 +31,7 @@ WITH opened AS (
     t.tid
 )
 SELECT
-  CAST(o.tid AS INT) AS tid,
+  CAST(o.tid AS BIGINT) AS tid,
   CAST(0 AS INT) AS pid,
   o.expanded,
   CAST(o.mask AS BIGINT) AS mask,

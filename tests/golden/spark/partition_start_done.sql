@@ -2,7 +2,7 @@
 DROP TABLE IF EXISTS partition_done;
 
 CREATE TABLE partition_done (
-  tid INT,
+  tid BIGINT,
   pid INT
 )
 USING PARQUET;

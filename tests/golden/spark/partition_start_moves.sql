@@ -3,7 +3,7 @@ DROP TABLE IF EXISTS partition_moves;
 
 CREATE TABLE partition_moves (
   level INT,
-  tid INT,
+  tid BIGINT,
   pid INT
 )
 USING PARQUET;

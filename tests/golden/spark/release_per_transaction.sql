@@ -1,8 +1,16 @@
--- release_per_transaction (sql/verify.sql) as Spark SQL; $name parameters left unbound
+-- release_per_transaction (sql/verify.sql, its :spark variant) as Spark SQL; $name parameters left unbound
 SELECT
   t.label AS tid,
-  COALESCE(COLLECT_LIST(n.label) FILTER(WHERE
-    NOT n.label IS NULL), ARRAY()) AS items
+  COALESCE(
+    TRANSFORM(
+      ARRAY_SORT(
+        COLLECT_LIST(STRUCT(r.node AS node, n.label AS label)) FILTER(WHERE
+          NOT n.label IS NULL)
+      ),
+      x -> x.label
+    ),
+    ARRAY()
+  ) AS items
 FROM tids AS t
 LEFT JOIN release AS r
   ON r.tid = t.tid

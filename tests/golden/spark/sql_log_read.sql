@@ -4,7 +4,7 @@ SELECT
   sql,
   params,
   seconds
-FROM QUERY_TABLE($log)
+FROM $log
 WHERE
   $step IS NULL OR step = $step
 ORDER BY

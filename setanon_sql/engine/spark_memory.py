@@ -1,0 +1,136 @@
+"""The tables of a Spark run while it runs: computed once, kept in Spark's in-memory columnar
+cache, read through a plan that starts at the cached rows, and kept partitioned by tid.
+
+Why each part:
+- Cached, not recomputed: Partition rewrites its frontier tables every round, and each round
+  reads the last; a table is computed once (one job, whose row count is the statement's) and
+  its rows stay in the executors' block stores (compressed columns, spilled to disk when memory
+  is short), as DuckDB keeps its tables.
+- Read from the cache as a leaf (`leaf`): a plan built on a table's view would otherwise hold
+  the table's whole query, and round after round every earlier one (analysis time grows with
+  the rounds; a lost block would recompute them all). The leaf also carries the cache's real
+  size and row count, so Spark broadcasts the small tables (the hierarchy, a round's chosen
+  splits) and plans no shuffle for them.
+- Partitioned by tid (`by_tid`): every table with a `tid` column is hash-partitioned by it
+  into the session's shuffle partitions, once, when it is made. Spark then joins two such
+  tables on tid partition by partition, with no shuffle: Partition's rounds join the frontier
+  with `tx` on tid (`partition_open_bucket`: 782 s of a 56-minute 10^7 run when both sides
+  were shuffled every round), the verifier and the metrics join the release with `tx`. A
+  table whose query already leaves it partitioned so (an aggregate by tid over such a table,
+  a join on tid) costs nothing more. Every tid is a BIGINT on Spark (`spark_engine.bind`):
+  Spark hashes an INT and a BIGINT differently, so mixed types would not be co-partitioned.
+- Checkpointed (`_cut_lineage`): the cache forgets the query that made it.
+- Appended in pieces: an INSERT caches only its new rows; the table reads as the union of its
+  pieces, merged into one when they are many (`MAX_PIECES`): a table appended every round is
+  copied every few rounds only, and a read does not pay a task for each piece of each round.
+- Never more parts than the shuffle partitions: a query over a union has the parts of all its
+  inputs, and a table appended from itself (`partition_cut`) would double them every round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+TID = "tid"
+MAX_PIECES = 8
+
+
+@dataclass
+class Held:
+    """One table: its cached pieces (DataFrames to unpersist) and what statements read."""
+
+    pieces: list[Any] = field(default_factory=list)
+    leaves: list[Any] = field(default_factory=list)
+    rows: int = 0
+
+    def view(self) -> Any:
+        out = self.leaves[0]
+        for leaf in self.leaves[1:]:
+            out = out.unionAll(leaf)
+        return out
+
+    def release(self) -> None:
+        for piece in self.pieces:
+            piece.unpersist(blocking=False)
+        self.pieces.clear()
+        self.leaves.clear()
+
+
+def cache(frame: Any, partitions: int) -> tuple[Any, Any, int]:
+    """Compute `frame` once into Spark's cache (partitioned by tid when it has a tid column)
+    and return the cached frame, the leaf that reads it, and its row count."""
+    if TID in frame.columns and not by_tid(frame, partitions):
+        frame = frame.repartition(partitions, TID)
+    elif frame._jdf.rdd().getNumPartitions() > partitions:
+        frame = frame.coalesce(partitions)  # a query over a union adds up its parts
+    frame = frame.persist()
+    try:
+        _cut_lineage(frame)
+        rows = frame.count()  # builds every partition's columns: the one job of the statement
+    except BaseException:
+        frame.unpersist(blocking=False)
+        raise
+    return frame, leaf(frame), rows
+
+
+def _cut_lineage(frame: Any) -> None:
+    """Make the cached columns a local checkpoint: once computed, Spark forgets how (their
+    blocks are the data). Otherwise every job would walk the lineage of every table before
+    it, round after round, and number a skipped stage for each shuffle there (a 10^6 run
+    reached stage 5,600 in its tenth round)."""
+    spark = frame.sparkSession
+    cached = spark._jsparkSession.sharedState().cacheManager().lookupCachedData(frame._jdf)
+    if not cached.isEmpty():
+        cached.get().cachedRepresentation().cacheBuilder().cachedColumnBuffers().localCheckpoint()
+
+
+def by_tid(frame: Any, partitions: int) -> bool:
+    """Whether the frame's plan leaves its rows hash-partitioned on its own `tid` column into
+    `partitions` parts (the layout every tid-keyed table of the run shares)."""
+    qe = frame._jdf.queryExecution()
+    output = qe.analyzed().output()
+    tid = next(
+        (output.apply(i) for i in range(output.length()) if output.apply(i).name() == TID), None
+    )
+    if tid is None:
+        return False
+    return _hashes_on(qe.executedPlan().outputPartitioning(), tid.exprId().id(), partitions)
+
+
+def _hashes_on(partitioning: Any, expr_id: int, partitions: int) -> bool:
+    kind = partitioning.getClass().getSimpleName()
+    if kind == "PartitioningCollection":
+        parts = partitioning.partitionings()
+        return any(_hashes_on(parts.apply(i), expr_id, partitions) for i in range(parts.length()))
+    if kind != "HashPartitioning" or partitioning.numPartitions() != partitions:
+        return False
+    keys = partitioning.expressions()
+    if keys.length() != 1:
+        return False
+    key = keys.apply(0)
+    return key.getClass().getSimpleName() == "AttributeReference" and key.exprId().id() == expr_id
+
+
+def leaf(frame: Any) -> Any:
+    """A DataFrame that reads the cached rows of `frame` and nothing else: a plan of one node
+    (an RDD scan of the cached columns) with the cache's real size and row count and the
+    partitioning the rows were cached with. A plan that started at the cache itself would
+    print, in every statement's plan string, the plans of every table it was made from,
+    recursively (out of memory after a few Partition rounds)."""
+    from pyspark.sql import DataFrame
+
+    spark = frame.sparkSession
+    jvm, session = spark._jvm, spark._jsparkSession
+    cached = session.sharedState().cacheManager().lookupCachedData(frame._jdf)
+    if cached.isEmpty():  # pragma: no cover - Spark caches what it is asked to
+        raise RuntimeError("Spark did not cache the table")
+    relation = cached.get().cachedRepresentation()
+    scan = jvm.org.apache.spark.sql.Dataset.ofRows(session, relation).queryExecution()
+    physical = scan.executedPlan()
+    rdd_plan = jvm.org.apache.spark.sql.execution.LogicalRDD(
+        relation.output(), scan.toRdd(), physical.outputPartitioning(),
+        physical.outputOrdering(), False, session,
+        jvm.scala.Option.apply(relation.computeStats()), jvm.scala.Option.empty(),
+    )  # fmt: skip
+    return DataFrame(jvm.org.apache.spark.sql.Dataset.ofRows(session, rdd_plan), spark)
