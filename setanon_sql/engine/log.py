@@ -125,7 +125,21 @@ class StatementLog:
 
     log: list[Logged]
     _sinks: list[list[Logged]]
-    # each engine defines execute(sql, params, *, step, bookkeeping) -> Answer and run(name, params)
+
+    def execute(
+        self,
+        sql: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        step: str = "sql",
+        bookkeeping: bool = False,
+    ) -> Answer:
+        """Run one statement, record it, return its whole result: each engine's own."""
+        raise NotImplementedError
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
+        """Run the named statement of `sql/` (the engine's variant of it): each engine's own."""
+        raise NotImplementedError
 
     def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
         self.log.append(entry)
@@ -133,10 +147,14 @@ class StatementLog:
             for sink in self._sinks:
                 sink.append(entry)
 
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def query(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> list[tuple]:
         return self.execute(sql, params, step=step).rows
 
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def scalar(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> Any:
         rows = self.execute(sql, params, step=step).rows
         return rows[0][0] if rows else None
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from ..catalog import MAX_K, MAX_M, MODELS
 from ..engine import ddl, sqlfiles
+from ..engine.contract import Workspace
 from ..errors import ParamsError
 from ..params import check_whole
-from ..store.database import Store
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class VerifyReport:
 
 
 def verify(
-    store: Store,
+    store: Workspace,
     *,
     k: int,
     model: str = "k",
@@ -126,7 +126,7 @@ def verify(
     return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing, multiset=multiset)
 
 
-def violations(store: Store, table: str, limit: int = 20) -> list[dict[str, Any]]:
+def violations(store: Workspace, table: str, limit: int = 20) -> list[dict[str, Any]]:
     """The first offending rows of a violations table, with node ids turned into labels."""
     if table not in ("violations_validity", "violations_k", "violations_km"):
         raise ParamsError(f"unknown violations table {table!r}")
