@@ -28,6 +28,7 @@ def open_store(
     table: str | None = None,
     tid_col: str | None = None,
     item_col: str | None = None,
+    encoding: str | None = None,
     dataset: int | None = None,
     read_only: bool = False,
     memory_limit: str | None = None,
@@ -46,8 +47,15 @@ def open_store(
     spec = None
     if isinstance(source, (str, Path)):
         spec = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
+    elif encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
@@ -107,12 +115,18 @@ def load(
     table: str | None = None,
     tid_col: str | None = None,
     item_col: str | None = None,
+    encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
     what = source
     if isinstance(source, (str, Path)):
         what = load_mod.source_spec(
-            source, format=format, table=table, tid_col=tid_col, item_col=item_col
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
         )
     loaded = store.load(what)
     stats = store.stats()

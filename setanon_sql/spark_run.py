@@ -32,9 +32,11 @@ from .progress import Progress, quiet
 from .store.dataset import _check_problems, check_covers, node_columns, save_log
 from .store.hierarchy import Hierarchy, natural_key
 from .store.hierarchy_spec import HierarchySpec
+from .store.sources import nested_column
 
 ALGORITHMS = ("partition",)
 SOURCE_VIEW = "source_input"
+_NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
     "id": "INTEGER",
     "label": "VARCHAR",
@@ -122,6 +124,14 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
                 f"{source.describe()}: no column {want!r}; columns are "
                 f"{', '.join(map(repr, types))} (choose with --tid-col / --item-col)"
             )
+    for column, what, lists in (
+        (source.tid_col, "a transaction id", False),
+        (source.item_col, "an item column", True),
+    ):
+        kind = types[column]
+        inner = kind[len("array<") : -1] if lists and kind.startswith("array<") else kind
+        if inner.startswith(_NESTED) or inner == "variant":
+            raise nested_column(source.describe(), column, kind, what, lists=lists)
     frame.createOrReplaceTempView(SOURCE_VIEW)
     tid, item = quote(source.tid_col), quote(source.item_col)
     if types[source.item_col].startswith("array"):
@@ -194,6 +204,7 @@ def check_options(
     table: str | None,
     hierarchy: HierarchySpec | None,
     output: Path | None,
+    encoding: str | None = None,
 ) -> None:
     """What `anonymize --engine spark` takes, checked before a JVM starts."""
     if engine != "spark":
@@ -203,6 +214,8 @@ def check_options(
         raise ParamsError("--engine spark keeps its run in the Spark warehouse, not in --db")
     if (source is None) == (table is None):
         raise ParamsError("--engine spark reads a Parquet INPUT path or a Spark --table, one")
+    if encoding is not None:
+        raise ParamsError("--encoding applies to text inputs; --engine spark reads Parquet")
     if hierarchy is None:
         raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
     if output is not None and output.suffix.lower() not in (".parquet", ".pq"):

@@ -112,20 +112,29 @@ FROM release_classes;
 -- holds a node and a node below it (an "open" node, as LCG releases do), the open node is
 -- replaced by its children, down to the lower node; each resulting node weighs the sum of the
 -- released nodes above or at it. Each leaf is then covered by at most one node of a class.
+-- "Above" is the preorder range test within a class (a covers b when b is in a.id..a.last),
+-- never `closure` joined on its ancestor side, which pairs a node with its whole subtree
+-- (issue 26); closure is read only upwards, from the lower node of each pair.
 CREATE OR REPLACE TEMP TABLE eval_class_nodes AS
 WITH released AS (
-    SELECT c.cls, c.node,
+    SELECT c.cls, c.node, any_value(n.last) AS last,
            least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
                AS weight
     FROM (SELECT cls, unnest(nodes) AS node FROM eval_classes) AS c
     JOIN node AS n ON n.id = c.node
     GROUP BY c.cls, c.node
-), open AS (
-    SELECT DISTINCT b.cls, x.ancestor AS node
+), below_top AS (
+    -- every released node under another one of its class, with the highest of those above it
+    -- (the smallest preorder id)
+    SELECT b.cls, b.node, min(a.node) AS top
     FROM released AS b
-    JOIN closure AS x ON x.node = b.node AND x.distance > 0
-    JOIN closure AS y ON y.node = x.ancestor
-    JOIN released AS a ON a.cls = b.cls AND a.node = y.ancestor
+    JOIN released AS a ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+    GROUP BY b.cls, b.node
+), open AS (
+    -- the nodes on the way up from each such node to its top one, the top one included
+    SELECT DISTINCT b.cls, x.ancestor AS node
+    FROM below_top AS b
+    JOIN closure AS x ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
 ), flat AS (
     SELECT cls, node FROM released
     UNION
@@ -134,8 +143,7 @@ WITH released AS (
 SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight
 FROM flat AS f
 ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
-JOIN closure AS up ON up.node = f.node
-JOIN released AS r ON r.cls = f.cls AND r.node = up.ancestor
+JOIN released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY f.cls, f.node;
 
 -- name: eval_node_tuples
@@ -284,15 +292,16 @@ ORDER BY known;
 -- name: eval_generalization
 -- Every original item instance with the most specific released node of its transaction that
 -- covers it: how many levels above the item it is and its NCP; NULL when it is suppressed.
+-- Cover is the preorder range test within the transaction, as in `information_loss`.
 CREATE OR REPLACE TABLE eval_generalization AS
-WITH released AS (
-    SELECT DISTINCT tid, node FROM release
-)
-SELECT t.tid, t.item, min(c.distance) AS levels_up, min(n.ncp) AS ncp
+SELECT t.tid, t.item, min(i.depth - c.depth) AS levels_up, min(c.ncp) AS ncp
 FROM tx AS t
-LEFT JOIN released AS r ON r.tid = t.tid
-LEFT JOIN closure AS c ON c.node = t.item AND c.ancestor = r.node
-LEFT JOIN node AS n ON n.id = c.ancestor
+JOIN node AS i ON i.id = t.item
+LEFT JOIN (
+    SELECT r.tid, n.id, n.last, n.depth, n.ncp
+    FROM release AS r
+    JOIN node AS n ON n.id = r.node
+) AS c ON c.tid = t.tid AND t.item BETWEEN c.id AND c.last
 GROUP BY t.tid, t.item;
 
 -- name: eval_levels

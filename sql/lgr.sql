@@ -115,16 +115,21 @@ JOIN lgr_class AS l ON l.pid = c.pid;
 
 -- name: lgr_cost
 -- The waiting transactions: those with a generalized item in the release, with their class
--- and their cost in it, in leaf units.
+-- and their cost in it, in leaf units. An item's cut node is found by the preorder range test
+-- within its own class: the left join keeps the class and the range in one condition, so no
+-- plan can pair an item with a cut node of every class that holds it (issue 26). Items no cut
+-- node covers add NULL, which sum() skips, as the inner join skipped them.
 CREATE OR REPLACE TABLE lgr_cost AS
-SELECT t.tid, any_value(o.pid) AS pid,
-       sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+SELECT t.tid, any_value(o.pid) AS pid, sum(c.cost_units) AS cost_units
 FROM tx AS t
 JOIN partition_of AS o ON o.tid = t.tid
-JOIN partition_cut AS c ON c.pid = o.pid
-JOIN node AS n ON n.id = c.node AND t.item BETWEEN n.id AND n.last
+LEFT JOIN (
+    SELECT c.pid, n.id, n.last, CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END AS cost_units
+    FROM partition_cut AS c
+    JOIN node AS n ON n.id = c.node
+) AS c ON c.pid = o.pid AND t.item BETWEEN c.id AND c.last
 GROUP BY t.tid
-HAVING sum(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) > 0;
+HAVING sum(c.cost_units) > 0;
 
 -- name: lgr_class
 -- Every class of the current release (FinalQ): its partition, itemset and size.

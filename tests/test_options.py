@@ -134,6 +134,7 @@ SOURCE = {
     "--tid-col": acts("names the tid column of a CSV/Parquet/DuckDB input"),
     "--item-col": acts("names the item column"),
     "--dataset": refused("--dataset", 1),  # with an INPUT as well
+    "--encoding": acts("decodes the INPUT"),
 }
 HIER = {
     "--hierarchy": acts("reads the hierarchy"),
@@ -141,6 +142,7 @@ HIER = {
     "--fanout": refused("--fanout", 2),  # with -H as well
     "--code-prefix": refused("--code-prefix"),  # with -H as well
     "--order": refused("--order", "id"),  # not with a hierarchy file
+    "--hierarchy-encoding": acts("decodes the hierarchy file"),
 }
 DB = {
     "--db": acts("the database to use"),
@@ -167,6 +169,8 @@ STORED = {
     "--fanout": refused("--fanout", 2),
     "--code-prefix": refused("--code-prefix"),
     "--order": refused("--order", "id"),
+    "--encoding": refused("--encoding", "latin-1"),
+    "--hierarchy-encoding": refused("--hierarchy-encoding", "latin-1"),
 }
 RULES: dict[str, dict[str, tuple]] = {
     "anonymize": {
@@ -300,6 +304,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--columns": refused("--columns", ""),
         "--table": refused("--table", "x"),  # a CSV input has no tables
         "--drop-missing": acts("drops rows holding the token"),
+        "--encoding": acts("decodes the CSV table and taxonomy files"),
         "--run": acts("names the run"),
         "--replace": refused("--replace"),  # without --run
         "--no-improve": acts("releases the cover as it is"),
@@ -314,6 +319,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--table": refused("--table", "x"),
         "--tid-col": acts("names the tid column"),
         "--item-col": acts("names the item column"),
+        "--encoding": acts("decodes the INPUT"),
         "--fanout": acts("the fan-out"),
         "--code-prefix": refused("--code-prefix"),  # with --fanout as well
         "--order": acts("leaf order of --fanout"),
@@ -323,11 +329,13 @@ RULES: dict[str, dict[str, tuple]] = {
         "--data": acts("checks the data is covered"),
         "--hierarchy-format": acts("parses the file"),
         "--format": refused("--format", "csv"),  # without --data
+        "--hierarchy-encoding": acts("decodes the file"),
         "--json": acts("prints JSON"),
     },
     "hierarchy show": {
         "--depth": acts("levels printed"),
         "--hierarchy-format": acts("parses the file"),
+        "--hierarchy-encoding": acts("decodes the file"),
     },
 }
 

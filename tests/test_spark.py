@@ -246,6 +246,26 @@ def test_cli_end_to_end(spark, tmp_path):
     assert with_db.code == 2 and "--db" in with_db.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("{'a': 'x'}", "struct<a:string>"), ("[{'a': 'x'}]", "array<struct<a:string>>")],
+)
+def test_a_nested_item_column_is_refused_on_spark(spark, tmp_path, value, shown):
+    """Issue 26, item 10: cast to text, a STRUCT would be anonymized as one string."""
+    path = tmp_path / "nested.parquet"
+    duckdb.connect().execute(
+        f"COPY (SELECT range AS tid, {value} AS item FROM range(3)) TO ? (FORMAT parquet)",
+        [str(path)],
+    )
+    out = cli("anonymize", path, "--fanout", "2", "-a", "partition", "-k", "1",
+              "--engine", "spark", "--run", "nested_run")  # fmt: skip
+    assert out.code == 3
+    assert out.stderr.strip() == (
+        f"error: {path}: column 'item' has nested type {shown}; an item column must be a "
+        "scalar (text, number, date...) or a list of scalars"
+    )
+
+
 def test_examples_fig2_from_a_spark_table_with_a_list_column(spark, tmp_path):
     """The bundled example as a Spark table of one row per transaction (items in an array
     column), against DuckDB reading it as long Parquet: Fig. 2 with its hierarchy file, k=2."""

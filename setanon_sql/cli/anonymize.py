@@ -24,12 +24,14 @@ def anonymize_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     dataset: o.Dataset = None,
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     fanout: o.Fanout = None,
     code_prefix: o.CodePrefix = False,
     order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
@@ -85,8 +87,8 @@ def anonymize_cmd(
     """Anonymize transactions; the release is verified before it is written."""
     from ..params import Params
 
-    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset)
-    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     o.refuse_unless(
         engine in ("duckdb", "spark"), f"--engine must be duckdb or spark, not {engine!r}"
@@ -221,7 +223,7 @@ def anonymize_spark(
     spec = hier.spec()
     spark_run.check_options(
         engine="spark", algorithm=params.algorithm, db=db, source=src.source, table=src.table,
-        hierarchy=spec, output=output,
+        hierarchy=spec, output=output, encoding=src.encoding,
     )  # fmt: skip
     assert spec is not None  # check_options refused a run without a hierarchy
     source = spark_run.SparkSource(

@@ -21,11 +21,13 @@ def load_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     fanout: o.Fanout = None,
     code_prefix: o.CodePrefix = False,
     order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
@@ -38,8 +40,8 @@ def load_cmd(
     Loading the same source again reuses its dataset; a changed source becomes a new one."""
     if db is None or source is None:
         raise ParamsError("load needs an INPUT file and --db")
-    src = o.SourceOpts(source, format, table, tid_col, item_col)
-    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, encoding=encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     with open_data(src, hier, o.DbOpts(db, memory_limit, temp_dir, threads)) as store:
         assert store.dataset is not None  # open_data loaded one
         data = {

@@ -22,6 +22,7 @@ def hierarchy_build(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     fanout: Annotated[
         int | None,
         typer.Option("--fanout", help="Balanced fan-out over the items.", min=2, max=10**6),
@@ -48,7 +49,7 @@ def hierarchy_build(
     spec = HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
     spec.check()
     release.check_output(output, [source], fmt="csv", formats=("csv",))
-    src = o.SourceOpts(source, format, table, tid_col, item_col)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, encoding=encoding)
     with open_data(src, o.HierOpts(), o.DbOpts()) as store:
         h = spec.build(store)
     hierarchy.write_csv(h, output)
@@ -65,15 +66,18 @@ def hierarchy_check(
         str | None, typer.Option("--hierarchy-format", help="csv or paths.")
     ] = None,
     fmt: Annotated[str | None, typer.Option("--format", help="Format of --data.")] = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     as_json: o.Json = False,
 ) -> None:
     """Validate a hierarchy (one root, no cycles, one parent each) and that it covers the data."""
     from ..store import hierarchy
 
     o.refuse_unless(fmt is None or data is not None, "--format is the format of --data; give it")
-    h = hierarchy.read(path, hierarchy_format)
+    h = hierarchy.read(path, hierarchy_format, hierarchy_encoding)
     if data is not None:
-        hier = o.HierOpts(hierarchy=path, hierarchy_format=hierarchy_format)
+        hier = o.HierOpts(
+            hierarchy=path, hierarchy_format=hierarchy_format, hierarchy_encoding=hierarchy_encoding
+        )
         open_data(o.SourceOpts(source=data, format=fmt), hier, o.DbOpts()).close()
     warn(h.warnings)
     emit(hierarchy.describe(h) | {"covers data": bool(data)}, as_json, f"{path}: valid")
@@ -88,6 +92,7 @@ def hierarchy_show(
     hierarchy_format: Annotated[
         str | None, typer.Option("--hierarchy-format", help="csv or paths.")
     ] = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
 ) -> None:
     """Print the top levels of a hierarchy as a tree, with leaf counts."""
     from rich.markup import escape
@@ -95,7 +100,7 @@ def hierarchy_show(
 
     from ..store import hierarchy
 
-    h = hierarchy.read(path, hierarchy_format)
+    h = hierarchy.read(path, hierarchy_format, hierarchy_encoding)
     trees = {0: Tree(f"{escape(h.labels[0])} [dim]({h.leaf_count[0]} leaves)[/]")}
     for i in range(1, h.size):
         if h.depth[i] <= depth:

@@ -22,12 +22,14 @@ def verify_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     dataset: o.Dataset = None,
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     fanout: o.Fanout = None,
     code_prefix: o.CodePrefix = False,
     order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
@@ -66,8 +68,8 @@ def verify_cmd(
     from .. import api
     from ..measure.verify import violations
 
-    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset)
-    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     o.refuse_unless(model in (None, "k", "km"), f"--model must be k or km, got {model!r}")
     o.refuse_unless(model != "k" or m is None, "--m is the k^m model's; --model k takes none")
@@ -116,12 +118,14 @@ def metrics_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     dataset: o.Dataset = None,
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     fanout: o.Fanout = None,
     code_prefix: o.CodePrefix = False,
     order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
@@ -143,8 +147,8 @@ def metrics_cmd(
     """Information loss of a release file or a stored run: NCP, LM and suppressed items."""
     from .. import api
 
-    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset)
-    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     o.refuse_unless(
         not (multiset and per_copy), "--per-copy matches copies itself; --multiset does not apply"

@@ -38,12 +38,14 @@ def evaluate_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     dataset: o.Dataset = None,
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     fanout: o.Fanout = None,
     code_prefix: o.CodePrefix = False,
     order: o.Order = None,
+    hierarchy_encoding: o.HierarchyEncoding = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
@@ -80,8 +82,8 @@ def evaluate_cmd(
     from ..measure import evaluate as ev
     from ..runs import Promise
 
-    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset)
-    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
+    hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed)
     workload = wl.workload()
@@ -219,6 +221,7 @@ def sweep_cmd(
     table: o.Table = None,
     tid_col: o.TidCol = None,
     item_col: o.ItemCol = None,
+    encoding: o.Encoding = None,
     dataset: o.Dataset = None,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
@@ -259,7 +262,7 @@ def sweep_cmd(
     from ..store import release_io as release
     from ..sweep import sweep
 
-    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset)
+    src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     algorithms = o.names(algorithm)
     o.refuse_unless(

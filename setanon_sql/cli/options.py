@@ -40,6 +40,10 @@ ItemCol = Annotated[
     str | None,
     typer.Option("--item-col", help="Item column, or a LIST column (default item)."),
 ]
+Encoding = Annotated[
+    str | None,
+    typer.Option("--encoding", help="Text encoding of INPUT, e.g. latin-1 (default utf-8)."),
+]
 Dataset = Annotated[
     int | None,
     typer.Option("--dataset", help="Id of a dataset stored in --db (see `setanon datasets`)."),
@@ -63,6 +67,12 @@ Order = Annotated[
     str | None,
     typer.Option(
         "--order", help="Leaf order of --fanout: support (most frequent first; default) or id."
+    ),
+]
+HierarchyEncoding = Annotated[
+    str | None,
+    typer.Option(
+        "--hierarchy-encoding", help="Text encoding of the hierarchy file (default utf-8)."
     ),
 ]
 # -- the database and what it may use -----------------------------------------------------------
@@ -156,12 +166,15 @@ class SourceOpts:
     tid_col: str | None = None
     item_col: str | None = None
     dataset: int | None = None
+    encoding: str | None = None
 
     def check(self) -> None:
         """The reading options apply to an INPUT file only."""
         refuse_unless(
-            self.source is not None or not (self.format or self.table or self.columns_given),
-            "--format, --table, --tid-col and --item-col describe an INPUT file; give one",
+            self.source is not None
+            or not (self.format or self.table or self.columns_given or self.encoding),
+            "--format, --table, --tid-col, --item-col and --encoding describe an INPUT file; "
+            "give one",
         )
 
     @property
@@ -175,6 +188,7 @@ class SourceOpts:
             "table": self.table,
             "tid_col": self.tid_col,
             "item_col": self.item_col,
+            "encoding": self.encoding,
             "dataset": self.dataset,
         }
 
@@ -188,6 +202,7 @@ class HierOpts:
     fanout: int | None = None
     code_prefix: bool = False
     order: str | None = None
+    hierarchy_encoding: str | None = None
 
     def spec(self) -> HierarchySpec | None:
         from ..store.hierarchy_spec import HierarchySpec
@@ -198,6 +213,10 @@ class HierOpts:
         )
         if self.hierarchy is None and self.fanout is None and not self.code_prefix:
             refuse_unless(self.order is None, "--order applies to the --fanout builder")
+            refuse_unless(
+                self.hierarchy_encoding is None,
+                "--hierarchy-encoding applies to a --hierarchy file",
+            )
             return None
         spec = HierarchySpec(
             path=self.hierarchy,
@@ -205,6 +224,7 @@ class HierOpts:
             fanout=self.fanout,
             code_prefix=self.code_prefix,
             order=self.order,
+            encoding=self.hierarchy_encoding,
         )
         spec.check()
         return spec

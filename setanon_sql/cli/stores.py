@@ -56,7 +56,7 @@ def run_only(src: SourceOpts, hier: HierOpts, what: str) -> None:
     refuse_unless(
         src.source is None
         and src.dataset is None
-        and not (src.format or src.table or src.columns_given)
+        and not (src.format or src.table or src.columns_given or src.encoding)
         and hier.spec() is None,
         f"--run {what} uses the run's own dataset and hierarchy; give no INPUT, --dataset, "
         "reading options or hierarchy with it",

@@ -67,6 +67,10 @@ def anonymize_table_cmd(
     missing: Annotated[
         str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files."),
+    ] = None,
     run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Replace a run the tool made before.")
@@ -130,6 +134,7 @@ def anonymize_table_cmd(
             columns=[c.strip() for c in columns.split(",")] if columns is not None else None,
             table=table,
             drop_missing=missing,
+            encoding=encoding,
             run_name=run,
             replace=replace,
             improve=not no_improve,

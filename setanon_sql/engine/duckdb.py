@@ -68,10 +68,28 @@ def check_database_file(path: Path, *, must_exist: bool) -> None:
         raise InputError(f"--db {path}: folder {path.parent} does not exist")
 
 
+# Catalog names DuckDB reserves (`main` too: ATTACH refuses it), and those of the files the
+# readers attach beside the database (load.py, relational/data.py).
+RESERVED_CATALOGS = ("memory", "system", "temp", "main", "setanon_source", "rel_source_db")
+
+
 def catalog_name(path: Path) -> str:
-    """The catalog DuckDB itself would give the file: its stem."""
+    """The catalog DuckDB itself would give the file, its stem, unless DuckDB reserves that
+    name or a reader attaches another file under it: `main.duckdb` is catalog `db`.
+
+    Example:
+        >>> catalog_name(Path("work.duckdb")), catalog_name(Path("MAIN.duckdb"))
+        ('work', 'db')
+    """
     stem = path.stem
-    return stem if stem and stem.lower() not in ("memory", "system", "temp") else "db"
+    return stem if stem and stem.lower() not in RESERVED_CATALOGS else "db"
+
+
+def names_catalog(ex: Executor, name: str) -> bool:
+    """Whether a table name's catalog part names the --db: its catalog, or the file's stem
+    (`main.sales.t` for main.duckdb, whose catalog is `db`)."""
+    names = {ex.catalog.lower()} | ({ex.path.stem.lower()} if ex.path is not None else set())
+    return name.lower() in names
 
 
 class Executor(StatementLog):

@@ -108,6 +108,7 @@ def anonymize_table(
     columns: Sequence[str] | None = None,
     table: str | None = None,
     drop_missing: str | None = None,
+    encoding: str | None = None,
     cost_measure: str | CostMeasure = "lm",
     run_name: str | None = None,
     replace: bool = False,
@@ -158,6 +159,7 @@ def anonymize_table(
             columns=columns,
             table=table,
             drop_missing=drop_missing,
+            encoding=encoding,
             measure=fn,
         )
         runs.check_k(k, data.rows, of="table", unit="rows")

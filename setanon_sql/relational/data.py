@@ -20,8 +20,10 @@ from sqlglot import exp, select
 from ..engine.builders import render
 from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError
+from ..store import textfile
 from ..store.database import Store, literal, quote
 from ..store.hierarchy import Hierarchy
+from ..store.sources import check_scalar, csv_relation
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
 TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]
@@ -46,9 +48,14 @@ def _ident(name: str) -> exp.Identifier:
 
 
 def _relation(
-    store: Store, source: TableSource, columns: Sequence[str] | None, table: str | None
+    store: Store,
+    source: TableSource,
+    columns: Sequence[str] | None,
+    table: str | None,
+    encoding: str | None,
 ) -> str:
-    """Read the source into the temp table `rel_raw` (in file order) and name it."""
+    """Read the source into the temp table `rel_raw` (in file order) and name it. A CSV file
+    may be gzip'd and in `encoding` (UTF-8 unless given; a byte order mark is dropped)."""
     if isinstance(source, Mapping):
         source = pa.table(
             {
@@ -62,10 +69,21 @@ def _relation(
     path = Path(source)
     if not path.is_file():
         raise InputError(f"input not found: {path}")
-    suffix = path.suffix.lower()
-    is_duckdb, is_csv = suffix in (".duckdb", ".db", ".ddb"), suffix not in (".parquet", ".pq")
-    is_csv = is_csv and not is_duckdb
-    if table and not is_duckdb:
+    enc = textfile.encoding_name(encoding)
+    gzipped = textfile.is_gzip(path)
+    suffix = textfile.plain_suffix(path)
+    is_csv = suffix not in (".parquet", ".pq", ".duckdb", ".db", ".ddb")
+    if not is_csv:
+        if encoding is not None:
+            raise ParamsError(f"--encoding applies to a CSV table; {path} is not one")
+        if gzipped:
+            raise InputError(f"{path} is gzip'd: decompress it to read it")
+    elif enc not in textfile.CSV_ENCODINGS:
+        raise ParamsError(
+            f"--encoding {encoding}: a CSV table is read by DuckDB, which decodes "
+            f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
+        )
+    if table and suffix not in (".duckdb", ".db", ".ddb"):
         raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
     if columns is not None and (not columns or not all(columns)):
         raise ParamsError(f"--columns must name every column, got {list(columns)}")
@@ -89,33 +107,37 @@ def _relation(
     else:
         names = ", header = true"
         if columns:
-            _check_column_count(store, path, columns)
+            _check_column_count(store, path, columns, enc, gzipped)
             names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
-        relation = f"read_csv({literal(str(path))}, all_varchar = true{names})"
+        relation = csv_relation(path, enc, gzipped, names)
     try:
         store.execute(
             f"CREATE OR REPLACE TEMP TABLE rel_raw AS SELECT * FROM {relation}", step="read_table"
         )
     except duckdb.Error as e:
-        raise InputError(f"cannot read {path}: {str(e).splitlines()[0]}") from e
+        raise _unreadable(path, e, enc if is_csv else None) from e
     finally:
         if "rel_source_db" in relation:
             store.execute("DETACH rel_source_db", step="detach_source")
     return str(path)
 
 
-def _check_column_count(store: Store, path: Path, columns: Sequence[str]) -> None:
+def _unreadable(path: Path, e: duckdb.Error, encoding: str | None) -> InputError:
+    """DuckDB's error reading a table file, or for a CSV file (`encoding` given) the line of it
+    that is not in its encoding."""
+    why = textfile.first_undecodable(path, encoding, "--encoding") if encoding else None
+    return InputError(why or f"cannot read {path}: {str(e).splitlines()[0]}")
+
+
+def _check_column_count(
+    store: Store, path: Path, columns: Sequence[str], encoding: str, gzipped: bool
+) -> None:
     """A header-less CSV must have exactly as many columns as `columns` names."""
+    relation = csv_relation(path, encoding, gzipped, ", header = false")
     try:
-        found = len(
-            store.query(
-                f"DESCRIBE SELECT * FROM read_csv({literal(str(path))}, header = false, "
-                "all_varchar = true)",
-                step="count_columns",
-            )
-        )
+        found = len(store.query(f"DESCRIBE SELECT * FROM {relation}", step="count_columns"))
     except duckdb.Error as e:
-        raise InputError(f"cannot read {path}: {str(e).splitlines()[0]}") from e
+        raise _unreadable(path, e, encoding) from e
     if found != len(columns):
         raise InputError(
             f"--columns gives {len(columns)} names but {path.name} has {found} columns"
@@ -173,9 +195,11 @@ def load_table(
     columns: Sequence[str] | None = None,
     table: str | None = None,
     drop_missing: str | None = None,
+    encoding: str | None = None,
     measure: CostMeasure,
 ) -> TableData:
-    """Load the table into the store's data schema and encode its QI values as leaves."""
+    """Load the table into the store's data schema and encode its QI values as leaves (a CSV
+    table and the taxonomy files are read in `encoding`, UTF-8 unless given)."""
     if not qi:
         raise ParamsError("name at least one quasi-identifier column")
     if len(set(qi)) != len(qi):
@@ -183,7 +207,7 @@ def load_table(
     stray = sorted(set(taxonomies) - set(qi))
     if stray:
         raise ParamsError(f"taxonomies given for columns that are not quasi-identifiers: {stray}")
-    name = _relation(store, source, columns, table)
+    name = _relation(store, source, columns, table, encoding)
     cols = source_columns(store)
     wanted = list(qi) + ([sensitive] if sensitive else [])
     unknown = [c for c in wanted if c not in cols]
@@ -199,6 +223,8 @@ def load_table(
         )
     if sensitive in qi:
         raise ParamsError(f"column {sensitive!r} cannot be both sensitive and a quasi-identifier")
+    for c in wanted:
+        check_scalar(name, c, cols[c], "a quasi-identifier or sensitive column", lists=False)
     if "rid" in cols:
         raise InputError(f"{name}: a column is named 'rid', which the tool uses for row ids")
     store.execute(
@@ -226,7 +252,9 @@ def load_table(
             "(SELECT attr, label, count(*) AS n FROM rel_long GROUP BY attr, label) GROUP BY attr"
         )
     }
-    trees = tuple(build(c, taxonomies.get(c), *values[j]) for j, c in enumerate(qi, 1))
+    trees = tuple(
+        build(c, taxonomies.get(c), *values[j], encoding=encoding) for j, c in enumerate(qi, 1)
+    )
     _store_taxonomies(store, qi, trees, measure)
     store.run("rel_value_leaves")
     store.run("rel_make_combo")

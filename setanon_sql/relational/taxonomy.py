@@ -60,16 +60,23 @@ def build(
     spec: TaxonomySpec | None,
     values: Sequence[str],
     counts: Sequence[int] | None = None,
+    *,
+    encoding: str | None = None,
 ) -> Hierarchy:
     """The taxonomy of `column` from its spec, checked to cover exactly the data's values
-    (`counts`: rows per value, which data-driven intervals need; one each when not given)."""
-    tree = _from_spec(column, spec, values, counts or [1] * len(values))
+    (`counts`: rows per value, which data-driven intervals need; one each when not given; a
+    taxonomy file is read in `encoding`, UTF-8 unless given)."""
+    tree = _from_spec(column, spec, values, counts or [1] * len(values), encoding)
     check_values(column, tree, values)
     return tree
 
 
 def _from_spec(
-    column: str, spec: TaxonomySpec | None, values: Sequence[str], counts: Sequence[int]
+    column: str,
+    spec: TaxonomySpec | None,
+    values: Sequence[str],
+    counts: Sequence[int],
+    encoding: str | None,
 ) -> Hierarchy:
     source = f"taxonomy of column {column!r}"
     if spec is None:
@@ -98,7 +105,7 @@ def _from_spec(
             return intervals_by_widths(numbers, _decimals(arg, source), source=source)
         levels = [_decimals(level, source) for level in arg.split(";")]
         return intervals_by_edges(numbers, levels, source=source)
-    return hierarchy.read(Path(text))
+    return hierarchy.read(Path(text), encoding=encoding, option="--encoding")
 
 
 def check_values(column: str, tree: Hierarchy, values: Sequence[str]) -> None:

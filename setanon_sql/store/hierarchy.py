@@ -7,13 +7,15 @@ ancestor-or-self of d" is the range test `a.id <= d.id <= a.last` in SQL.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import HierarchyError
+from ..errors import HierarchyError, InputError
+from . import textfile
 
 ROOT_LABEL = "*"
 
@@ -180,61 +182,88 @@ def _near_duplicates(labels: Sequence[str]) -> list[str]:
     ][:5]
 
 
-def read_csv(path: str | Path) -> Hierarchy:
+def read_csv(path: str | Path, encoding: str | None = None) -> Hierarchy:
     """Read `child,parent` rows (a header row naming child and parent is skipped). Labels are
     kept exactly; errors name the file's own line numbers."""
     path = Path(path)
+    return parse_csv(_text(path, encoding), str(path))
+
+
+def parse_csv(text: str, source: str) -> Hierarchy:
+    """`child,parent` rows of a hierarchy file's text (see `read_csv`)."""
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.reader(f)
-            rows = [(reader.line_num, r) for r in reader if r and any(x.strip() for x in r)]
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
-        raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows = [(reader.line_num, r) for r in reader if r and any(x.strip() for x in r)]
+    except csv.Error as e:
+        raise HierarchyError(f"cannot read hierarchy {source}: {e}") from e
     if rows and [x.strip().lower() for x in rows[0][1][:2]] == ["child", "parent"]:
         rows = rows[1:]
     bad = [line for line, r in rows if len(r) != 2]
     if bad:
         raise HierarchyError(
-            f"{path}: expected 2 columns child,parent; line(s) {bad[:5]} have a different count"
+            f"{source}: expected 2 columns child,parent; line(s) {bad[:5]} have a different count"
         )
-    return from_edges(((r[0], r[1]) for _, r in rows), source=str(path))
+    return from_edges(((r[0], r[1]) for _, r in rows), source=source)
 
 
-def read_paths(path: str | Path) -> Hierarchy:
+def read_paths(path: str | Path, encoding: str | None = None) -> Hierarchy:
     """Read `leaf;parent;...;root` lines; consecutive repeated nodes (padding) collapse."""
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
+    return parse_paths(_text(path, encoding), str(path))
+
+
+def parse_paths(text: str, source: str) -> Hierarchy:
+    """`leaf;parent;...;root` lines of a hierarchy file's text (see `read_paths`)."""
     edges: list[tuple[str, str]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         parts = line.split(";")  # labels are kept exactly as given
         stripped = [p.strip() for p in parts]
         if not any(stripped):
             continue
         if not all(stripped):
-            raise HierarchyError(f"{path}: empty node on line {number}: {line!r}")
+            raise HierarchyError(f"{source}: empty node on line {number}: {line!r}")
         chain = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
         edges.extend(zip(chain, chain[1:], strict=False))
         if len(chain) == 1:
-            raise HierarchyError(f"{path}: line {number} names a leaf without any parent")
-    return from_edges(edges, source=str(path))
+            raise HierarchyError(f"{source}: line {number} names a leaf without any parent")
+    return from_edges(edges, source=source)
 
 
-def read(path: str | Path, fmt: str | None = None) -> Hierarchy:
-    """Read a hierarchy file, telling the path-per-line format by its `;` separators."""
-    path = Path(path)
+ENCODING_OPTION = "--hierarchy-encoding"
+
+
+def _text(path: Path, encoding: str | None, option: str = ENCODING_OPTION) -> str:
+    """The hierarchy file's text: gzip'd or not, its byte order mark dropped (`option` names
+    the encoding's option in an error)."""
     if not path.is_file():
         raise HierarchyError(f"hierarchy file not found: {path}")
+    try:
+        return textfile.read_text(path, encoding, option)
+    except OSError as e:
+        raise HierarchyError(f"cannot read hierarchy {path}: {e}") from e
+    except InputError as e:
+        raise HierarchyError(str(e)) from e
+
+
+def read(
+    path: str | Path,
+    fmt: str | None = None,
+    encoding: str | None = None,
+    *,
+    option: str = ENCODING_OPTION,
+) -> Hierarchy:
+    """Read a hierarchy file (gzip'd or not; UTF-8 unless `encoding`), telling the
+    path-per-line format by its `;` separators."""
+    path = Path(path)
+    if fmt not in (None, "paths", "csv"):
+        raise HierarchyError(f"unknown hierarchy format {fmt!r} (csv or paths)")
+    text = _text(path, encoding, option)
     if fmt is None:
-        head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+        head = text[:4096]
         fmt = "paths" if ";" in head and "," not in head.split("\n")[0].split(";")[0] else "csv"
     if fmt == "paths":
-        return read_paths(path)
-    if fmt == "csv":
-        return read_csv(path)
-    raise HierarchyError(f"unknown hierarchy format {fmt!r} (csv or paths)")
+        return parse_paths(text, str(path))
+    return parse_csv(text, str(path))
 
 
 ORDERS = ("id", "support")

@@ -31,6 +31,7 @@ class HierarchySpec:
     fanout: int | None = None
     code_prefix: bool = False
     order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
+    encoding: str | None = None  # of the file; None: UTF-8
 
     @property
     def leaf_order(self) -> str:
@@ -45,6 +46,8 @@ class HierarchySpec:
             raise ParamsError(f"--order must be one of {', '.join(hierarchy.ORDERS)}")
         if self.order is not None and self.fanout is None:
             raise ParamsError("--order applies to the --fanout builder")
+        if self.encoding is not None and self.path is None:
+            raise ParamsError("--hierarchy-encoding applies to a --hierarchy file")
 
     def build(self, store: ItemSource) -> hierarchy.Hierarchy:
         """The tree: read from its file or edges, or built over the items of the store's
@@ -53,7 +56,7 @@ class HierarchySpec:
         if self.edges is not None:
             return hierarchy.from_edges(self.edges)
         if self.path is not None:
-            return hierarchy.read(self.path, self.format)
+            return hierarchy.read(self.path, self.format, self.encoding)
         if self.fanout is not None:
             return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
         return hierarchy.build_code_prefix(store.item_labels())

@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 
 from ..engine import ddl, sqlfiles
+from ..engine.duckdb import names_catalog
 from ..engine.sqltext import split_qualified
 from ..errors import InputError, ParamsError, first_line
 from .database import Store
@@ -121,7 +122,7 @@ def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str
         raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
     parts = split_qualified(table)
     if len(parts) == 3:
-        if parts[0].lower() != store.ex.catalog.lower():
+        if not names_catalog(store.ex, parts[0]):
             raise ParamsError(
                 f"--output-table {table!r}: catalog {parts[0]!r} is not the --db "
                 f"({store.ex.catalog!r})"

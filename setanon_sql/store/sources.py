@@ -3,12 +3,14 @@
 Every reader fills the temp table `source_pairs(tid_label, label)`: the transaction id with the
 type and text the source gives it (CSV values are text, so `01` stays `01`) and the item label as
 text, exactly as written (no trimming). `dataset.py` turns it into a dataset. Source files and
-tables are only ever read.
+tables are only ever read. Text files may be gzip'd and in another encoding than UTF-8
+(`textfile.py`); a byte order mark is no part of the first item.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,11 +20,17 @@ import duckdb
 from ..engine.duckdb import Executor
 from ..engine.sqltext import literal, qualified, quote, split_qualified
 from ..errors import InputError, ParamsError, first_line
+from . import textfile
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
 # Temp tables the readers make; dropped once the dataset is built (they hold the source as text).
 SOURCE_TABLES = ("source_lines", "source_pairs")
+TEXT_FORMATS = ("spmf", "lines", "csv")
+# A LIST (`T[]`) or ARRAY (`T[3]`) type, as DESCRIBE writes it.
+_LIST_TYPE = re.compile(r"\[[0-9]*\]$")
+# Types whose values are no single label: cast to text they would be anonymized as strings.
+_NESTED_PREFIXES = ("STRUCT(", "MAP(", "UNION(", "VARIANT")
 
 
 @dataclass(frozen=True)
@@ -34,10 +42,14 @@ class SourceSpec:
     table: str | None = None
     tid_col: str = "tid"
     item_col: str = "item"
+    encoding: str = textfile.UTF8  # Python's name of the text's encoding
+    gzipped: bool = False
 
     def reader(self) -> str:
         """How the source is read, as JSON: part of what makes two loads the same dataset."""
         opts: dict[str, Any] = {"format": self.format}
+        if self.encoding != textfile.UTF8:  # unset for UTF-8, as before there was a choice
+            opts["encoding"] = self.encoding
         if self.format in ("csv", "parquet", "duckdb"):
             opts |= {"tid_col": self.tid_col, "item_col": self.item_col}
         if self.format == "duckdb":
@@ -45,21 +57,21 @@ class SourceSpec:
         return json.dumps(opts, sort_keys=True)
 
 
-def guess_format(path: Path) -> str:
-    suffix = path.suffix.lower()
+def guess_format(path: Path, *, gzipped: bool = False, encoding: str = textfile.UTF8) -> str:
+    """The format by the file's suffix (under a `.gz`), else by its first 64 KiB."""
+    suffix = textfile.plain_suffix(path)
     if suffix in (".parquet", ".pq"):
         return "parquet"
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix in (".duckdb", ".db", ".ddb"):
         return "duckdb"
-    with path.open("rb") as f:
-        head = f.read(65536)
+    head = textfile.head(path, 65536, gzipped=gzipped)
     if head.startswith(b"PAR1"):
         return "parquet"
     if head[8:12] == b"DUCK":
         return "duckdb"
-    text = head.decode("utf-8", errors="replace")
+    text = head.decode(encoding, errors="replace")
     return "spmf" if " -1 " in text or text.rstrip().endswith("-2") else "lines"
 
 
@@ -70,17 +82,30 @@ def source_spec(
     table: str | None = None,
     tid_col: str | None = None,
     item_col: str | None = None,
+    encoding: str | None = None,
 ) -> SourceSpec:
-    """Check the source exists and settle its format; columns named for a line file (which
-    has none) are refused, not ignored."""
+    """Check the source exists and settle its format, compression and encoding; columns
+    named for a line file (which has none) are refused, not ignored."""
     path = Path(source)
     if not path.exists():
         raise InputError(f"input not found: {path}")
     if path.is_dir():
         raise InputError(f"input {path} is a folder, not a file")
-    fmt = (format or guess_format(path)).lower()
+    enc = textfile.encoding_name(encoding)
+    gzipped = textfile.is_gzip(path)
+    fmt = (format or guess_format(path, gzipped=gzipped, encoding=enc)).lower()
     if fmt not in FORMATS:
         raise InputError(f"unknown input format {fmt!r}; one of {', '.join(FORMATS)}")
+    if fmt not in TEXT_FORMATS:
+        if encoding is not None:
+            raise ParamsError(f"--encoding applies to text inputs; {path} is read as {fmt}")
+        if gzipped:
+            raise InputError(f"{path} is gzip'd: decompress it to read it as {fmt}")
+    if fmt == "csv" and enc not in textfile.CSV_ENCODINGS:
+        raise ParamsError(
+            f"--encoding {encoding}: a CSV input is read by DuckDB, which decodes "
+            f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
+        )
     if fmt == "duckdb" and not table:
         raise InputError(f"{path} is a DuckDB file: name the table with --table")
     if fmt != "duckdb" and table:
@@ -90,7 +115,9 @@ def source_spec(
             f"--tid-col and --item-col name columns of a CSV, Parquet or DuckDB input; {path} "
             f"is read as {fmt} (a transaction a line)"
         )
-    return SourceSpec(path.resolve(), fmt, table, tid_col or "tid", item_col or "item")
+    return SourceSpec(
+        path.resolve(), fmt, table, tid_col or "tid", item_col or "item", enc, gzipped
+    )
 
 
 def read(ex: Executor, spec: SourceSpec) -> int | None:
@@ -99,25 +126,44 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
     path = spec.path
     try:
         if spec.format in ("spmf", "lines"):
-            return _read_lines(ex, path, spmf=spec.format == "spmf")
+            return _read_lines(ex, spec)
         if spec.format == "csv":
-            relation = f"read_csv({literal(str(path))}, header = true, all_varchar = true)"
-            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
+            _read_long(ex, csv_relation(path, spec.encoding, spec.gzipped), path, spec)
         elif spec.format == "parquet":
-            relation = f"read_parquet({literal(str(path))})"
-            _read_long(ex, relation, path, spec.tid_col, spec.item_col)
+            _read_long(ex, f"read_parquet({literal(str(path))})", path, spec)
         else:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
-        raise InputError(f"cannot read {path} as {spec.format}: {first_line(e)}") from e
+        why = None
+        if spec.format in TEXT_FORMATS:  # DuckDB's message for a byte of another encoding
+            why = textfile.first_undecodable(path, spec.encoding, "--encoding")
+        raise InputError(why or f"cannot read {path} as {spec.format}: {first_line(e)}") from e
     return None
 
 
-def _read_lines(ex: Executor, path: Path, *, spmf: bool) -> int:
+def csv_relation(path: Path, encoding: str, gzipped: bool, options: str = "") -> str:
+    """DuckDB's read_csv of a CSV file with a header (or `options`), every value as text,
+    decompressed and decoded as the file needs."""
+    opts = options or ", header = true"
+    if encoding != textfile.UTF8:
+        opts += f", encoding = {literal(textfile.CSV_ENCODINGS[encoding])}"
+    if gzipped:  # by its content: DuckDB tells gzip by a .gz name only
+        opts += ", compression = 'gzip'"
+    return f"read_csv({literal(str(path))}, all_varchar = true{opts})"
+
+
+def _read_lines(ex: Executor, spec: SourceSpec) -> int:
     """Every line but a blank last one must hold an item, so the lines with items are the
-    first `lines_with_items` ones."""
-    ex.run("read_lines", {"path": str(path)})
-    ex.run("line_tokens", {"spmf": spmf})
+    first `lines_with_items` ones. A plain UTF-8 file is read by DuckDB itself; a gzip'd one or
+    one in another encoding is decoded here and its text handed over (the log keeps it, so the
+    dataset still replays)."""
+    path = spec.path
+    if spec.gzipped or spec.encoding != textfile.UTF8:
+        text = textfile.decode(textfile.read_bytes(path), path, spec.encoding, "--encoding")
+        ex.run("split_lines", {"content": text})
+    else:
+        ex.run("read_lines", {"path": str(path)})
+    ex.run("line_tokens", {"spmf": spec.format == "spmf"})
     cover = ex.run("line_coverage").one()
     if cover["lines"] - cover["lines_with_items"] > int(cover["last_blank"]):
         empty = [r[0] for r in ex.run("empty_lines").rows]
@@ -130,7 +176,34 @@ def _columns(ex: Executor, relation: str) -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
-def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: str) -> None:
+def nested_type(kind: str) -> bool:
+    """Whether a DuckDB type (as DESCRIBE writes it) holds more than one scalar value.
+
+    Example:
+        >>> [nested_type(t) for t in ("VARCHAR", "DECIMAL(5,2)", "STRUCT(a INTEGER)", "INT[]")]
+        [False, False, True, True]
+    """
+    return bool(_LIST_TYPE.search(kind)) or kind.upper().startswith(_NESTED_PREFIXES)
+
+
+def check_scalar(path: Path | str, column: str, kind: str, what: str, *, lists: bool) -> None:
+    """Refuse a column of a DuckDB type whose values are no single labels (with `lists`, no
+    list of them): cast to text, a STRUCT or a MAP would be anonymized as one string."""
+    inner = _LIST_TYPE.sub("", kind, count=1) if lists else kind
+    if nested_type(inner):
+        raise nested_column(path, column, kind, what, lists=lists)
+
+
+def nested_column(
+    path: Path | str, column: str, kind: str, what: str, *, lists: bool
+) -> InputError:
+    """The one-line refusal of a column of nested type (DuckDB's or Spark's name of it)."""
+    allowed = "a scalar (text, number, date...)" + (" or a list of scalars" if lists else "")
+    return InputError(f"{path}: column {column!r} has nested type {kind}; {what} must be {allowed}")
+
+
+def _read_long(ex: Executor, relation: str, path: Path, spec: SourceSpec) -> None:
+    tid_col, item_col = spec.tid_col, spec.item_col
     cols = _columns(ex, relation)
     for want in (tid_col, item_col):
         if want not in cols:
@@ -139,7 +212,9 @@ def _read_long(ex: Executor, relation: str, path: Path, tid_col: str, item_col: 
                 "(choose with --tid-col / --item-col)"
             )
     tid, item = quote(tid_col), quote(item_col)
-    if cols[item_col].endswith("[]"):
+    check_scalar(path, tid_col, cols[tid_col], "a transaction id", lists=False)
+    check_scalar(path, item_col, cols[item_col], "an item column", lists=True)
+    if _LIST_TYPE.search(cols[item_col]):  # a LIST (or ARRAY) of items
         empty = ex.query(
             f"SELECT {tid} FROM {relation} WHERE len(coalesce({item}, [])) = 0 LIMIT 5",
             step="empty_transactions",
@@ -182,7 +257,7 @@ def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
         if not found:
             raise InputError(f"{spec.path}: no table {spec.table!r}")
         relation = qualified(catalog, schema, name)
-        _read_long(ex, relation, spec.path, spec.tid_col, spec.item_col)
+        _read_long(ex, relation, spec.path, spec)
     finally:
         if not same:
             ex.execute(f"DETACH {quote(_SOURCE_DB)}", step="detach_source")

@@ -1,0 +1,131 @@
+"""Text files as users have them: gzip'd or not, with or without a byte order mark, in UTF-8 or
+in an encoding they name (`--encoding latin-1`).
+
+DuckDB's `read_text` reads plain UTF-8 only, so a line file that is gzip'd or in another
+encoding is decoded here and handed over as text; CSV files go to DuckDB's `read_csv`, which
+decompresses gzip and decodes the three encodings it knows. A file that does not decode is
+refused with the line it fails on, never read with replacement characters.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import zlib
+from pathlib import Path
+
+from ..errors import InputError, ParamsError
+
+GZIP_MAGIC = b"\x1f\x8b"
+BOM = "\ufeff"
+UTF8 = "utf-8"
+# Python's names of the encodings DuckDB's read_csv decodes itself, with DuckDB's names.
+CSV_ENCODINGS = {"utf-8": "utf-8", "iso8859-1": "latin-1", "utf-16": "utf-16"}
+
+
+def encoding_name(encoding: str | None, option: str = "--encoding") -> str:
+    """Python's canonical name of an encoding (`latin1` and `ISO-8859-1` are `iso8859-1`);
+    UTF-8 when none is given.
+
+    Example:
+        >>> encoding_name("Latin1"), encoding_name(None), encoding_name("UTF8")
+        ('iso8859-1', 'utf-8', 'utf-8')
+    """
+    if encoding is None:
+        return UTF8
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise ParamsError(
+            f"{option} {encoding!r}: unknown encoding (e.g. utf-8, latin-1)"
+        ) from None
+    if name == "utf-8-sig":
+        return UTF8
+    try:
+        "".encode(name)
+    except LookupError:  # a codec that is no text encoding (base64, zlib...)
+        raise ParamsError(f"{option} {encoding!r} is not a text encoding") from None
+    return name
+
+
+def is_gzip(path: Path) -> bool:
+    """Whether the file is gzip'd, by its first two bytes (whatever its name)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(2) == GZIP_MAGIC
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from e
+
+
+def plain_suffix(path: Path) -> str:
+    """The suffix that names the file's kind, under a `.gz`: `x.csv.gz` is a CSV file.
+
+    Example:
+        >>> plain_suffix(Path("b.CSV.gz")), plain_suffix(Path("b.dat")), plain_suffix(Path("x.gz"))
+        ('.csv', '.dat', '')
+    """
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return Path(name).suffix
+
+
+def head(path: Path, size: int, *, gzipped: bool) -> bytes:
+    """The first `size` bytes of the file's text (decompressed when it is gzip'd)."""
+    try:
+        with gzip.open(path, "rb") if gzipped else path.open("rb") as f:
+            return f.read(size)
+    except (OSError, EOFError, zlib.error) as e:
+        raise InputError(f"cannot read {path}: {e}") from e
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's whole content, decompressed when it is gzip'd."""
+    gzipped = is_gzip(path)
+    try:
+        return gzip.decompress(path.read_bytes()) if gzipped else path.read_bytes()
+    except (OSError, EOFError, zlib.error) as e:
+        what = "gzip'd file" if gzipped else "file"
+        raise InputError(f"cannot read {path} as a {what}: {e}") from e
+
+
+def decode(data: bytes, path: Path, encoding: str, option: str) -> str:
+    """The text of `data` in `encoding`, without a leading byte order mark; a byte that is not
+    of the encoding is an error that names its line (and `option`, to give the right one)."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        raise InputError(undecodable(path, data, e, encoding, option)) from e
+    return text.removeprefix(BOM)
+
+
+def read_text(path: Path, encoding: str | None = None, option: str = "--encoding") -> str:
+    """A text file's content, decompressed and decoded (UTF-8 unless `encoding`)."""
+    return decode(read_bytes(path), path, encoding_name(encoding, option), option)
+
+
+def first_undecodable(path: Path, encoding: str, option: str) -> str | None:
+    """Why the file is not text in `encoding` (the line it fails on), or None when it is: for
+    an error DuckDB reported, to say what it is."""
+    try:
+        data = read_bytes(path)
+        data.decode(encoding)
+    except UnicodeDecodeError as e:
+        return undecodable(path, data, e, encoding, option)
+    except InputError:
+        return None
+    return None
+
+
+def undecodable(path: Path, data: bytes, e: UnicodeDecodeError, encoding: str, option: str) -> str:
+    """One line: which file, which line, which byte, and how to read it."""
+    before = data[: e.start].decode(encoding, errors="replace")
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1
+    byte = data[e.start : e.start + 1].hex()
+    hint = "latin-1" if encoding == UTF8 else "utf-8"
+    name = "UTF-8" if encoding == UTF8 else encoding
+    return (
+        f"{path}: line {line} is not {name} text (byte 0x{byte} at column {column}); give the "
+        f"file's encoding with {option}, e.g. {option} {hint}"
+    )
