@@ -7,6 +7,7 @@ WITH released AS (
   SELECT
     c.cls,
     c.node,
+    ANY_VALUE(n.last) IGNORE NULLS AS last,
     LEAST(
       1.0,
       (
@@ -24,17 +25,27 @@ WITH released AS (
   GROUP BY
     c.cls,
     c.node
+), below_top AS (
+  /* every released node under another one of its class, with the highest of those above it */
+  /* (the smallest preorder id) */
+  SELECT
+    b.cls,
+    b.node,
+    MIN(a.node) AS top
+  FROM released AS b
+  JOIN released AS a
+    ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+  GROUP BY
+    b.cls,
+    b.node
 ), open AS (
+  /* the nodes on the way up from each such node to its top one, the top one included */
   SELECT DISTINCT
     b.cls,
     x.ancestor AS node
-  FROM released AS b
+  FROM below_top AS b
   JOIN closure AS x
-    ON x.node = b.node AND x.distance > 0
-  JOIN closure AS y
-    ON y.node = x.ancestor
-  JOIN released AS a
-    ON a.cls = b.cls AND a.node = y.ancestor
+    ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
 ), flat AS (
   SELECT
     cls,
@@ -55,10 +66,8 @@ SELECT
 FROM flat AS f
 ANTI JOIN open AS o
   ON o.cls = f.cls AND o.node = f.node
-JOIN closure AS up
-  ON up.node = f.node
 JOIN released AS r
-  ON r.cls = f.cls AND r.node = up.ancestor
+  ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY
   f.cls,
   f.node;

@@ -3,24 +3,26 @@ DROP TABLE IF EXISTS eval_generalization;
 
 CREATE TABLE eval_generalization
 USING PARQUET AS
-WITH released AS (
-  SELECT DISTINCT
-    tid,
-    node
-  FROM release
-)
 SELECT
   t.tid,
   t.item,
-  MIN(c.distance) AS levels_up,
-  MIN(n.ncp) AS ncp
+  MIN(i.depth - c.depth) AS levels_up,
+  MIN(c.ncp) AS ncp
 FROM tx AS t
-LEFT JOIN released AS r
-  ON r.tid = t.tid
-LEFT JOIN closure AS c
-  ON c.node = t.item AND c.ancestor = r.node
-LEFT JOIN node AS n
-  ON n.id = c.ancestor
+JOIN node AS i
+  ON i.id = t.item
+LEFT JOIN (
+  SELECT
+    r.tid,
+    n.id,
+    n.last,
+    n.depth,
+    n.ncp
+  FROM release AS r
+  JOIN node AS n
+    ON n.id = r.node
+) AS c
+  ON c.tid = t.tid AND t.item BETWEEN c.id AND c.last
 GROUP BY
   t.tid,
   t.item;

@@ -3,42 +3,45 @@ WITH cover AS (
   SELECT
     t.tid,
     t.item,
-    MIN(n.ncp) AS ncp,
-    MIN(n.lm) AS lm
+    MIN(c.ncp) AS ncp,
+    MIN(c.lm) AS lm
   FROM tx AS t
-  JOIN closure AS a
-    ON a.node = t.item
-  JOIN release AS r
-    ON r.tid = t.tid AND r.node = a.ancestor
-  JOIN node AS n
-    ON n.id = r.node
+  LEFT JOIN (
+    SELECT
+      r.tid,
+      n.id,
+      n.last,
+      n.ncp,
+      n.lm
+    FROM release AS r
+    JOIN node AS n
+      ON n.id = r.node
+  ) AS c
+    ON c.tid = t.tid AND t.item BETWEEN c.id AND c.last
   GROUP BY
     t.tid,
     t.item
-), covered AS (
+), totals AS (
   SELECT
     COUNT(*) AS instances,
+    COUNT(ncp) AS covered,
     COALESCE(SUM(ncp), 0) AS ncp,
     COALESCE(SUM(lm), 0) AS lm
   FROM cover
-), original AS (
-  SELECT
-    COUNT(*) AS instances
-  FROM tx
 )
 SELECT
-  o.instances,
+  t.instances,
   COALESCE((
-    c.ncp + (
-      o.instances - c.instances
+    t.ncp + (
+      t.instances - t.covered
     )
-  ) / NULLIF(o.instances, 0), 0) AS ncp,
+  ) / NULLIF(t.instances, 0), 0) AS ncp,
   COALESCE((
-    c.lm + (
-      o.instances - c.instances
+    t.lm + (
+      t.instances - t.covered
     )
-  ) / NULLIF(o.instances, 0), 0) AS lm,
-  o.instances - c.instances AS suppressed,
+  ) / NULLIF(t.instances, 0), 0) AS lm,
+  t.instances - t.covered AS suppressed,
   (
     SELECT
       COUNT(*)
@@ -49,4 +52,4 @@ SELECT
       COUNT(*)
     FROM tids
   ) AS transactions
-FROM original AS o, covered AS c;
+FROM totals AS t;

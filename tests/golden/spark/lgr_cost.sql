@@ -6,15 +6,22 @@ USING PARQUET AS
 SELECT
   t.tid,
   ANY_VALUE(o.pid) IGNORE NULLS AS pid,
-  SUM(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) AS cost_units
+  SUM(c.cost_units) AS cost_units
 FROM tx AS t
 JOIN partition_of AS o
   ON o.tid = t.tid
-JOIN partition_cut AS c
-  ON c.pid = o.pid
-JOIN node AS n
-  ON n.id = c.node AND t.item BETWEEN n.id AND n.last
+LEFT JOIN (
+  SELECT
+    c.pid,
+    n.id,
+    n.last,
+    CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END AS cost_units
+  FROM partition_cut AS c
+  JOIN node AS n
+    ON n.id = c.node
+) AS c
+  ON c.pid = o.pid AND t.item BETWEEN c.id AND c.last
 GROUP BY
   t.tid
 HAVING
-  SUM(CASE WHEN n.is_leaf THEN 0 ELSE n.leaf_count END) > 0;
+  SUM(c.cost_units) > 0;

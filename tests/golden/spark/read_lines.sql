@@ -5,7 +5,10 @@ CREATE TABLE source_lines
 USING PARQUET AS
 WITH f AS (
   SELECT
-    SPLIT(content, CONCAT('\\Q', CHR(  10), '\\E')) AS lines
+    SPLIT(
+      CASE WHEN STARTSWITH(content, CHR(  65279)) THEN content[2:] ELSE content END,
+      CONCAT('\\Q', CHR(  10), '\\E')
+    ) AS lines
   FROM READ_TEXT($path)
 )
 SELECT
