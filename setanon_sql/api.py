@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import catalog, runs
+from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
 from .measure.verify import VerifyReport, verify
@@ -60,7 +61,7 @@ def open_store(
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
         raise InputError(f"no DuckDB database at {db} (give an INPUT to load, or check --db)")
-    created = db is not None and not Path(db).exists()
+    made = Path(db) if db is not None and not Path(db).exists() else None
     store = Store(
         db, read_only=read_only, memory_limit=memory_limit, temp_dir=temp_dir, threads=threads
     )
@@ -84,8 +85,8 @@ def open_store(
             store.use_stored_hierarchy()
     except BaseException:
         store.close()
-        if created:  # a database this call made and could not fill is not left behind
-            for leftover in (Path(db), Path(f"{db}.wal")):
+        if made is not None:  # a database this call made and could not fill is not left behind
+            for leftover in (made, Path(f"{made}.wal")):
                 leftover.unlink(missing_ok=True)
         raise
     return store, notes
@@ -118,7 +119,7 @@ def load(
     encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
-    what = source
+    what: load_mod.SourceSpec | dict | list
     if isinstance(source, (str, Path)):
         what = load_mod.source_spec(
             source,
@@ -128,6 +129,8 @@ def load(
             item_col=item_col,
             encoding=encoding,
         )
+    else:
+        what = source
     loaded = store.load(what)
     stats = store.stats()
     return LoadSummary(
@@ -312,14 +315,13 @@ def release_metrics(
     exactly one original item (unmatched items suppressed, loss 1): issue 13's Clump measure."""
     from .store import release_io as rel
 
-    if per_copy:
-        from .measure.instance_loss import instance_loss
+    def measure(s: Workspace) -> dict[str, Any]:
+        """The loss asked for; `multiset` is read when measuring, once a run has set it."""
+        if per_copy:
+            from .measure.instance_loss import instance_loss
 
-        measure = instance_loss
-    else:
-
-        def measure(s: Store) -> dict[str, Any]:
-            return metrics.information_loss(s, multiset=bool(multiset))
+            return instance_loss(s)
+        return metrics.information_loss(s, multiset=bool(multiset))
 
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
@@ -328,7 +330,7 @@ def release_metrics(
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)
-    else:
+    elif release is not None:
         store.require_hierarchy()
         with store.scratch():
             rel.read_release(store, release)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import html
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
 from .verify import verify
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;"
@@ -159,7 +163,7 @@ def compare_table_html(rows: list[dict[str, Any]]) -> str:
 
 
 # -- charts ---------------------------------------------------------------------------------------
-def _figure(width: float = 6.5, height: float = 3.0):
+def _figure(width: float = 6.5, height: float = 3.0) -> tuple[Figure, Axes]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -170,7 +174,7 @@ def _figure(width: float = 6.5, height: float = 3.0):
     return plt.subplots(figsize=(width, height))
 
 
-def _levels_chart(levels: list[dict[str, Any]], instances: int):
+def _levels_chart(levels: list[dict[str, Any]], instances: int) -> Figure:
     fig, ax = _figure()
     labels = ["suppressed" if r["levels_up"] is None else str(r["levels_up"]) for r in levels]
     shares = [100 * r["instances"] / max(instances, 1) for r in levels]
@@ -180,7 +184,7 @@ def _levels_chart(levels: list[dict[str, Any]], instances: int):
     return fig
 
 
-def _are_chart(ev: dict[str, Any]):
+def _are_chart(ev: dict[str, Any]) -> Figure:
     fig, ax = _figure()
     for offset, (key, label) in enumerate(
         (("itemset_queries", "random"), ("frequent_queries", "frequent"))
@@ -199,7 +203,7 @@ def _are_chart(ev: dict[str, Any]):
     return fig
 
 
-def _candidates_chart(candidates: dict[int, list[int]], k: int):
+def _candidates_chart(candidates: dict[int, list[int]], k: int) -> Figure:
     fig, ax = _figure()
     known = sorted(candidates)
     data = [[c for c in candidates[p] if c > 0] or [1] for p in known]
@@ -212,7 +216,7 @@ def _candidates_chart(candidates: dict[int, list[int]], k: int):
     return fig
 
 
-def _tradeoff_chart(rows: list[dict[str, Any]]):
+def _tradeoff_chart(rows: list[dict[str, Any]]) -> Figure:
     fig, ax = _figure(6.5, 4.0)
     markers = iter("osD^vP*X<>")
     by_algorithm: dict[str, list[dict[str, Any]]] = {}
@@ -235,7 +239,7 @@ def _tradeoff_chart(rows: list[dict[str, Any]]):
 
 
 # -- HTML pieces ----------------------------------------------------------------------------------
-def _svg(fig) -> str:
+def _svg(fig: Figure) -> str:
     from matplotlib import pyplot as plt
 
     buf = io.StringIO()

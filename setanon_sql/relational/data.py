@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import duckdb
 import pyarrow as pa
@@ -26,7 +26,7 @@ from ..store.hierarchy import Hierarchy
 from ..store.sources import check_scalar, csv_relation
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
-TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]
+TableSource: TypeAlias = str | Path | pa.Table | Mapping[str, Sequence[Any]]
 """A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
 
 
@@ -150,7 +150,7 @@ def source_columns(store: Store) -> dict[str, str]:
 
 def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Select:
     """`rel_raw` with a row id, text columns trimmed, rows holding the missing-value token out."""
-    items: list[exp.Expression] = [exp.column("rowid").as_("rid", quoted=True)]
+    items: list[exp.Expr] = [exp.column("rowid").as_("rid", quoted=True)]
     for name, kind in cols.items():
         col = exp.column(name, quoted=True)
         value = exp.func("trim", col) if kind == "VARCHAR" else col
@@ -169,7 +169,7 @@ def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Sel
     return q
 
 
-def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expression:
+def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expr:
     """One row per (rid, attribute) of `table` with the QI value as trimmed text."""
     parts = [
         select(
@@ -179,7 +179,7 @@ def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expression:
         ).from_(exp.table_(table, quoted=True))
         for j, name in enumerate(qi, 1)
     ]
-    out: exp.Expression = parts[0]
+    out: exp.Expr = parts[0]
     for p in parts[1:]:
         out = exp.union(out, p, distinct=False)
     return out

@@ -152,7 +152,11 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
         found = reg.dataset_by_file("transactions", str(source.path), source.reader(), size, mtime)
         if found:
             return Loaded(Dataset.of(found), reused=True)
-        desc = {"source": str(source.path), "format": source.format, "reader": source.reader()}
+        desc: dict[str, Any] = {
+            "source": str(source.path),
+            "format": source.format,
+            "reader": source.reader(),
+        }
         desc |= {"size": size, "mtime": mtime}
     else:
         desc = {"source": "python", "format": "python", "reader": "{}", "size": None, "mtime": None}

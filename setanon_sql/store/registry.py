@@ -149,14 +149,16 @@ class Registry:
         return name
 
     # -- datasets and hierarchies ---------------------------------------------------------------------
-    def dataset_by_file(self, kind: str, source: str, reader: str, size: int, mtime: int):
+    def dataset_by_file(
+        self, kind: str, source: str, reader: str, size: int, mtime: int
+    ) -> dict[str, Any] | None:
         rows = self._q(
             "registry_dataset_by_file",
             {"kind": kind, "source": source, "reader": reader, "size": size, "mtime": mtime},
         )
         return rows[0] if rows else None
 
-    def dataset_by_fingerprint(self, kind: str, fingerprint: str):
+    def dataset_by_fingerprint(self, kind: str, fingerprint: str) -> dict[str, Any] | None:
         rows = self._q(
             "registry_dataset_by_fingerprint", {"kind": kind, "fingerprint": fingerprint}
         )
@@ -174,7 +176,7 @@ class Registry:
     def add_dataset(self, **row: Any) -> None:
         self._q("registry_add_dataset", row)
 
-    def hierarchy_by_fingerprint(self, dataset: int, fingerprint: str):
+    def hierarchy_by_fingerprint(self, dataset: int, fingerprint: str) -> dict[str, Any] | None:
         rows = self._q(
             "registry_hierarchy_by_fingerprint", {"dataset": dataset, "fingerprint": fingerprint}
         )
