@@ -184,7 +184,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     """
     algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
+    runs.check_k(params.k, store.count("tids"))
     name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
@@ -286,10 +286,7 @@ def verify_release(
         if release is not None:
             rel.read_release(store, release)
         else:
-            store.execute(
-                "CREATE OR REPLACE TABLE release AS SELECT tid, item AS node FROM tx",
-                step="identity",
-            )
+            store.run("release_identity")
         return verify(
             store,
             k=k,

@@ -65,7 +65,7 @@ def reallocate(
         moves = row_count(store.run("lgr_move", {"k": params.k, "next": first_pid + made}))
         if not moves:
             break
-        new = store.run("lgr_new_classes").rows[0][0]
+        new = store.run("lgr_new_classes").one()["classes"]
         store.run("lgr_apply_cuts")
         store.run("lgr_apply_moves")
         store.run("lgr_cost")

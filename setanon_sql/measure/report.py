@@ -47,10 +47,7 @@ def run_report(
         store.run("eval_generalization")
         levels = store.run("eval_levels").dicts()
         top = store.run("eval_most_generalized", {"n": 15}).dicts()
-        candidates = store.query(
-            "SELECT known, list(candidates ORDER BY candidates) FROM eval_attacks "
-            "GROUP BY known ORDER BY known"
-        )
+        candidates = store.run("report_attack_candidates").tuples("known", "candidates")
         loss = store.run(
             "information_loss_multiset" if model.multiset else "information_loss"
         ).one()
