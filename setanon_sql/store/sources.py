@@ -132,7 +132,7 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
         if spec.format == "csv":
             _read_long(ex, csv_relation(path, spec.encoding, spec.gzipped), path, spec)
         elif spec.format == "parquet":
-            _read_long(ex, f"read_parquet({literal(str(path))})", path, spec)
+            _read_long(ex, parquet_relation(path), path, spec)
         else:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
@@ -141,6 +141,11 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
             why = textfile.first_undecodable(path, spec.encoding, "--encoding")
         raise InputError(why or f"cannot read {path} as {spec.format}: {first_line(e)}") from e
     return None
+
+
+def parquet_relation(path: Path) -> str:
+    """DuckDB's read_parquet of a Parquet file."""
+    return f"read_parquet({literal(str(path))})"
 
 
 def csv_relation(path: Path, encoding: str, gzipped: bool, options: str = "") -> str:
