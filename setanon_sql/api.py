@@ -12,7 +12,7 @@ from . import catalog, runs
 from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
-from .measure.verify import VerifyReport, verify
+from .measure.verify import VerifyReport, verify, verify_promise
 from .params import Params
 from .progress import Progress, quiet
 from .store import sources as load_mod
@@ -45,16 +45,9 @@ def open_store(
         raise ParamsError("give an INPUT or --dataset, not both")
     if read_only and source is not None:
         raise ParamsError("a read-only database cannot load an INPUT")
-    spec = None
-    if isinstance(source, (str, Path)):
-        spec = load_mod.source_spec(
-            source,
-            format=format,
-            table=table,
-            tid_col=tid_col,
-            item_col=item_col,
-            encoding=encoding,
-        )
+    what = None
+    if source is not None:
+        what = _source(source, format, table, tid_col, item_col, encoding)
     elif encoding is not None:
         raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
@@ -67,8 +60,8 @@ def open_store(
     )
     notes: list[str] = []
     try:
-        if source is not None:
-            loaded = store.load(spec if spec is not None else source)
+        if what is not None:
+            loaded = store.load(what)
             if loaded.duplicates_collapsed:
                 notes.append(
                     f"{loaded.duplicates_collapsed} duplicate (tid, item) row(s) collapsed"
@@ -108,6 +101,29 @@ class LoadSummary:
     mean_length: float
 
 
+def _source(
+    source: str | Path | dict | list,
+    format: str | None,
+    table: str | None,
+    tid_col: str | None,
+    item_col: str | None,
+    encoding: str | None,
+) -> load_mod.SourceSpec | dict | list:
+    """A file source as its checked spec; transactions held in Python as they are."""
+    if isinstance(source, (str, Path)):
+        return load_mod.source_spec(
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
+        )
+    if encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
+    return source
+
+
 def load(
     store: Store,
     source: str | Path | dict | list,
@@ -119,19 +135,7 @@ def load(
     encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
-    what: load_mod.SourceSpec | dict | list
-    if isinstance(source, (str, Path)):
-        what = load_mod.source_spec(
-            source,
-            format=format,
-            table=table,
-            tid_col=tid_col,
-            item_col=item_col,
-            encoding=encoding,
-        )
-    else:
-        what = source
-    loaded = store.load(what)
+    loaded = store.load(_source(source, format, table, tid_col, item_col, encoding))
     stats = store.stats()
     return LoadSummary(
         dataset=loaded.dataset.id,
@@ -205,17 +209,19 @@ def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any)
     return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
 
 
-def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
+def checked_release(
+    store: Workspace, algo: catalog.Algorithm, params: Params
+) -> tuple[VerifyReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
-    report = verify(
-        store,
+    promise = runs.Promise(
         k=params.k,
-        model=algo.model,
         m=params.m,
-        allow_suppression=algo.allows_suppression,
+        model=algo.model,
         multiset=algo.multiset,
+        allows_suppression=algo.allows_suppression,
     )
+    report = verify_promise(store, promise)
     if not report.ok:
         raise VerificationError(
             f"{algo.name} produced a release that fails verification: {report.as_dict()}"
@@ -224,7 +230,13 @@ def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[st
 
 
 def finished(
-    run: str, algo: Any, params: Params, report: Any, loss: dict, info: dict, started: float
+    run: str,
+    algo: catalog.Algorithm,
+    params: Params,
+    report: VerifyReport,
+    loss: dict[str, Any],
+    info: dict[str, Any],
+    started: float,
 ) -> Result:
     """The outcome of a verified run, timed from `started`."""
     return Result(

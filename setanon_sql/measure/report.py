@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
-from .verify import verify
+from .verify import verify_promise
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
@@ -36,14 +36,7 @@ def run_report(
     evaluation = evaluate(store, run, model=model, workload=workload)
     info = read_info(store, run)
     with store.in_run(run):
-        verdict = verify(
-            store,
-            k=model.k,
-            model=model.model,
-            m=model.m,
-            allow_suppression=model.allows_suppression,
-            multiset=model.multiset,
-        )
+        verdict = verify_promise(store, model)
         store.run("eval_generalization")
         levels = store.run("eval_levels").dicts()
         top = store.run("eval_most_generalized", {"n": 15}).dicts()

@@ -14,6 +14,7 @@ from ..engine import ddl, sqlfiles
 from ..engine.contract import Workspace
 from ..errors import ParamsError
 from ..params import check_whole
+from ..runs import Promise
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,19 @@ def verify(
     per_size = dict(store.run("km_violations_per_size").tuples("size", "itemsets"))
     failing = {s: int(per_size.get(s, 0)) for s in range(1, (m or 1) + 1)}
     return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing, multiset=multiset)
+
+
+def verify_promise(store: Workspace, promise: Promise) -> VerifyReport:
+    """The verdict on the current release against what it was made to satisfy (a stored run's
+    promise, or the one an algorithm gives for its parameters)."""
+    return verify(
+        store,
+        k=promise.k,
+        model=promise.model,
+        m=promise.m,
+        allow_suppression=promise.allows_suppression,
+        multiset=promise.multiset,
+    )
 
 
 def violations(store: Workspace, table: str, limit: int = 20) -> list[dict[str, Any]]:
