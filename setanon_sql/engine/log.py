@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from .sqltext import inline_params, literal, quote
+from . import ddl
+from .sqltext import inline_params, literal
 
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
@@ -105,16 +106,15 @@ def row_count(result: Answer) -> int:
 
 def data_script(name: str, table: pa.Table | Rows, types: list[str], *, temp: bool) -> str:
     """CREATE + INSERT statements that rebuild an Arrow table (or `Rows`) handed to DuckDB."""
-    kind = "TEMP TABLE" if temp else "TABLE"
-    cols = ", ".join(f"{quote(c)} {t}" for c, t in zip(table.column_names, types, strict=True))
-    out = [f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"]
+    columns = list(zip(table.column_names, types, strict=True))
+    out = [ddl.create_table(name, columns, temp=temp)]
     rows = table.to_pylist()
     for start in range(0, len(rows), 1000):
         chunk = rows[start : start + 1000]
         values = ",\n".join(
             "(" + ", ".join(literal(r[c]) for c in table.column_names) + ")" for r in chunk
         )
-        out.append(f"INSERT INTO {quote(name)} VALUES\n{values}")
+        out.append(ddl.insert_into(name, f"VALUES\n{values}"))
     return ";\n".join(out)
 
 
