@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import catalog, runs
+from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
-from .measure.verify import VerifyReport, verify
+from .measure.verify import VerifyReport, verify, verify_promise
 from .params import Params
 from .progress import Progress, quiet
 from .store import sources as load_mod
@@ -47,30 +48,23 @@ def open_store(
         raise ParamsError("give an INPUT or --dataset, not both")
     if read_only and source is not None:
         raise ParamsError("a read-only database cannot load an INPUT")
-    spec = None
-    if isinstance(source, (str, Path)):
-        spec = load_mod.source_spec(
-            source,
-            format=format,
-            table=table,
-            tid_col=tid_col,
-            item_col=item_col,
-            encoding=encoding,
-        )
+    what = None
+    if source is not None:
+        what = _source(source, format, table, tid_col, item_col, encoding)
     elif encoding is not None:
         raise ParamsError("--encoding applies to an INPUT file")
     if hierarchy_spec is not None:
         hierarchy_spec.check()
     if source is None and db is not None and not Path(db).exists():
         raise InputError(f"no DuckDB database at {db} (give an INPUT to load, or check --db)")
-    created = db is not None and not Path(db).exists()
+    made = Path(db) if db is not None and not Path(db).exists() else None
     store = Store(
         db, read_only=read_only, memory_limit=memory_limit, temp_dir=temp_dir, threads=threads
     )
     notes: list[str] = []
     try:
-        if source is not None:
-            loaded = store.load(spec if spec is not None else source)
+        if what is not None:
+            loaded = store.load(what)
             if loaded.duplicates_collapsed:
                 notes.append(
                     f"{loaded.duplicates_collapsed} duplicate (tid, item) row(s) collapsed"
@@ -87,8 +81,8 @@ def open_store(
             store.use_stored_hierarchy()
     except BaseException:
         store.close()
-        if created:  # a database this call made and could not fill is not left behind
-            for leftover in (Path(db), Path(f"{db}.wal")):
+        if made is not None:  # a database this call made and could not fill is not left behind
+            for leftover in (made, Path(f"{made}.wal")):
                 leftover.unlink(missing_ok=True)
         raise
     return store, notes
@@ -110,6 +104,29 @@ class LoadSummary:
     mean_length: float
 
 
+def _source(
+    source: str | Path | dict | list,
+    format: str | None,
+    table: str | None,
+    tid_col: str | None,
+    item_col: str | None,
+    encoding: str | None,
+) -> load_mod.SourceSpec | dict | list:
+    """A file source as its checked spec; transactions held in Python as they are."""
+    if isinstance(source, (str, Path)):
+        return load_mod.source_spec(
+            source,
+            format=format,
+            table=table,
+            tid_col=tid_col,
+            item_col=item_col,
+            encoding=encoding,
+        )
+    if encoding is not None:
+        raise ParamsError("--encoding applies to an INPUT file")
+    return source
+
+
 def load(
     store: Store,
     source: str | Path | dict | list,
@@ -121,17 +138,7 @@ def load(
     encoding: str | None = None,
 ) -> LoadSummary:
     """Load a source into the store as a dataset (or find it loaded) and use it."""
-    what = source
-    if isinstance(source, (str, Path)):
-        what = load_mod.source_spec(
-            source,
-            format=format,
-            table=table,
-            tid_col=tid_col,
-            item_col=item_col,
-            encoding=encoding,
-        )
-    loaded = store.load(what)
+    loaded = store.load(_source(source, format, table, tid_col, item_col, encoding))
     stats = store.stats()
     return LoadSummary(
         dataset=loaded.dataset.id,
@@ -195,7 +202,7 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
         store.require_hierarchy()
     else:
         store.require_data()
-    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids")))
+    runs.check_k(params.k, store.count("tids"))
     name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
     started = time.perf_counter()
@@ -216,7 +223,9 @@ def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any)
     return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
 
 
-def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[str, Any]]:
+def checked_release(
+    store: Workspace, algo: catalog.Algorithm, params: Params
+) -> tuple[VerifyReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
     if algo.disassociated:  # its own release format and verifier (#28)
@@ -228,14 +237,14 @@ def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[st
                 f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
             )
         return checked, vd.information_loss(store, prepared=True)
-    report = verify(
-        store,
+    promise = runs.Promise(
         k=params.k,
-        model=algo.model,
         m=params.m,
-        allow_suppression=algo.allows_suppression,
+        model=algo.model,
         multiset=algo.multiset,
+        allows_suppression=algo.allows_suppression,
     )
+    report = verify_promise(store, promise)
     if not report.ok:
         raise VerificationError(
             f"{algo.name} produced a release that fails verification: {report.as_dict()}"
@@ -244,7 +253,13 @@ def checked_release(store: Any, algo: Any, params: Params) -> tuple[Any, dict[st
 
 
 def finished(
-    run: str, algo: Any, params: Params, report: Any, loss: dict, info: dict, started: float
+    run: str,
+    algo: catalog.Algorithm,
+    params: Params,
+    report: VerifyReport,
+    loss: dict[str, Any],
+    info: dict[str, Any],
+    started: float,
 ) -> Result:
     """The outcome of a verified run, timed from `started`."""
     return Result(
@@ -316,10 +331,7 @@ def verify_release(
         if release is not None:
             rel.read_release(store, release)
         else:
-            store.execute(
-                "CREATE OR REPLACE TABLE release AS SELECT tid, item AS node FROM tx",
-                step="identity",
-            )
+            store.run("release_identity")
         return verify(
             store,
             k=k,
@@ -345,14 +357,13 @@ def release_metrics(
     exactly one original item (unmatched items suppressed, loss 1): issue 13's Clump measure."""
     from .store import release_io as rel
 
-    if per_copy:
-        from .measure.instance_loss import instance_loss
+    def measure(s: Workspace) -> dict[str, Any]:
+        """The loss asked for; `multiset` is read when measuring, once a run has set it."""
+        if per_copy:
+            from .measure.instance_loss import instance_loss
 
-        measure = instance_loss
-    else:
-
-        def measure(s: Store) -> dict[str, Any]:
-            return metrics.information_loss(s, multiset=bool(multiset))
+            return instance_loss(s)
+        return metrics.information_loss(s, multiset=bool(multiset))
 
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
@@ -371,7 +382,7 @@ def release_metrics(
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)
-    else:
+    elif release is not None:
         store.require_hierarchy()
         with store.scratch():
             rel.read_release(store, release)

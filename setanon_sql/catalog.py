@@ -57,10 +57,11 @@ class Option:
             raise ParamsError(f"{where} must be {_kind_name(self.kind)}, got {value!r}")
         if self.choices and value not in self.choices:
             raise ParamsError(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
-        if self.kind is float and not math.isfinite(value):
-            raise ParamsError(f"{where} must be a finite number, got {value!r}")
-        if self.minimum is not None and value < self.minimum:
-            raise ParamsError(f"{where} must be >= {self.minimum:g}, got {value!r}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if self.kind is float and not math.isfinite(value):
+                raise ParamsError(f"{where} must be a finite number, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise ParamsError(f"{where} must be >= {self.minimum:g}, got {value!r}")
         return value
 
     def describe(self) -> str:

@@ -197,7 +197,7 @@ WHERE target IS NOT NULL OR joining >= $k;
 
 -- name: lgr_new_classes
 -- How many new classes the round makes.
-SELECT count(DISTINCT target) FROM lgr_move WHERE new_class;
+SELECT count(DISTINCT target) AS classes FROM lgr_move WHERE new_class;
 
 -- name: lgr_apply_cuts
 -- The cut of every class the round makes: its itemset.

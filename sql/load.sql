@@ -49,3 +49,20 @@ ANTI JOIN source_pairs AS t ON t.tid_label = l.lineno
 WHERE NOT (l.lineno = (SELECT max(lineno) FROM source_lines) AND trim(l.line) = '')
 ORDER BY l.lineno
 LIMIT 5;
+
+-- name: source_empty_transactions
+-- Up to five transaction ids of a table input (view `source_input(tid_label, item)`) whose
+-- list of items is empty or NULL: such a transaction cannot be released.
+SELECT tid_label FROM source_input WHERE len(coalesce(item, [])) = 0 LIMIT 5;
+
+-- name: source_pairs_from_lists
+-- `source_pairs(tid_label, label)` from a table input whose item column holds a list of items
+-- per row (view `source_input`): a row per listed item, as text.
+CREATE OR REPLACE TEMP TABLE source_pairs AS
+SELECT tid_label, CAST(unnest(item) AS VARCHAR) AS label FROM source_input;
+
+-- name: source_pairs_from_items
+-- `source_pairs(tid_label, label)` from a table input of one item a row (view `source_input`),
+-- the item as text.
+CREATE OR REPLACE TEMP TABLE source_pairs AS
+SELECT tid_label, CAST(item AS VARCHAR) AS label FROM source_input;

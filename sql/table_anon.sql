@@ -7,6 +7,13 @@
 -- Costs d are averaged in attribute order (`avg(cost ORDER BY attr)`): a parallel sum in any
 -- order could make two equal costs differ in their last bit and flip a tie between runs.
 
+-- name: rel_long_values
+-- Every QI attribute's distinct values (`labels`, sorted) with how many rows hold each
+-- (`counts`, in the same order), from `rel_long`: what each attribute's taxonomy is built from.
+SELECT attr, list(label ORDER BY label) AS labels, list(n ORDER BY label) AS counts
+FROM (SELECT attr, label, count(*) AS n FROM rel_long GROUP BY attr, label)
+GROUP BY attr;
+
 -- name: rel_value_leaves
 -- Every row's leaf per attribute (from `rel_long(rid, attr, label)`): one list per row.
 CREATE OR REPLACE TEMP TABLE rel_row_leaves AS

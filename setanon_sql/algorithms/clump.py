@@ -73,10 +73,10 @@ from typing import Any
 import pyarrow as pa
 
 from ..engine import sqlfiles
+from ..engine.contract import Workspace
 from ..engine.log import row_count
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import lcg
 
 INTERMEDIATE = (
@@ -91,7 +91,7 @@ SWAP_STATE_STEPS = tuple(
 )
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     """Cluster the transactions by GGD (best runs of the order, or the greedy) and release each
     cluster's LCG."""
     opts, k = params.options, params.k
@@ -106,7 +106,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
         info = cluster_greedy(store, opts, k=k, n=n, scale=scale, progress=progress)
     total = lcg.release(store)
     if not params.keep_intermediate:
-        store.drop(*INTERMEDIATE, step="drop_intermediate")
+        store.drop_tables(*INTERMEDIATE, step="drop_intermediate")
     summary = store.run("ggd_summary").one()
     return {
         "method": opts["method"],
@@ -117,7 +117,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
     }
 
 
-def cluster_runs(store: Store, *, k: int, n: int, scale: int) -> dict[str, Any]:
+def cluster_runs(store: Workspace, *, k: int, n: int, scale: int) -> dict[str, Any]:
     """Cut the order into runs of k to 2k - 1 consecutive transactions of least total GGD.
 
     One statement costs every candidate run; the cheapest tiling is a shortest path over the
@@ -144,7 +144,7 @@ def cluster_runs(store: Store, *, k: int, n: int, scale: int) -> dict[str, Any]:
     return {"runs_ggd": round(best_cost(costs, starts, n=n, k=k) / max(scale, 1), 4)}
 
 
-def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[str, Any]:
+def improve(store: Workspace, *, k: int, scale: int, opts: dict[str, Any]) -> dict[str, Any]:
     """Exchange members between clusters up to `span` apart in the order while GGD drops.
 
     A phase pairs clusters d apart (d = 1..span, each parity), so its exchanges are
@@ -195,7 +195,7 @@ def improve(store: Store, *, k: int, scale: int, opts: dict[str, Any]) -> dict[s
     }
 
 
-def refresh(store: Store, *, outs: int, scale: int) -> None:
+def refresh(store: Workspace, *, outs: int, scale: int) -> None:
     """Recompute the exchange state of the clusters in `clump_dirty` (all at the start, then
     those the last exchanges changed), so a phase costs only its pairs' choices."""
     store.run("clump_swap_forget_dirty")
@@ -241,7 +241,7 @@ def best_cost(costs: Sequence[int | None], starts: list[int], *, n: int, k: int)
 
 
 def cluster_greedy(
-    store: Store, opts: dict[str, Any], *, k: int, n: int, scale: int, progress: Progress
+    store: Workspace, opts: dict[str, Any], *, k: int, n: int, scale: int, progress: Progress
 ) -> dict[str, Any]:
     """Grow seeded clusters in batched rounds of candidates within `reach` blocks (see above)."""
     store.run("clump_seeds", {"k": k, "clusters": n // k})
@@ -276,13 +276,13 @@ def cluster_greedy(
     }
 
 
-def cluster_sizes(store: Store, k: int) -> tuple[int, int]:
+def cluster_sizes(store: Workspace, k: int) -> tuple[int, int]:
     """How many clusters are still open (under k transactions) and how many are complete."""
     sizes = store.run("clump_cluster_sizes", {"k": k}).one()
     return int(sizes["open"]), int(sizes["complete"])
 
 
-def dissolve_stuck(store: Store, k: int) -> int:
+def dissolve_stuck(store: Workspace, k: int) -> int:
     """Dissolve the open clusters that found no candidate, once some cluster is complete."""
     store.run("clump_stuck", {"k": k})
     stuck = store.count("clump_stuck")
@@ -293,7 +293,7 @@ def dissolve_stuck(store: Store, k: int) -> int:
     return stuck
 
 
-def add_round(store: Store, *, k: int, blocks: int) -> None:
+def add_round(store: Workspace, *, k: int, blocks: int) -> None:
     """Fold the round's additions (table `clump_round`) into the clusters' state."""
     store.run("clump_add_members")
     store.run("clump_update_counts")

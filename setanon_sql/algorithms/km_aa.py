@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from ..engine import ddl
 from ..engine.builders import render
+from ..engine.contract import Workspace
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import km_cut, km_specialize, km_sql
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Params, progress: Progress) -> dict:
     m = params.m or 1
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
@@ -54,7 +54,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     }
 
 
-def _count_level(store: Store, params: Params, level: int, table: str) -> None:
+def _count_level(store: Workspace, params: Params, level: int, table: str) -> None:
     """`violations_l{level}`: the level's itemsets under k in walk order; with keep_intermediate,
     every itemset's support is kept too, as `support_l{level}`."""
     counted = km_sql.generalized_supports(level)

@@ -17,17 +17,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import comb
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
+from ..engine.contract import Workspace
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from ..store.hierarchy import preorder_children
 from . import km_sql as sql
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 Itemset = tuple[int, ...]
 
@@ -91,7 +95,7 @@ class Tree:
         return cost / (self.instances * self.leaves) if self.instances else 0.0
 
 
-def load_tree(store: Store) -> Tree:
+def load_tree(store: Workspace) -> Tree:
     """The hierarchy with the item instances and supports under every node; builds `expanded`
     first, whose rows per node are the node's support and which every count reads later."""
     store.run("km_expanded")
@@ -178,7 +182,7 @@ class Supports:
       k (at least k).
     """
 
-    def __init__(self, store: Store, tree: Tree, k: int) -> None:
+    def __init__(self, store: Workspace, tree: Tree, k: int) -> None:
         self.store = store
         self.tree = tree
         self.k = k
@@ -216,10 +220,13 @@ class Supports:
             ),
         )
         self.store.run("km_add_supports")
-        self.store.drop("candidates", "counted_supports", step="drop_candidates")
+        self.store.drop_tables("candidates", "counted_supports", step="drop_candidates")
 
     def _put_candidates(
-        self, itemsets: Iterable[Itemset], width: int, order: Callable[[int], object]
+        self,
+        itemsets: Iterable[Itemset],
+        width: int,
+        order: Callable[[int], SupportsRichComparison],
     ) -> None:
         """Store the itemsets as `candidates(size, item_1, ...)`, each one's nodes in `order`."""
         columns: dict[str, list[int | None]] = {"size": []}
@@ -343,7 +350,7 @@ class WalkStats:
 
 
 def walk(
-    store: Store,
+    store: Workspace,
     cut: Cut,
     supports: Supports,
     table: str,
@@ -382,11 +389,11 @@ def walk(
             stats.fixed += 1
         stats.walked = min(lo + size - 1, total)
         lo, size = lo + size, min(2 * size, LAST_BATCH)
-    store.drop("walk_batch", step="drop_walk_batch")
+    store.drop_tables("walk_batch", step="drop_walk_batch")
     return stats
 
 
-def write_cover(store: Store, cut: Cut) -> None:
+def write_cover(store: Workspace, cut: Cut) -> None:
     """Store the nodes the cut generalizes away as `cover(node, cover)`."""
     gone = [x for x in range(cut.tree.size) if cut.generalized(x)]
     store.put_arrow(
@@ -400,7 +407,7 @@ def write_cover(store: Store, cut: Cut) -> None:
     )
 
 
-def start(store: Store, tree: Tree, k: int) -> Supports:
+def start(store: Workspace, tree: Tree, k: int) -> Supports:
     """The tables every walk needs besides `expanded` (see load_tree): node ranks, single-node
     supports, and the sample's keys when candidates are counted on a sample first."""
     store.run("km_node_rank")
@@ -411,7 +418,7 @@ def start(store: Store, tree: Tree, k: int) -> Supports:
     return supports
 
 
-def count_expanded_violations(store: Store, params: Params, name: str) -> None:
+def count_expanded_violations(store: Workspace, params: Params, name: str) -> None:
     """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
     sizes = range(1, (params.m or 1) + 1)
     check_itemsets(store, params, name, sizes, "expanded")
@@ -424,7 +431,7 @@ def count_expanded_violations(store: Store, params: Params, name: str) -> None:
 
 
 def check_itemsets(
-    store: Store, params: Params, name: str, sizes: Sequence[int], source: str
+    store: Workspace, params: Params, name: str, sizes: Sequence[int], source: str
 ) -> None:
     """Refuse to count the itemsets of `sizes` nodes of the expanded transactions in `source`
     when they are more than options["max_itemsets"]: counting makes one row per itemset held
@@ -445,7 +452,7 @@ def check_itemsets(
         )
 
 
-def write_cut(store: Store, cut: Cut) -> None:
+def write_cut(store: Workspace, cut: Cut) -> None:
     """Store the cut as `cut(item, node)`: every leaf with the cut node covering it."""
     t = cut.tree
     leaves = [x for x in range(t.size) if t.is_leaf(x)]
@@ -460,13 +467,15 @@ def write_cut(store: Store, cut: Cut) -> None:
     )
 
 
-def finish(store: Store, cut: Cut, params: Params, scratch: list[str]) -> dict[str, int | float]:
+def finish(
+    store: Workspace, cut: Cut, params: Params, scratch: list[str]
+) -> dict[str, int | float]:
     """Write the final cut and the release; drop scratch tables unless asked to keep them."""
     write_cut(store, cut)
     store.run("km_release")
     if not params.keep_intermediate:
         scratch = ["expanded", "sample_keys", "node_rank", "itemset_supports", "cover", *scratch]
-        store.drop(*scratch, step="drop_intermediate")
+        store.drop_tables(*scratch, step="drop_intermediate")
     nodes = cut.nodes()
     return {
         "cut_nodes": len(nodes),

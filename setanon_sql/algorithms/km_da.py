@@ -24,13 +24,13 @@ import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
+from ..engine.contract import Workspace
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import km_cut, km_specialize, km_sql
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Params, progress: Progress) -> dict:
     m, k = params.m or 1, params.k
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
@@ -70,6 +70,6 @@ def run(store: Store, params: Params, progress: Progress) -> dict:
     }
 
 
-def _write_cut_nodes(store: Store, cut: km_cut.Cut) -> None:
+def _write_cut_nodes(store: Workspace, cut: km_cut.Cut) -> None:
     """Store the cut's nodes as `cut_node(node)`."""
     store.put_arrow("cut_node", pa.table({"node": pa.array(cut.nodes(), pa.int32())}))

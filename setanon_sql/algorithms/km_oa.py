@@ -10,10 +10,10 @@ with more than `max_cuts` cuts before counting anything.
 
 from __future__ import annotations
 
+from ..engine.contract import Workspace
 from ..errors import InfeasibleError, TooLargeError
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import km_cut
 
 CutNodes = frozenset[int]
@@ -31,7 +31,7 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
     return cuts[0]
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Params, progress: Progress) -> dict:
     tree = km_cut.load_tree(store)  # builds `expanded` too
     limit = params.options["max_cuts"]
     total = count_cuts(tree, limit)

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 import pyarrow as pa
 
 from ..engine.builders import render
+from ..engine.contract import Workspace
 from ..progress import Progress
-from ..store.database import Store
 from . import km_cut, km_sql
 
 Itemset = km_cut.Itemset
@@ -35,7 +35,7 @@ Needs = tuple[frozenset[int], frozenset[int]]
 
 
 def specialize(
-    store: Store, cut: km_cut.Cut, m: int, k: int, progress: Progress
+    store: Workspace, cut: km_cut.Cut, m: int, k: int, progress: Progress
 ) -> tuple[km_cut.Cut, int]:
     """The cut with generalized nodes split while k^m-anonymity allows, and the number of
     splits. Passes repeat until one splits nothing, so no single cut node of the result can be
@@ -63,7 +63,7 @@ def specialize(
 
 
 def _split_violations(
-    store: Store, tree: km_cut.Tree, nodes: set[int], candidates: list[int], m: int, k: int
+    store: Workspace, tree: km_cut.Tree, nodes: set[int], candidates: list[int], m: int, k: int
 ) -> list[Itemset]:
     """The itemsets under k of the cut with every candidate split (one statement)."""
     children = [c for a in candidates for c in tree.children(a)]
@@ -78,7 +78,7 @@ def _split_violations(
     )
     store.run("km_split_expanded")
     found = store.arrow(render(km_sql.split_violations(m)), {"k": k}, step="split_violations")
-    store.drop("split_node", "split_expanded", step="drop_split")
+    store.drop_tables("split_node", "split_expanded", step="drop_split")
     return [tuple(s) for s in found.column("itemset").to_pylist()]
 
 

@@ -9,6 +9,8 @@ Each builder returns an expression and never executes it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlglot import exp, select
 
 from ..engine.builders import col, itemset_supports
@@ -18,12 +20,12 @@ def _items(table: str, width: int) -> list[exp.Column]:
     return [col(table, f"item_{j}") for j in range(1, width + 1)]
 
 
-def _node_list(nodes: list[exp.Expression]) -> exp.Expression:
+def _node_list(nodes: Sequence[exp.Expr]) -> exp.Expr:
     """The non-NULL nodes as a sorted list without duplicates."""
     return exp.func("list_sort", exp.func("list_distinct", exp.Array(expressions=nodes)))
 
 
-def not_descendant(earlier: str, later: str) -> exp.Expression:
+def not_descendant(earlier: str, later: str) -> exp.Expr:
     """`later` lies outside the subtree of `earlier` (both from `expanded`, ids increasing)."""
     return exp.GT(this=col(later, "node"), expression=col(earlier, "last"))
 
@@ -48,7 +50,7 @@ def expanded_supports(size: int, source: str = "expanded") -> exp.Select:
     return itemset_supports(source, size, pair_condition=not_descendant)
 
 
-def split_violations(m: int) -> exp.Expression:
+def split_violations(m: int) -> exp.Expr:
     """Every itemset of 1..m nodes of `split_expanded` (no node with its own ancestor) with
     support under $k, as a sorted list `itemset`."""
     parts = []
@@ -60,7 +62,7 @@ def split_violations(m: int) -> exp.Expression:
                 inner.subquery(f"s{size}", copy=False)
             )
         )
-    out: exp.Expression = parts[0]
+    out: exp.Expr = parts[0]
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return out
@@ -78,7 +80,7 @@ def in_cut(table: str, width: int) -> exp.Select:
     )
 
 
-def _sorted_ranks(ranks: list[exp.Expression]) -> list[exp.Expression]:
+def _sorted_ranks(ranks: list[exp.Expr]) -> list[exp.Expr]:
     """The ranks in increasing order, as separate columns: for one or two ranks plain integers
     (LEAST, GREATEST), which sort in half the time of lists (3.9M pairs: 2.7 s CPU against
     4.3 s); for more, the elements of the sorted list."""
@@ -123,7 +125,7 @@ def in_walk_order(parts: dict[int, exp.Select]) -> exp.Select:
                 on=exp.EQ(this=col(f"r{j}", "id"), expression=col("s", f"item_{j}")),
             )
         keyed.append(q)
-    union: exp.Expression = keyed[0]
+    union: exp.Query = keyed[0]
     for q in keyed[1:]:
         union = exp.union(union, q, distinct=False)
     pos = exp.Window(
@@ -175,7 +177,7 @@ def walk_batch(table: str, width: int) -> exp.Select:
     )
 
 
-def _in_part(alias: str, part: str) -> exp.Expression:
+def _in_part(alias: str, part: str) -> exp.Expr:
     """The row's transaction is in the sample (tid % $share = 0) or in the rest."""
     mod = exp.Mod(this=col(alias, "tid"), expression=exp.Placeholder(this="share"))
     zero = exp.Literal.number(0)
@@ -186,14 +188,14 @@ def _in_part(alias: str, part: str) -> exp.Expression:
     )
 
 
-def _pair_key(tid: exp.Expression, node: exp.Expression) -> exp.Expression:
+def _pair_key(tid: exp.Expr, node: exp.Expr) -> exp.Expr:
     """A (transaction, node) pair as one BIGINT, tid * $span + node: one hash join key."""
     return exp.Add(this=exp.Mul(this=tid, expression=exp.Placeholder(this="span")), expression=node)
 
 
 def candidate_supports(
     sizes: list[int], *, part: str | None = None, by_transaction: frozenset[int] = frozenset()
-) -> exp.Expression:
+) -> exp.Expr:
     """Support in `expanded` of every itemset of table `candidates(size, item_1, ...)`, or with
     `part` in the "sample" of the transactions (tid % $share = 0) or in the "rest" only: the
     support is the sum of the two.
@@ -207,7 +209,7 @@ def candidate_supports(
         (_by_transaction if size in by_transaction else _by_rarest_node)(size, part)
         for size in sizes
     ]
-    out: exp.Expression = parts[0]
+    out: exp.Expr = parts[0]
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return out
@@ -225,7 +227,7 @@ def _by_rarest_node(size: int, part: str | None) -> exp.Select:
     ).from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
     for j in range(1, size + 1):
         e = f"e{j}"
-        on: exp.Expression = exp.EQ(this=col(e, "node"), expression=col("c", f"item_{j}"))
+        on: exp.Expr = exp.EQ(this=col(e, "node"), expression=col("c", f"item_{j}"))
         key = _pair_key(col("e1", "tid"), col("c", f"item_{j}"))
         table = "expanded"
         if j > 1 and part == "sample":
@@ -259,7 +261,7 @@ def _by_transaction(size: int, part: str | None) -> exp.Select:
             .from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
             .where(sized)
         )
-        held: exp.Expression = exp.In(this=col(e, "node"), query=nodes.subquery())
+        held: exp.Expr = exp.In(this=col(e, "node"), query=nodes.subquery())
         if part:
             held = exp.and_(held, _in_part(e, part))
         rows = (

@@ -8,15 +8,15 @@ specific as possible; items left over are suppressed. One statement per step cov
 
 from __future__ import annotations
 
-from ..store.database import Store
+from ..engine.contract import Workspace
 
 
-def lcg(store: Store) -> None:
+def lcg(store: Workspace) -> None:
     """Create `lcg(cluster, node, copies)`: the LCG of every cluster of `cluster_of`."""
     store.run("lcg_of_clustering")
 
 
-def ggd(store: Store) -> float:
+def ggd(store: Workspace) -> float:
     """Create `ggd(cluster, size, items, lcg_items, lm_sum, suppressed, ggd)` from `lcg` and
     return the clustering's total GGD.
 
@@ -27,7 +27,7 @@ def ggd(store: Store) -> float:
     return float(store.run("ggd_summary").one()["ggd"])
 
 
-def release(store: Store) -> float:
+def release(store: Workspace) -> float:
     """Release every transaction as its cluster's LCG (table `release`, a row per copy); return
     the total GGD."""
     lcg(store)

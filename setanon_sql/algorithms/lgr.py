@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.contract import Workspace
 from ..engine.log import row_count
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import lgr_tail, partition_tail
 from .partition import drop_intermediate, leftover_mode, release, top_down
 
@@ -38,7 +38,7 @@ _INTERMEDIATE = (
 )
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     """Partition top-down, reallocate the waiting transactions, release."""
     figures = top_down(store, params, progress, leftover=leftover_mode(params))
     figures.update(reallocate(store, params, progress, first_pid=figures["partitions_made"] + 1))
@@ -48,7 +48,7 @@ def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
 
 
 def reallocate(
-    store: Store, params: Params, progress: Progress, *, first_pid: int
+    store: Workspace, params: Params, progress: Progress, *, first_pid: int
 ) -> dict[str, Any]:
     """Move waiting transactions, round by round, while some move lowers NCP.
 
@@ -65,7 +65,7 @@ def reallocate(
         moves = row_count(store.run("lgr_move", {"k": params.k, "next": first_pid + made}))
         if not moves:
             break
-        new = store.run("lgr_new_classes").rows[0][0]
+        new = store.run("lgr_new_classes").one()["classes"]
         store.run("lgr_apply_cuts")
         store.run("lgr_apply_moves")
         store.run("lgr_cost")
@@ -74,7 +74,7 @@ def reallocate(
     return {"waiting": waiting, "lgr_rounds": rounds, "moved": moved, "new_classes": made}
 
 
-def fit_candidates(store: Store) -> int:
+def fit_candidates(store: Workspace) -> int:
     """Add the classes whose cut generalizes a waiting transaction at a lower cost to its
     candidates: one statement per level of the partition tree, for all transactions at once.
     """

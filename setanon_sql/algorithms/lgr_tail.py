@@ -14,14 +14,17 @@ from collections import defaultdict
 
 import pyarrow as pa
 
-from ..store.database import Store
+from ..engine.contract import Workspace
 
 Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
 
 
-def walk_tail(store: Store) -> int:
+def walk_tail(store: Workspace) -> int:
     """Walk from the pairs in lgr_fit_frontier to the leaves of the tree; return pairs found."""
-    children: dict[int, dict[int, dict[Key, list[int]]]] = defaultdict(lambda: defaultdict(dict))
+    # parent -> expanded node -> the bucket's (mask, wide) -> the partitions made from it
+    children: dict[int, dict[int, dict[Key | None, list[int]]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
     tree = store.run("lgr_fit_tail_tree").tuples("pid", "parent", "expanded", "mask", "wide")
     for pid, parent, expanded, mask, wide in tree:
         key = (mask, tuple(wide) if wide is not None else None)
@@ -57,7 +60,7 @@ def walk_tail(store: Store) -> int:
         temp=True,
     )
     store.run("lgr_fit_tail_gather")
-    store.drop(name, temp=True, step="lgr_fit_tail_drop")
+    store.drop_tables(name, temp=True, step="lgr_fit_tail_drop")
     return len(found)
 
 

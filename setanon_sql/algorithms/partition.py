@@ -38,10 +38,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import runs
+from ..engine.contract import Workspace
 from ..engine.log import row_count
 from ..params import Params
 from ..progress import Progress
-from ..store.database import Store
 from . import partition_tail
 
 _INTERMEDIATE = (
@@ -59,7 +59,7 @@ _INTERMEDIATE = (
 )
 
 
-def run(store: Store, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     """Partition the data top-down, then release every transaction under its partition's cut."""
     figures = top_down(store, params, progress, leftover=leftover_mode(params))
     figures.update(release(store))
@@ -79,7 +79,9 @@ def pick_mode(params: Params) -> str:
     return params.options["pick"]
 
 
-def top_down(store: Store, params: Params, progress: Progress, *, leftover: str) -> dict[str, Any]:
+def top_down(
+    store: Workspace, params: Params, progress: Progress, *, leftover: str
+) -> dict[str, Any]:
     """Run the rounds until no partition can be expanded; fill partition_of and partition_cut.
 
     Why level-synchronous: partitions are independent once made, so one statement per step
@@ -127,7 +129,7 @@ def round_rules(params: Params, leftover: str) -> dict[str, Any]:
 
 
 def _level(
-    store: Store, params: Params, level: int, next_pid: int, scale: float, leftover: str
+    store: Workspace, params: Params, level: int, next_pid: int, scale: float, leftover: str
 ) -> tuple[int, int]:
     """One round over the whole frontier: the partitions it makes, the buckets left to try."""
     rules = round_rules(params, leftover)
@@ -157,15 +159,15 @@ def _level(
     return new, active
 
 
-def release(store: Store) -> dict[str, Any]:
+def release(store: Workspace) -> dict[str, Any]:
     """Write `partition_final` and the `release` from partition_of and partition_cut."""
     classes = row_count(store.run("partition_final"))
     store.run("partition_release")
     return {"classes": classes}
 
 
-def drop_intermediate(store: Store, params: Params, extra: tuple[str, ...] = ()) -> None:
+def drop_intermediate(store: Workspace, params: Params, extra: tuple[str, ...] = ()) -> None:
     """Drop the working tables unless the analyst asked to keep them."""
     if params.keep_intermediate:
         return
-    store.drop(*_INTERMEDIATE, *extra, step="drop_intermediate")
+    store.drop_tables(*_INTERMEDIATE, *extra, step="drop_intermediate")

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..engine.contract import Workspace
 from ..engine.log import Rows
 from ..progress import Progress
-from ..store.database import Store
 
 TAIL_ROWS = 4_000  # buckets left when the rounds move to Python (0: never)
 
@@ -85,7 +85,7 @@ class Made:
 
 
 def run_tail(
-    store: Store, ctx_options: dict, progress: Progress, *, level: int, next_pid: int
+    store: Workspace, ctx_options: dict, progress: Progress, *, level: int, next_pid: int
 ) -> tuple[int, int]:
     """Finish the rounds from the buckets now in partition_bucket; return (levels, made)."""
     rows = [
@@ -106,7 +106,7 @@ def run_tail(
 
 
 def load_context(
-    store: Store, *, k: int, realized: bool, first_only: bool, keep_leftover: bool
+    store: Workspace, *, k: int, realized: bool, first_only: bool, keep_leftover: bool
 ) -> Context:
     """The blocked nodes, cuts, items and steps of the transactions still in the frontier."""
     cuts: dict[int, list[int]] = defaultdict(list)
@@ -135,7 +135,7 @@ def load_context(
     return ctx
 
 
-def _read(store: Store, what: str, *columns: str) -> list[tuple]:
+def _read(store: Workspace, what: str, *columns: str) -> list[tuple]:
     """The rows of statement `partition_tail_{what}`, as tuples of these columns."""
     return store.run(f"partition_tail_{what}").tuples(*columns)
 
@@ -266,7 +266,9 @@ def grow(
         made.cuts.extend((child_pid, n) for n in cut)
     for pid, c in chosen.items():
         made.moves.extend(
-            (level, b.tid, fate[b.tid]) for b in by_node[(pid, c.node)] if fate[b.tid] is not None
+            (level, b.tid, dest)
+            for b in by_node[(pid, c.node)]
+            if (dest := fate[b.tid]) is not None
         )
     return len(new_pid)
 
@@ -348,7 +350,7 @@ def opened(tid: int, pid: int, expanded: int, ctx: Context) -> list[Bucket]:
     ]
 
 
-def write_back(store: Store, made: Made) -> None:
+def write_back(store: Workspace, made: Made) -> None:
     """Append what the tail made to the tables the SQL rounds fill."""
     tables = {
         "tree": _columns(
@@ -368,9 +370,9 @@ def write_back(store: Store, made: Made) -> None:
         name = f"partition_tail_new_{what}"
         store.put_rows(name, table, temp=True)
         store.run(f"partition_tail_append_{what}")
-        store.drop(name, temp=True, step="partition_tail_drop")
+        store.drop_tables(name, temp=True, step="partition_tail_drop")
 
 
 def _columns(rows: list[tuple], *cols: tuple[str, str]) -> Rows:
-    """Python rows as typed columns (a DuckDB type each) for `Store.put_rows`."""
+    """Python rows as typed columns (a DuckDB type each) for `Workspace.put_rows`."""
     return Rows({name: (kind, [r[i] for r in rows]) for i, (name, kind) in enumerate(cols)})

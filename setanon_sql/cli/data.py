@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -173,7 +173,7 @@ def algorithms_cmd(
     from ..catalog import ALGORITHMS, get
 
     chosen = [get(name)] if name else list(ALGORITHMS.values())
-    found = [
+    found: list[dict[str, Any]] = [
         {
             "name": a.name,
             "model": "k^m" if a.model == "km" else "k",

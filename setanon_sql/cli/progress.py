@@ -20,6 +20,7 @@ def cli_progress(enabled: bool = True) -> Iterator[Callback]:
         MofNCompleteColumn,
         Progress,
         SpinnerColumn,
+        TaskID,
         TextColumn,
         TimeElapsedColumn,
     )
@@ -33,7 +34,7 @@ def cli_progress(enabled: bool = True) -> Iterator[Callback]:
         console=Console(stderr=True),
         transient=True,
     )
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
 
     def update(step: str, done: int, total: int | None) -> None:
         if step not in tasks:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from sqlglot import exp, select
 
-Condition = Callable[[str, str], exp.Expression]
+Condition = Callable[[str, str], exp.Expr]
 
 
 def col(table: str, name: str) -> exp.Column:
@@ -40,7 +40,7 @@ def itemset_supports(
     ).from_(exp.table_(source, quoted=True).as_(aliases[0], quoted=True))
     for j in range(1, size):
         prev, cur = aliases[j - 1], aliases[j]
-        on: exp.Expression = exp.and_(
+        on: exp.Expr = exp.and_(
             exp.EQ(this=col(cur, tid), expression=col(aliases[0], tid)),
             exp.GT(this=col(cur, item), expression=col(prev, item)),
         )
@@ -57,7 +57,7 @@ def itemset_supports(
 
 def km_violations(
     m: int, *, singles: str = "release_set", frequent: str = "release_frequent"
-) -> exp.Expression:
+) -> exp.Expr:
     """Itemsets of 1..m released items with support in [1, $k), as (size, itemset, support).
 
     Sizes >= 2 are counted over `frequent` (the occurrences of items with support >= $k) only:
@@ -78,7 +78,7 @@ def km_violations(
                 exp.column("support", quoted=True),
             ).from_(inner)
         )
-    out: exp.Expression = parts[0]
+    out: exp.Expr = parts[0]
     for p in parts[1:]:
         out = exp.union(out, p, distinct=False)
     return out
@@ -99,13 +99,13 @@ def release_file(tid: str, item: str | None, *, csv: bool, items: str = "") -> e
             exp.EQ(this=exp.column(name), expression=exp.true())
             for name in ("header", "all_varchar")
         ]
-        reader: exp.Expression = exp.ReadCSV(this=path, expressions=options)
+        reader: exp.Expr = exp.ReadCSV(this=path, expressions=options)
     else:
         reader = exp.ReadParquet(expressions=[path])
     if item is not None:
-        label: exp.Expression = exp.column(item, quoted=True)
+        label: exp.Expr = exp.column(item, quoted=True)
     else:
-        listed: exp.Expression = exp.column("items", quoted=True)
+        listed: exp.Expr = exp.column("items", quoted=True)
         if items == "json":
             listed = exp.cast(exp.func("json", listed), "VARCHAR[]", dialect="duckdb")
         label = exp.Unnest(expressions=[listed])
@@ -115,6 +115,6 @@ def release_file(tid: str, item: str | None, *, csv: bool, items: str = "") -> e
     ).from_(exp.Table(this=reader))
 
 
-def render(expression: exp.Expression) -> str:
+def render(expression: exp.Expr) -> str:
     """The SQL text of a built expression, pretty-printed for analysts (DuckDB dialect)."""
     return expression.sql("duckdb", pretty=True)

@@ -62,7 +62,7 @@ class Workspace(Statements, Protocol):
 
     def count(self, table: str, *, temp: bool = False) -> int: ...
 
-    def drop(self, *tables: str, temp: bool = False, step: str = "drop") -> None: ...
+    def drop_tables(self, *tables: str, temp: bool = False, step: str = "drop") -> None: ...
 
     def current_schema(self) -> str: ...
 
@@ -104,7 +104,7 @@ class Forwarding:
             self.ex.execute(ddl.count_rows(table, temp=temp), step=f"count_{table}").one()["rows"]
         )
 
-    def drop(self, *tables: str, temp: bool = False, step: str = "drop") -> None:
+    def drop_tables(self, *tables: str, temp: bool = False, step: str = "drop") -> None:
         """Drop these tables of the run (or temp tables) where they exist."""
         for table in tables:
             self.ex.execute(ddl.drop_table(table, temp=temp), step=step)

@@ -65,9 +65,48 @@ def unnest_columns(types: Sequence[str]) -> str:
     return "SELECT " + ", ".join(f"unnest(${i}::{t}[])" for i, t in enumerate(types, start=1))
 
 
+def create_view_as(name: str, query: str, *, temp: bool = False) -> str:
+    """CREATE OR REPLACE [TEMP] VIEW name AS query."""
+    kind = "TEMP VIEW" if temp else "VIEW"
+    return f"CREATE OR REPLACE {kind} {quote(name)} AS {query}"
+
+
+def drop_view(name: str) -> str:
+    """DROP VIEW IF EXISTS of one view."""
+    return f"DROP VIEW IF EXISTS {quote(name)}"
+
+
+def select_renamed(relation: str, names: Sequence[tuple[str, str]]) -> str:
+    """SELECT column AS new name, ... FROM relation: an input's columns under the names the
+    tool's statements read. `relation` is the tool's own text (see `select_from`).
+
+    Example:
+        >>> select_renamed('"t"', [("Tid", "tid_label"), ("Item", "item")])
+        'SELECT "Tid" AS "tid_label", "Item" AS "item" FROM "t"'
+    """
+    cols = ", ".join(f"{quote(old)} AS {quote(new)}" for old, new in names)
+    return f"SELECT {cols} FROM {relation}"
+
+
+def select_from(relation: str) -> str:
+    """SELECT * FROM relation, where `relation` is text the tool wrote: a name from `qualified`
+    or a reader call (read_csv, read_parquet) whose path and options went through `literal`."""
+    return f"SELECT * FROM {relation}"
+
+
+def describe_query(query: str) -> str:
+    """A query's columns and their types, unrun (DESCRIBE: column_name, column_type...)."""
+    return f"DESCRIBE {query}"
+
+
 def select_all(name: str, schema: str | None = None) -> str:
     """SELECT * FROM [schema.]name."""
     return f"SELECT * FROM {qualified(schema, name)}"
+
+
+def distinct_values(column: str, name: str, schema: str | None = None) -> str:
+    """SELECT DISTINCT column FROM [schema.]name: a column's values, each once."""
+    return f"SELECT DISTINCT {quote(column)} FROM {qualified(schema, name)}"
 
 
 def drop_table(name: str, schema: str | None = None, *, temp: bool = False) -> str:
@@ -113,6 +152,11 @@ def attach(path: str, catalog: str, *, read_only: bool = False) -> str:
     """ATTACH a DuckDB file under `catalog`."""
     mode = " (READ_ONLY)" if read_only else ""
     return f"ATTACH {literal(path)} AS {quote(catalog)}{mode}"
+
+
+def detach(catalog: str) -> str:
+    """DETACH a DuckDB file attached under `catalog`."""
+    return f"DETACH {quote(catalog)}"
 
 
 def use(catalog: str) -> str:

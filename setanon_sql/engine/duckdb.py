@@ -26,7 +26,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from ..errors import InputError, ParamsError, ResourceError, first_line
+from ..errors import InputError, ParamsError, ResourceError, Terminated, first_line
 from . import ddl, interrupts, limits, spill, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
 from .sqltext import qualified, quote
@@ -138,7 +138,9 @@ class Executor(StatementLog):
             self.close()
             raise
 
-    def _setup(self, memory_limit: str | None, temp_dir: str | Path | None, threads: int | None):
+    def _setup(
+        self, memory_limit: str | None, temp_dir: str | Path | None, threads: int | None
+    ) -> None:
         self._raw(ddl.setting("enable_progress_bar", False))
         if temp_dir is None:  # DuckDB would spill into ./.tmp of wherever it was started
             self._spill = spill.private_folder()
@@ -246,7 +248,9 @@ class Executor(StatementLog):
             entry = Logged(step, sql, bound, time.perf_counter() - started)
             self._record(entry, bookkeeping=bookkeeping)
 
-    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def arrow(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> pa.Table:
         """Run a query and hand its result to Python as an Arrow table (for large results)."""
         bound = dict(params) if params else None
         with self._statement(step, sql, bound):
@@ -353,7 +357,7 @@ def as_interrupt(e: BaseException) -> BaseException | None:
     interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
     if isinstance(e, duckdb.InterruptException) or "interrupted" in str(e).lower():
         return (
-            interrupts.Terminated("terminated")
+            Terminated("terminated")
             if interrupts.was_terminated()
             else (KeyboardInterrupt("interrupted"))
         )

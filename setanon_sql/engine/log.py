@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from .sqltext import inline_params, literal, quote
+from . import ddl
+from .sqltext import inline_params, literal
 
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
@@ -105,16 +106,15 @@ def row_count(result: Answer) -> int:
 
 def data_script(name: str, table: pa.Table | Rows, types: list[str], *, temp: bool) -> str:
     """CREATE + INSERT statements that rebuild an Arrow table (or `Rows`) handed to DuckDB."""
-    kind = "TEMP TABLE" if temp else "TABLE"
-    cols = ", ".join(f"{quote(c)} {t}" for c, t in zip(table.column_names, types, strict=True))
-    out = [f"CREATE OR REPLACE {kind} {quote(name)} ({cols})"]
+    columns = list(zip(table.column_names, types, strict=True))
+    out = [ddl.create_table(name, columns, temp=temp)]
     rows = table.to_pylist()
     for start in range(0, len(rows), 1000):
         chunk = rows[start : start + 1000]
         values = ",\n".join(
             "(" + ", ".join(literal(r[c]) for c in table.column_names) + ")" for r in chunk
         )
-        out.append(f"INSERT INTO {quote(name)} VALUES\n{values}")
+        out.append(ddl.insert_into(name, f"VALUES\n{values}"))
     return ";\n".join(out)
 
 
@@ -125,7 +125,21 @@ class StatementLog:
 
     log: list[Logged]
     _sinks: list[list[Logged]]
-    # each engine defines execute(sql, params, *, step, bookkeeping) -> Answer and run(name, params)
+
+    def execute(
+        self,
+        sql: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        step: str = "sql",
+        bookkeeping: bool = False,
+    ) -> Answer:
+        """Run one statement, record it, return its whole result: each engine's own."""
+        raise NotImplementedError
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> Answer:
+        """Run the named statement of `sql/` (the engine's variant of it): each engine's own."""
+        raise NotImplementedError
 
     def _record(self, entry: Logged, *, bookkeeping: bool = False) -> None:
         self.log.append(entry)
@@ -133,10 +147,14 @@ class StatementLog:
             for sink in self._sinks:
                 sink.append(entry)
 
-    def query(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def query(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> list[tuple]:
         return self.execute(sql, params, step=step).rows
 
-    def scalar(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def scalar(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> Any:
         rows = self.execute(sql, params, step=step).rows
         return rows[0][0] if rows else None
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store.database import Store
+from ..engine.contract import Workspace
 
 
-def instance_loss(store: Store) -> dict[str, Any]:
+def instance_loss(store: Workspace) -> dict[str, Any]:
     """NCP and LM (in [0, 1]) of the current run's `release` over item instances, with the
     counts of suppressed items and of copies that stand for no item of their transaction.
 
@@ -27,5 +27,5 @@ def instance_loss(store: Store) -> dict[str, Any]:
     for depth in range(int(deepest), -1, -1):
         store.run("instance_match_level", {"depth": depth})
     figures = store.run("instance_loss").one()
-    store.drop("instance_node", "instance_match", temp=True, step="drop_instance_tables")
+    store.drop_tables("instance_node", "instance_match", temp=True, step="drop_instance_tables")
     return figures

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store.database import Store
+from ..engine.contract import Workspace
 
 
-def information_loss(store: Store, *, multiset: bool = False) -> dict[str, Any]:
+def information_loss(store: Workspace, *, multiset: bool = False) -> dict[str, Any]:
     """NCP, LM (both in [0, 1]) and the count of suppressed item instances of the current
     run's `release`.
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import html
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
-from .verify import verify
+from .verify import verify_promise
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;"
@@ -34,14 +38,7 @@ def run_report(
     if "loss" in evaluation:  # a disassociated release (#28): no generalization to show
         return _disassociation_report(store, run, model, evaluation, info)
     with store.in_run(run):
-        verdict = verify(
-            store,
-            k=model.k,
-            model=model.model,
-            m=model.m,
-            allow_suppression=model.allows_suppression,
-            multiset=model.multiset,
-        )
+        verdict = verify_promise(store, model)
         store.run("eval_generalization")
         levels = store.run("eval_levels").dicts()
         top = store.run("eval_most_generalized", {"n": 15}).dicts()
@@ -240,7 +237,7 @@ def compare_table_html(rows: list[dict[str, Any]]) -> str:
 
 
 # -- charts ---------------------------------------------------------------------------------------
-def _figure(width: float = 6.5, height: float = 3.0):
+def _figure(width: float = 6.5, height: float = 3.0) -> tuple[Figure, Axes]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -251,7 +248,7 @@ def _figure(width: float = 6.5, height: float = 3.0):
     return plt.subplots(figsize=(width, height))
 
 
-def _levels_chart(levels: list[dict[str, Any]], instances: int):
+def _levels_chart(levels: list[dict[str, Any]], instances: int) -> Figure:
     fig, ax = _figure()
     labels = ["suppressed" if r["levels_up"] is None else str(r["levels_up"]) for r in levels]
     shares = [100 * r["instances"] / max(instances, 1) for r in levels]
@@ -261,7 +258,7 @@ def _levels_chart(levels: list[dict[str, Any]], instances: int):
     return fig
 
 
-def _are_chart(ev: dict[str, Any]):
+def _are_chart(ev: dict[str, Any]) -> Figure:
     fig, ax = _figure()
     for offset, (key, label) in enumerate(
         (("itemset_queries", "random"), ("frequent_queries", "frequent"))
@@ -280,7 +277,7 @@ def _are_chart(ev: dict[str, Any]):
     return fig
 
 
-def _candidates_chart(candidates: dict[int, list[int]], k: int):
+def _candidates_chart(candidates: dict[int, list[int]], k: int) -> Figure:
     fig, ax = _figure()
     known = sorted(candidates)
     data = [[c for c in candidates[p] if c > 0] or [1] for p in known]
@@ -293,7 +290,7 @@ def _candidates_chart(candidates: dict[int, list[int]], k: int):
     return fig
 
 
-def _tradeoff_chart(rows: list[dict[str, Any]]):
+def _tradeoff_chart(rows: list[dict[str, Any]]) -> Figure:
     fig, ax = _figure(6.5, 4.0)
     markers = iter("osD^vP*X<>")
     by_algorithm: dict[str, list[dict[str, Any]]] = {}
@@ -316,7 +313,7 @@ def _tradeoff_chart(rows: list[dict[str, Any]]):
 
 
 # -- HTML pieces ----------------------------------------------------------------------------------
-def _svg(fig) -> str:
+def _svg(fig: Figure) -> str:
     from matplotlib import pyplot as plt
 
     buf = io.StringIO()

@@ -11,9 +11,10 @@ from typing import Any
 
 from ..catalog import MAX_K, MAX_M, MODELS
 from ..engine import ddl, sqlfiles
+from ..engine.contract import Workspace
 from ..errors import ParamsError
 from ..params import check_whole
-from ..store.database import Store
+from ..runs import Promise
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class VerifyReport:
 
 
 def verify(
-    store: Store,
+    store: Workspace,
     *,
     k: int,
     model: str = "k",
@@ -126,7 +127,20 @@ def verify(
     return VerifyReport(model, k, m, schema, validity, failing_itemsets=failing, multiset=multiset)
 
 
-def violations(store: Store, table: str, limit: int = 20) -> list[dict[str, Any]]:
+def verify_promise(store: Workspace, promise: Promise) -> VerifyReport:
+    """The verdict on the current release against what it was made to satisfy (a stored run's
+    promise, or the one an algorithm gives for its parameters)."""
+    return verify(
+        store,
+        k=promise.k,
+        model=promise.model,
+        m=promise.m,
+        allow_suppression=promise.allows_suppression,
+        multiset=promise.multiset,
+    )
+
+
+def violations(store: Workspace, table: str, limit: int = 20) -> list[dict[str, Any]]:
     """The first offending rows of a violations table, with node ids turned into labels."""
     if table not in ("violations_validity", "violations_k", "violations_km"):
         raise ParamsError(f"unknown violations table {table!r}")

@@ -56,17 +56,17 @@ def _words(fields: Sequence[Field]) -> range:
     return range(1, fields[-1].word + 1)
 
 
-def _parse(sql: str) -> exp.Expression:
+def _parse(sql: str) -> exp.Expr:
     return sqlglot.parse_one(sql, read="duckdb")
 
 
-def combo_paths(r: int) -> exp.Expression:
+def combo_paths(r: int) -> exp.Expr:
     """Each combination's weight and its ancestor path (root..leaf) per attribute as a1..ar."""
     cols = ", ".join(f"path[{j}] AS a{j}" for j in range(1, r + 1))
     return _parse(f"SELECT cid, weight, {cols} FROM rel_combo")
 
 
-def start_member(fields: Sequence[Field]) -> exp.Expression:
+def start_member(fields: Sequence[Field]) -> exp.Expr:
     """The all-root record's supporting combinations: all, with their children of the roots."""
     words = ", ".join(
         " | ".join(f.put(f"a{j}[2]") for j, f in enumerate(fields, 1) if f.word == w) + f" AS w{w}"
@@ -78,7 +78,7 @@ def start_member(fields: Sequence[Field]) -> exp.Expression:
     )
 
 
-def narrowings(fields: Sequence[Field]) -> exp.Expression:
+def narrowings(fields: Sequence[Field]) -> exp.Expr:
     """Support of every frequent (>= $k) immediate narrowing of every frontier record, and
     whether it keeps the record's whole support."""
     parts = " UNION ALL ".join(
@@ -93,7 +93,7 @@ def narrowings(fields: Sequence[Field]) -> exp.Expression:
     )
 
 
-def next_member(fields: Sequence[Field]) -> exp.Expression:
+def next_member(fields: Sequence[Field]) -> exp.Expr:
     """The combinations supporting each next record (its parent's that fall under its new
     node), with their children: only the narrowed attribute's field changes."""
 
@@ -130,7 +130,7 @@ def covering(
     two: bool = False,
     classes: str = "improve_class",
     only: str | None = None,
-) -> exp.Expression:
+) -> exp.Expr:
     """Every combination's cheapest class (ties: lowest number) whose closure generalizes it,
     among `classes` less the classes in table `skip`; with `two`, also its two cheapest
     as a list `best` of {target, cost} (a row's cheapest other than its own class is in it);

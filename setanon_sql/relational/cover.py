@@ -62,7 +62,7 @@ class RowSets:
 
 def lowest(bits: int, count: int) -> list[int]:
     """Positions of the `count` lowest set bits."""
-    out = []
+    out: list[int] = []
     while bits and len(out) < count:
         low = bits & -bits
         out.append(low.bit_length() - 1)

@@ -11,22 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import duckdb
 import pyarrow as pa
 from sqlglot import exp, select
 
+from ..engine import ddl
 from ..engine.builders import render
 from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError
 from ..store import textfile
 from ..store.database import Store, literal, quote
 from ..store.hierarchy import Hierarchy
-from ..store.sources import check_scalar, csv_relation
+from ..store.sources import check_scalar, csv_relation, parquet_relation
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
-TableSource = str | Path | pa.Table | Mapping[str, Sequence[Any]]
+_SOURCE_DB = "rel_source_db"  # a DuckDB input file, attached read-only while it is read
+
+TableSource: TypeAlias = str | Path | pa.Table | Mapping[str, Sequence[Any]]
 """A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
 
 
@@ -92,18 +95,16 @@ def _relation(
             f"--columns names the columns of a header-less CSV; {path.name} is not one"
         )
     if suffix in (".parquet", ".pq"):
-        relation = f"read_parquet({literal(str(path))})"
+        relation = parquet_relation(path)
     elif suffix in (".duckdb", ".db", ".ddb"):
         if not table:
             raise InputError(f"{path} is a DuckDB file: name the table with table=")
-        store.execute(
-            f"ATTACH {literal(str(path))} AS rel_source_db (READ_ONLY)", step="attach_source"
-        )
+        store.execute(ddl.attach(str(path), _SOURCE_DB, read_only=True), step="attach_source")
         parts = split_qualified(table)
         if len(parts) == 3 and parts[0] != path.stem:
             raise InputError(f"table {table!r}: catalog {parts[0]!r} is not the file {path.name}")
         schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
-        relation = qualified("rel_source_db", schema, name)
+        relation = qualified(_SOURCE_DB, schema, name)
     else:
         names = ", header = true"
         if columns:
@@ -111,14 +112,13 @@ def _relation(
             names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
         relation = csv_relation(path, enc, gzipped, names)
     try:
-        store.execute(
-            f"CREATE OR REPLACE TEMP TABLE rel_raw AS SELECT * FROM {relation}", step="read_table"
-        )
+        raw = ddl.create_table_as("rel_raw", ddl.select_from(relation), temp=True)
+        store.execute(raw, step="read_table")
     except duckdb.Error as e:
         raise _unreadable(path, e, enc if is_csv else None) from e
     finally:
-        if "rel_source_db" in relation:
-            store.execute("DETACH rel_source_db", step="detach_source")
+        if relation.startswith(quote(_SOURCE_DB)):
+            store.execute(ddl.detach(_SOURCE_DB), step="detach_source")
     return str(path)
 
 
@@ -135,7 +135,8 @@ def _check_column_count(
     """A header-less CSV must have exactly as many columns as `columns` names."""
     relation = csv_relation(path, encoding, gzipped, ", header = false")
     try:
-        found = len(store.query(f"DESCRIBE SELECT * FROM {relation}", step="count_columns"))
+        described = ddl.describe_query(ddl.select_from(relation))
+        found = len(store.execute(described, step="count_columns").rows)
     except duckdb.Error as e:
         raise _unreadable(path, e, encoding) from e
     if found != len(columns):
@@ -145,12 +146,14 @@ def _check_column_count(
 
 
 def source_columns(store: Store) -> dict[str, str]:
-    return {r[0]: r[1] for r in store.query("DESCRIBE rel_raw", step="describe_table")}
+    """The columns of the table read (`rel_raw`) and their DuckDB types, in its order."""
+    found = store.execute(ddl.describe("rel_raw"), step="describe_table")
+    return dict(found.tuples("column_name", "column_type"))
 
 
 def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Select:
     """`rel_raw` with a row id, text columns trimmed, rows holding the missing-value token out."""
-    items: list[exp.Expression] = [exp.column("rowid").as_("rid", quoted=True)]
+    items: list[exp.Expr] = [exp.column("rowid").as_("rid", quoted=True)]
     for name, kind in cols.items():
         col = exp.column(name, quoted=True)
         value = exp.func("trim", col) if kind == "VARCHAR" else col
@@ -169,7 +172,28 @@ def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Sel
     return q
 
 
-def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expression:
+def empty_values(columns: Sequence[str]) -> exp.Select:
+    """How many rows of `rel_source` hold no value (NULL or blank) in each of these columns,
+    one count a column named as it: every column in one scan.
+
+    Example:
+        >>> print(empty_values(["age"]).sql("duckdb"))
+        SELECT COUNT_IF("age" IS NULL OR TRIM(CAST("age" AS TEXT)) = '') AS "age" FROM "rel_source"
+    """
+    counts = []
+    for name in columns:
+        col = exp.column(name, quoted=True)
+        blank = exp.EQ(
+            this=exp.func("trim", exp.cast(col.copy(), "VARCHAR")),
+            expression=exp.Literal.string(""),
+        )
+        counts.append(
+            exp.func("count_if", exp.or_(col.is_(exp.null()), blank)).as_(name, quoted=True)
+        )
+    return select(*counts).from_(exp.table_("rel_source", quoted=True))
+
+
+def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expr:
     """One row per (rid, attribute) of `table` with the QI value as trimmed text."""
     parts = [
         select(
@@ -179,7 +203,7 @@ def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expression:
         ).from_(exp.table_(table, quoted=True))
         for j, name in enumerate(qi, 1)
     ]
-    out: exp.Expression = parts[0]
+    out: exp.Expr = parts[0]
     for p in parts[1:]:
         out = exp.union(out, p, distinct=False)
     return out
@@ -228,29 +252,21 @@ def load_table(
     if "rid" in cols:
         raise InputError(f"{name}: a column is named 'rid', which the tool uses for row ids")
     store.execute(
-        f"CREATE OR REPLACE TABLE rel_source AS {render(trimmed_source(cols, drop_missing))}",
+        ddl.create_table_as("rel_source", render(trimmed_source(cols, drop_missing))),
         {"missing": drop_missing} if drop_missing is not None else None,
         step="rel_source",
     )
-    rows = store.scalar("SELECT count(*) FROM rel_source")
+    rows = store.count("rel_source")
     if not rows:
         raise InputError(f"{name}: no rows")
+    empties = store.execute(render(empty_values(wanted)), step="empty_values").one()
     for c in wanted:
-        empty = store.scalar(
-            f"SELECT count(*) FROM rel_source WHERE {quote(c)} IS NULL "
-            f"OR trim(CAST({quote(c)} AS VARCHAR)) = ''"
-        )
-        if empty:
-            raise InputError(f"{name}: column {c!r} has {empty} empty value(s)")
-    store.execute(
-        f"CREATE OR REPLACE TEMP TABLE rel_long AS {render(long_qi(qi))}", step="rel_long"
-    )
+        if empties[c]:
+            raise InputError(f"{name}: column {c!r} has {empties[c]} empty value(s)")
+    store.execute(ddl.create_table_as("rel_long", render(long_qi(qi)), temp=True), step="rel_long")
     values = {
         attr: (labels, counts)
-        for attr, labels, counts in store.query(
-            "SELECT attr, list(label ORDER BY label), list(n ORDER BY label) FROM "
-            "(SELECT attr, label, count(*) AS n FROM rel_long GROUP BY attr, label) GROUP BY attr"
-        )
+        for attr, labels, counts in store.run("rel_long_values").tuples("attr", "labels", "counts")
     }
     trees = tuple(
         build(c, taxonomies.get(c), *values[j], encoding=encoding) for j, c in enumerate(qi, 1)
@@ -259,8 +275,8 @@ def load_table(
     store.run("rel_value_leaves")
     store.run("rel_make_combo")
     store.run("rel_make_value")
-    combos = store.scalar("SELECT count(*) FROM rel_combo")
-    return TableData(name, tuple(cols), tuple(qi), trees, sensitive, int(rows), int(combos))
+    combos = store.count("rel_combo")
+    return TableData(name, tuple(cols), tuple(qi), trees, sensitive, rows, combos)
 
 
 def _store_taxonomies(

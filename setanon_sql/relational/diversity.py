@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
-from ..errors import InfeasibleError
+from ..errors import InfeasibleError, ParamsError
 from ..store.database import Store
 from ..store.hierarchy import Hierarchy
 from . import builders as queries
@@ -58,14 +58,16 @@ def _union(a: Span, b: Span) -> Span:
     return tuple((min(x[0], y[0]), max(x[1], y[1])) for x, y in zip(a, b, strict=True))
 
 
-def keep_sensitive(store: Store, column: str) -> None:
+def keep_sensitive(store: Store, column: str | None) -> None:
     """`rel_sensitive(rid, value)`: every row's sensitive value as text (a temp table), which
     the ℓ-diversity statements read."""
+    if column is None:
+        raise ParamsError("l-diversity needs a sensitive column")
     values = render(queries.sensitive_values(column))
     store.execute(ddl.create_table_as("rel_sensitive", values, temp=True), step="rel_sensitive")
 
 
-def check_feasible(store: Store, l: float, column: str) -> None:  # noqa: E741
+def check_feasible(store: Store, l: float, column: str | None) -> None:  # noqa: E741
     """No clustering is ℓ-diverse when the whole table is not."""
     keep_sensitive(store, column)
     found = store.run("rel_sensitive_top").one()
@@ -88,14 +90,14 @@ def diversify(
     (kept cluster, absorbed cluster, merge cost)."""
     live = dict(enumerate(clusters))
     anon = {i: len(c.rows) * cost(trees, costs, c.span) for i, c in live.items()}
-    merges = []
+    merges: list[tuple[int, int, float]] = []
     while True:
         low = [(c.diversity, i) for i, c in live.items() if c.diversity < l]
         if not low:
             break
         _, a = min(low)
         ca = live[a]
-        best = None
+        best: tuple[tuple[float, int], Span, Counter[str]] | None = None
         for b, cb in live.items():
             if b == a:
                 continue
@@ -104,9 +106,11 @@ def diversify(
             values = ca.values + cb.values
             added = size * cost(trees, costs, span) - anon[a] - anon[b]
             deficit = max(l - size / max(values.values()), 0.0)
-            score = (w * added + (1 - w) * deficit, b)
-            if best is None or score < best[0]:
-                best = (score, span, values)
+            ranked = (w * added + (1 - w) * deficit, b)
+            if best is None or ranked < best[0]:
+                best = (ranked, span, values)
+        if best is None:  # a single cluster left, and it is not ℓ-diverse
+            raise InfeasibleError(f"no l-diverse clustering: l = {l} exceeds the table's diversity")
         (score, b), span, values = best
         cb = live.pop(b)
         live[a] = Cluster(sorted(ca.rows + cb.rows), span, values)

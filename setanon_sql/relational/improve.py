@@ -30,7 +30,6 @@ import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
-from ..errors import ParamsError
 from ..progress import Progress, quiet
 from ..store.database import Store
 from . import builders as queries
@@ -78,8 +77,6 @@ def improve(
     if l is None:
         store.run("rel_improve_no_value")
     else:
-        if sensitive is None:
-            raise ParamsError("l-diversity needs a sensitive column")
         keep_sensitive(store, sensitive)
         store.run("rel_improve_value")
     moves = splits = rounds = 0

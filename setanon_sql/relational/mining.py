@@ -83,7 +83,7 @@ def _mine(
         store.run("rel_advance_frontier")
         level += 1
     mined = ("frontier", "frontier_member", "next_frontier", "narrowing", "rel_combo_path")
-    store.drop(*mined, step="drop_mining_tables")
+    store.drop_tables(*mined, step="drop_mining_tables")
     store.run("rel_closed_cost")
     store.run("rel_mining_level", {"l": levels, "r": records, "m": member_rows})
     closed = store.count("closed_record")

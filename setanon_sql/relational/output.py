@@ -27,9 +27,17 @@ def _c(name: str, table: str | None = None) -> exp.Column:
     return exp.column(name, table=table, quoted=True)
 
 
+def _subquery(query: exp.Expr, alias: str) -> exp.Subquery:
+    """A query as a subquery named `alias` (`long_qi` returns a UNION ALL of selects)."""
+    if not isinstance(query, exp.Query):
+        raise TypeError(f"not a query: {query!r}")
+    return query.subquery(alias, copy=False)
+
+
 def store_clusters(store: Store, clusters: Sequence[Sequence[int]], name: str) -> None:
     """A clustering as table `name(rid, cluster)`."""
-    rids, ids = [], []
+    rids: list[int] = []
+    ids: list[int] = []
     for i, rows in enumerate(clusters):
         rids.extend(rows)
         ids.extend([i] * len(rows))
@@ -41,7 +49,7 @@ def store_clusters(store: Store, clusters: Sequence[Sequence[int]], name: str) -
 def release_query(columns: Sequence[str], qi: Sequence[str]) -> exp.Select:
     """Every source row with its QI columns replaced by its cluster's closure labels."""
     pos = {c: j for j, c in enumerate(qi, 1)}
-    items: list[exp.Expression] = [_c("rid", "s"), _c("cluster", "k")]
+    items: list[exp.Expr] = [_c("rid", "s"), _c("cluster", "k")]
     for c in columns:
         if c in pos:
             label = exp.Anonymous(
@@ -95,8 +103,8 @@ class TableReport:
 def validity_query(qi: Sequence[str]) -> exp.Select:
     """Released QI values that are not the original value or one of its ancestors, and source
     rows missing from the release."""
-    released = long_qi(qi, "table_release").subquery("r", copy=False)
-    original = long_qi(qi, "rel_source").subquery("o", copy=False)
+    released = _subquery(long_qi(qi, "table_release"), "r")
+    original = _subquery(long_qi(qi, "rel_source"), "o")
     on_attr = lambda a, b: exp.and_(  # noqa: E731
         exp.EQ(this=_c("attr", a), expression=_c("attr", b)),
         exp.EQ(this=_c("label", a), expression=_c("label", b)),
@@ -196,7 +204,7 @@ def verify_table(
 def loss_query(qi: Sequence[str]) -> exp.Select:
     """The release's cost: per row the mean node cost over the QI attributes (LM by default),
     averaged over rows, and its sum over rows (ANON)."""
-    released = long_qi(qi, "table_release").subquery("r", copy=False)
+    released = _subquery(long_qi(qi, "table_release"), "r")
     per_row = (
         select(_c("rid", "r"), exp.Avg(this=_c("cost", "n")).as_("d", quoted=True))
         .from_(released)

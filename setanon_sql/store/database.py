@@ -81,6 +81,8 @@ class Store(Forwarding):
         'main'
     """
 
+    ex: Executor  # the DuckDB engine: its file, catalog, search path and transactions too
+
     def __init__(
         self,
         db: str | Path | None = None,

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..engine.log import Logged, Rows
-from ..engine.sqltext import qualified, quote
 from ..errors import HierarchyError, InputError
 from . import sources as load
 from .hierarchy import Hierarchy, natural_key
@@ -152,7 +152,11 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
         found = reg.dataset_by_file("transactions", str(source.path), source.reader(), size, mtime)
         if found:
             return Loaded(Dataset.of(found), reused=True)
-        desc = {"source": str(source.path), "format": source.format, "reader": source.reader()}
+        desc: dict[str, Any] = {
+            "source": str(source.path),
+            "format": source.format,
+            "reader": source.reader(),
+        }
         desc |= {"size": size, "mtime": mtime}
     else:
         desc = {"source": "python", "format": "python", "reader": "{}", "size": None, "mtime": None}
@@ -168,7 +172,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             else:
                 load.read_python(ex, source)
             ex.run("source_distinct")
-            ex.execute("DROP TABLE source_pairs", step="drop_source_pairs")
+            ex.execute(ddl.drop_table("source_pairs"), step="drop_source_pairs")
             problems = ex.run("source_check").one()
             _check_problems(problems, desc["source"])
             fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
@@ -198,7 +202,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
         raise
     finally:
         for table in (*load.SOURCE_TABLES, "source_distinct"):  # no text copy of the source
-            ex.execute(f"DROP TABLE IF EXISTS {quote(table)}", step="drop_source", bookkeeping=True)
+            ex.execute(ddl.drop_table(table), step="drop_source", bookkeeping=True)
     row = reg.dataset(ids.dataset)
     return Loaded(
         Dataset.of(row), reused=False, duplicates_collapsed=int(problems["duplicate_rows"])
@@ -229,10 +233,8 @@ def hierarchy_fingerprint(h: Hierarchy) -> str:
 
 def item_labels(ex: Executor, dataset: Dataset) -> list[str]:
     """The dataset's distinct item labels, in natural order."""
-    rows = ex.query(
-        f"SELECT DISTINCT label FROM {qualified(dataset.schema, 'tx_raw')}", step="item_labels"
-    )
-    return sorted((r[0] for r in rows), key=natural_key)
+    found = ex.execute(ddl.distinct_values("label", "tx_raw", dataset.schema), step="item_labels")
+    return sorted((label for (label,) in found.tuples("label")), key=natural_key)
 
 
 def check_covers(h: Hierarchy, items: list[str]) -> None:

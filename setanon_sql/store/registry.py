@@ -53,6 +53,11 @@ class Registry:
             params = {**(params or {}), "catalog": self.ex.catalog}
         return self.ex.execute(sql, params, step=name, bookkeeping=True).dicts()
 
+    def _first(self, name: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The first row of registry statement `name`, or None when it finds nothing."""
+        rows = self._q(name, params)
+        return rows[0] if rows else None
+
     def _check(self) -> bool:
         """Whether the registry exists; refuse a `setanon` schema the tool did not make."""
         if not self._q("registry_schema_exists", {"schema": SCHEMA})[0]["found"]:
@@ -90,8 +95,7 @@ class Registry:
         return bool(self._q("registry_name_taken", {"name": name})[0]["taken"])
 
     def owner_of(self, schema: str, table: str | None = None) -> dict[str, Any] | None:
-        rows = self._q("registry_owner_of", {"schema": schema, "table": table})
-        return rows[0] if rows else None
+        return self._first("registry_owner_of", {"schema": schema, "table": table})
 
     def create_schema(self, schema: str, owner: str, owner_id: int) -> None:
         """Record, then create, a schema of the tool's."""
@@ -149,18 +153,17 @@ class Registry:
         return name
 
     # -- datasets and hierarchies ---------------------------------------------------------------------
-    def dataset_by_file(self, kind: str, source: str, reader: str, size: int, mtime: int):
-        rows = self._q(
+    def dataset_by_file(
+        self, kind: str, source: str, reader: str, size: int, mtime: int
+    ) -> dict[str, Any] | None:
+        return self._first(
             "registry_dataset_by_file",
             {"kind": kind, "source": source, "reader": reader, "size": size, "mtime": mtime},
         )
-        return rows[0] if rows else None
 
-    def dataset_by_fingerprint(self, kind: str, fingerprint: str):
-        rows = self._q(
-            "registry_dataset_by_fingerprint", {"kind": kind, "fingerprint": fingerprint}
-        )
-        return rows[0] if rows else None
+    def dataset_by_fingerprint(self, kind: str, fingerprint: str) -> dict[str, Any] | None:
+        where = {"kind": kind, "fingerprint": fingerprint}
+        return self._first("registry_dataset_by_fingerprint", where)
 
     def dataset(self, dataset_id: int) -> dict[str, Any]:
         rows = self._q("registry_dataset", {"id": dataset_id})
@@ -174,11 +177,9 @@ class Registry:
     def add_dataset(self, **row: Any) -> None:
         self._q("registry_add_dataset", row)
 
-    def hierarchy_by_fingerprint(self, dataset: int, fingerprint: str):
-        rows = self._q(
-            "registry_hierarchy_by_fingerprint", {"dataset": dataset, "fingerprint": fingerprint}
-        )
-        return rows[0] if rows else None
+    def hierarchy_by_fingerprint(self, dataset: int, fingerprint: str) -> dict[str, Any] | None:
+        where = {"dataset": dataset, "fingerprint": fingerprint}
+        return self._first("registry_hierarchy_by_fingerprint", where)
 
     def hierarchy(self, hierarchy_id: int) -> dict[str, Any]:
         rows = self._q("registry_hierarchy", {"id": hierarchy_id})

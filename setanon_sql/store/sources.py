@@ -17,8 +17,9 @@ from typing import Any
 
 import duckdb
 
+from ..engine import ddl
 from ..engine.duckdb import Executor
-from ..engine.sqltext import literal, qualified, quote, split_qualified
+from ..engine.sqltext import literal, qualified, split_qualified
 from ..errors import InputError, ParamsError, first_line
 from . import textfile
 
@@ -26,6 +27,7 @@ FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
 _SOURCE_DB = "setanon_source"
 # Temp tables the readers make; dropped once the dataset is built (they hold the source as text).
 SOURCE_TABLES = ("source_lines", "source_pairs")
+SOURCE_VIEW = "source_input"  # a table input's (tid, item) columns as (tid_label, item)
 TEXT_FORMATS = ("spmf", "lines", "csv")
 # A LIST (`T[]`) or ARRAY (`T[3]`) type, as DESCRIBE writes it.
 _LIST_TYPE = re.compile(r"\[[0-9]*\]$")
@@ -130,7 +132,7 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
         if spec.format == "csv":
             _read_long(ex, csv_relation(path, spec.encoding, spec.gzipped), path, spec)
         elif spec.format == "parquet":
-            _read_long(ex, f"read_parquet({literal(str(path))})", path, spec)
+            _read_long(ex, parquet_relation(path), path, spec)
         else:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
@@ -139,6 +141,11 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
             why = textfile.first_undecodable(path, spec.encoding, "--encoding")
         raise InputError(why or f"cannot read {path} as {spec.format}: {first_line(e)}") from e
     return None
+
+
+def parquet_relation(path: Path) -> str:
+    """DuckDB's read_parquet of a Parquet file."""
+    return f"read_parquet({literal(str(path))})"
 
 
 def csv_relation(path: Path, encoding: str, gzipped: bool, options: str = "") -> str:
@@ -166,14 +173,15 @@ def _read_lines(ex: Executor, spec: SourceSpec) -> int:
     ex.run("line_tokens", {"spmf": spec.format == "spmf"})
     cover = ex.run("line_coverage").one()
     if cover["lines"] - cover["lines_with_items"] > int(cover["last_blank"]):
-        empty = [r[0] for r in ex.run("empty_lines").rows]
+        empty = [line for (line,) in ex.run("empty_lines").tuples("line")]
         raise InputError(f"{path}: empty transaction(s) on line(s) {empty}")
     return int(cover["lines_with_items"])
 
 
 def _columns(ex: Executor, relation: str) -> dict[str, str]:
-    rows = ex.query(f"DESCRIBE SELECT * FROM {relation}", step="describe_source")
-    return {r[0]: r[1] for r in rows}
+    """The input's columns and their DuckDB types, in its order."""
+    found = ex.execute(ddl.describe_query(ddl.select_from(relation)), step="describe_source")
+    return dict(found.tuples("column_name", "column_type"))
 
 
 def nested_type(kind: str) -> bool:
@@ -211,22 +219,20 @@ def _read_long(ex: Executor, relation: str, path: Path, spec: SourceSpec) -> Non
                 f"{path}: no column {want!r}; columns are {', '.join(map(repr, cols))} "
                 "(choose with --tid-col / --item-col)"
             )
-    tid, item = quote(tid_col), quote(item_col)
     check_scalar(path, tid_col, cols[tid_col], "a transaction id", lists=False)
     check_scalar(path, item_col, cols[item_col], "an item column", lists=True)
-    if _LIST_TYPE.search(cols[item_col]):  # a LIST (or ARRAY) of items
-        empty = ex.query(
-            f"SELECT {tid} FROM {relation} WHERE len(coalesce({item}, [])) = 0 LIMIT 5",
-            step="empty_transactions",
-        )
-        if empty:
-            raise InputError(f"{path}: empty transaction(s) with tid {[r[0] for r in empty]}")
-        select = (
-            f"SELECT {tid} AS tid_label, CAST(unnest({item}) AS VARCHAR) AS label FROM {relation}"
-        )
-    else:
-        select = f"SELECT {tid} AS tid_label, CAST({item} AS VARCHAR) AS label FROM {relation}"
-    ex.execute(f"CREATE OR REPLACE TEMP TABLE source_pairs AS {select}", step="source_pairs")
+    renamed = ddl.select_renamed(relation, [(tid_col, "tid_label"), (item_col, "item")])
+    ex.execute(ddl.create_view_as(SOURCE_VIEW, renamed, temp=True), step="source_input")
+    try:
+        if _LIST_TYPE.search(cols[item_col]):  # a LIST (or ARRAY) of items
+            empty = ex.run("source_empty_transactions").tuples("tid_label")
+            if empty:
+                raise InputError(f"{path}: empty transaction(s) with tid {[t for (t,) in empty]}")
+            ex.run("source_pairs_from_lists")
+        else:
+            ex.run("source_pairs_from_items")
+    finally:
+        ex.execute(ddl.drop_view(SOURCE_VIEW), step="drop_source_input")
 
 
 def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
@@ -243,24 +249,16 @@ def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
         parts = parts[1:]
     schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
     if not same:
-        ex.execute(
-            f"ATTACH {literal(str(spec.path))} AS {quote(_SOURCE_DB)} (READ_ONLY)",
-            step="attach_source",
-        )
+        ex.execute(ddl.attach(str(spec.path), _SOURCE_DB, read_only=True), step="attach_source")
     try:
-        found = ex.scalar(
-            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = $c "
-            "AND table_schema = $s AND table_name = $t",
-            {"c": catalog, "s": schema, "t": name},
-            step="find_source_table",
-        )
-        if not found:
+        where = {"catalog": catalog, "schema": schema, "table": name}
+        if not ex.run("table_exists", where).one()["found"]:
             raise InputError(f"{spec.path}: no table {spec.table!r}")
         relation = qualified(catalog, schema, name)
         _read_long(ex, relation, spec.path, spec)
     finally:
         if not same:
-            ex.execute(f"DETACH {quote(_SOURCE_DB)}", step="detach_source")
+            ex.execute(ddl.detach(_SOURCE_DB), step="detach_source")
 
 
 def read_python(ex: Executor, transactions: dict[Any, list[Any]] | list[list[Any]]) -> None:
