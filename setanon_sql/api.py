@@ -225,7 +225,7 @@ def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any)
 
 def checked_release(
     store: Workspace, algo: catalog.Algorithm, params: Params
-) -> tuple[VerifyReport, dict[str, Any]]:
+) -> tuple[VerifyReport | DisassociationReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
     if algo.disassociated:  # its own release format and verifier (#28)
@@ -256,7 +256,7 @@ def finished(
     run: str,
     algo: catalog.Algorithm,
     params: Params,
-    report: VerifyReport,
+    report: VerifyReport | DisassociationReport,
     loss: dict[str, Any],
     info: dict[str, Any],
     started: float,
@@ -312,7 +312,10 @@ def verify_release(
             from .measure import verify_disassociation as vd
 
             with store.in_run(run, scratch=True):
-                return vd.verify(store, k=made.k if k is None else k, m=made.m if m is None else m)
+                m_checked = made.m if m is None else m
+                if m_checked is None:  # a disassociated run always records its m
+                    raise ParamsError(f"run {run!r} records no m: give --m")
+                return vd.verify(store, k=made.k if k is None else k, m=m_checked)
         with store.in_run(run, scratch=True):
             return verify(
                 store,

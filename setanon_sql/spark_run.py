@@ -68,6 +68,8 @@ class SparkSource:
 class SparkStore(Forwarding):
     """The run's Spark database, seen through the interface the drivers use on a `Store`."""
 
+    ex: SparkExecutor
+
     def __init__(self, ex: SparkExecutor, *, run: str | None = None) -> None:
         self.ex = ex
         self.run_name = run or ex.catalog  # the name the run will have (its database's, staged)
@@ -165,7 +167,7 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     size_shuffles(store.ex, int(problems["pairs"]))
     store.run("make_tids")
     store.run("make_tx_raw")
-    store.drop("source_distinct")
+    store.drop_tables("source_distinct")
     store.loaded = True
     notes = []
     if problems["duplicate_rows"]:

@@ -48,6 +48,7 @@ from .spark_sql import (
 from .spark_sql import ident as _ident
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from pyspark.sql import SparkSession
 
 # what callers import from here: the executor's module names the session and the transpiler too
@@ -201,7 +202,7 @@ class SparkExecutor(StatementLog):
         return result
 
     def _in_memory(
-        self, tree: exp.Expression, step: str, bound: dict | None, bookkeeping: bool
+        self, tree: exp.Expr, step: str, bound: dict | None, bookkeeping: bool
     ) -> Answer | None:
         """Run a CREATE TABLE or VIEW, INSERT or DROP on the run's in-memory tables and views
         (`spark_memory`) and return its row count; None for any other statement (it runs as
@@ -229,7 +230,9 @@ class SparkExecutor(StatementLog):
                 return None  # a column list: Spark's own INSERT
             name, query, insert = _target(tree).name, tree.expression, True
             if isinstance(query, exp.Values):
-                query = exp.select("*").from_(query.subquery("v"))
+                query = exp.select("*").from_(
+                    exp.Subquery(this=query, alias=exp.to_identifier("v"))
+                )
             else:
                 query = _unordered(query)
             text = tree.sql(DIALECT)
@@ -276,7 +279,7 @@ class SparkExecutor(StatementLog):
         """Compute `frame` now into Spark's cache and let statements read it as `name`: as the
         table (which it replaces, released) or, with `append`, as the table's next piece.
         Returns its row count."""
-        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions"))
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions") or 200)
         cached, leaf, rows = spark_memory.cache(frame, partitions)
         if append:
             held = self._held[name]
@@ -334,7 +337,9 @@ class SparkExecutor(StatementLog):
             written.append(name)
         return written
 
-    def arrow(self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"):
+    def arrow(
+        self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
+    ) -> pa.Table:
         """Run a query and hand its result to Python as an Arrow table."""
         import pyarrow as pa
 

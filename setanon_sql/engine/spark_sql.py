@@ -42,7 +42,7 @@ _UNSIGNED = {
 }
 
 
-def literal(value: Any) -> exp.Expression:
+def literal(value: Any) -> exp.Expr:
     """A bound value as a sqlglot literal; floats typed DOUBLE, as DuckDB binds them (a Spark
     number literal with a point would be DECIMAL).
 
@@ -55,7 +55,7 @@ def literal(value: Any) -> exp.Expression:
     return exp.convert(value)
 
 
-def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
+def bind(tree: exp.Expr, params: Mapping[str, Any]) -> exp.Expr:
     """Replace every `$name` placeholder by the literal of its value; make every `tid` column
     a BIGINT (`spark_memory`: tid-keyed tables must hash alike to be co-partitioned); drop the
     NULLs of a `list_distinct`, as DuckDB does (Spark's array_distinct keeps one).
@@ -66,7 +66,7 @@ def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
         'SELECT CAST(x AS BIGINT) AS tid, 2 AS k'
     """
 
-    def sub(node: exp.Expression) -> exp.Expression:
+    def sub(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Placeholder) and node.name:
             if node.name not in params:
                 raise KeyError(f"no value for parameter ${node.name}")
@@ -97,7 +97,7 @@ def bind(tree: exp.Expression, params: Mapping[str, Any]) -> exp.Expression:
     return tree
 
 
-def duckdb_setting(tree: exp.Expression) -> bool:
+def duckdb_setting(tree: exp.Expr) -> bool:
     """A DuckDB SET or RESET (of a DuckDB setting, such as the join order of a statement):
     nothing for Spark to do.
 
@@ -113,7 +113,7 @@ def duckdb_setting(tree: exp.Expression) -> bool:
 _INTEGERS = {exp.DataType.Type.INT, exp.DataType.Type.SMALLINT, exp.DataType.Type.TINYINT}
 
 
-def _unordered(query: exp.Expression) -> exp.Expression:
+def _unordered(query: exp.Expr) -> exp.Expr:
     """A table's query without its final ORDER BY (unless a LIMIT needs it): a Spark table
     has no row order to keep, and the sort is a shuffle of every row (readers order what
     they depend on)."""
@@ -124,7 +124,7 @@ def _unordered(query: exp.Expression) -> exp.Expression:
     return query
 
 
-def _reads(query: exp.Expression, table: str) -> bool:
+def _reads(query: exp.Expr, table: str) -> bool:
     return any(t.name == table and not t.db for t in query.find_all(exp.Table))
 
 
@@ -147,7 +147,7 @@ def _drop(name: str) -> exp.Drop:
     return exp.Drop(tables=[exp.to_table(name, quoted=True)], kind="TABLE", exists=True)
 
 
-def _unqualify_temp(tree: exp.Expression) -> None:
+def _unqualify_temp(tree: exp.Expr) -> None:
     """Drop the `temp.` qualifier (DuckDB's temp catalog): Spark's temporary views need none."""
     for table in tree.find_all(exp.Table):
         if table.db.lower() == "temp":
@@ -158,7 +158,7 @@ def _target(tree: exp.Create | exp.Insert) -> exp.Table:
     return tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
 
 
-def rewrite(tree: exp.Expression) -> list[exp.Expression]:
+def rewrite(tree: exp.Expr) -> list[exp.Expr]:
     """One bound DuckDB statement as the Spark statements that do the same.
 
     `CREATE [OR REPLACE] [TEMP] TABLE t ...` drops `t` first; when its query reads `t`, the new
@@ -202,11 +202,11 @@ def to_spark(sql: str, params: Mapping[str, Any] | None = None) -> list[str]:
     return out
 
 
-def _returns_rows(tree: exp.Expression) -> bool:
+def _returns_rows(tree: exp.Expr) -> bool:
     return isinstance(tree, exp.Query)
 
 
-def _count_sql(tree: exp.Expression) -> str | None:
+def _count_sql(tree: exp.Expr) -> str | None:
     """The query that counts what a CREATE TABLE AS or INSERT ... SELECT writes."""
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and tree.expression is not None:
         target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this

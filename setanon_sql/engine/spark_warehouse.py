@@ -35,7 +35,7 @@ class Folders:
 
     def __init__(self, spark: SparkSession) -> None:
         self.spark = spark
-        self._jvm = spark.sparkContext._jvm
+        self._jvm: Any = spark.sparkContext._jvm
         self._conf = spark.sparkContext._jsc.hadoopConfiguration()
 
     def of(self, database: str) -> Any:

@@ -84,7 +84,7 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
         info["joints_undone"] = cover.drop_unsafe_joints(store, k=k, m=m)
     publish.publish(store)
     if not params.keep_intermediate:
-        store.drop(*WORKING_TABLES, step="drop_intermediate")
+        store.drop_tables(*WORKING_TABLES, step="drop_intermediate")
     return info
 
 

@@ -84,7 +84,7 @@ def shape_of(row: tuple) -> ClusterShape:
     """A ClusterShape from a row of `SHAPE_COLUMNS` (read by name from `cover_figures_read`
     or the verifier's `dv_cover_read`)."""
     c, n, r, t, touches, j, s = row
-    shape = tuple(sorted(tuple(int(v) for v in x) for x in touches or ()))
+    shape = tuple(sorted((int(chunks), int(shared)) for chunks, shared in touches or ()))
     return ClusterShape(int(c), int(n), int(r), int(t), shape, j, int(s or 0))
 
 
