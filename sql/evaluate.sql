@@ -56,36 +56,76 @@ FROM eval_subsets
 QUALIFY qid <= $n;
 
 -- name: eval_frequent_items
--- The original's frequent items: support of at least $minsup transactions.
+-- The original's frequent items: support of at least $minsup transactions (all of them: the
+-- vocabulary bounds them).
 CREATE OR REPLACE TABLE eval_frequent AS
 SELECT 1 AS size, [item] AS itemset, count(*) AS support
 FROM tx
 GROUP BY item
 HAVING count(*) >= $minsup;
 
+-- name: eval_frequent_first
+-- The first level of the mining: every frequent item, its id the item (`last`: its largest
+-- item, the one an extension must exceed).
+CREATE OR REPLACE TEMP TABLE eval_frequent_level AS
+SELECT itemset[1]::BIGINT AS id, NULL::BIGINT AS parent, itemset, itemset[1] AS last, support
+FROM eval_frequent
+WHERE size = 1;
+
+-- name: eval_frequent_tx
+-- The original restricted to its frequent items: only they extend a frequent itemset.
+CREATE OR REPLACE TEMP TABLE eval_frequent_tx AS
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN eval_frequent_level AS l ON l.id = t.item;
+
+-- name: eval_frequent_first_holders
+-- The transactions holding each frequent item.
+CREATE OR REPLACE TEMP TABLE eval_frequent_holders AS
+SELECT item::BIGINT AS id, tid, item AS last
+FROM eval_frequent_tx;
+
 -- name: eval_frequent_extend
--- Frequent itemsets of size $size: each frequent ($size - 1)-itemset extended, in the
--- transactions holding it, by a larger frequent item (Apriori: every subset of a frequent
--- itemset is frequent, so no frequent itemset is missed).
-INSERT INTO eval_frequent
-WITH frequent_items AS (
-    SELECT itemset[1] AS item FROM eval_frequent WHERE size = 1
-), frequent_tx AS (
-    SELECT t.tid, t.item FROM tx AS t SEMI JOIN frequent_items AS f ON f.item = t.item
-), shorter AS (
-    SELECT itemset, unnest(itemset) AS item FROM eval_frequent WHERE size = $size - 1
-), holders AS (
-    SELECT s.itemset, f.tid
-    FROM shorter AS s
-    JOIN frequent_tx AS f ON f.item = s.item
-    GROUP BY s.itemset, f.tid
-    HAVING count(*) = $size - 1
+-- The next level (Apriori: every subset of a frequent itemset is frequent): each kept itemset
+-- of the previous level extended, in the transactions holding it, by a larger frequent item,
+-- and counted; of those with support >= $minsup, the first $cap in the seeded random order of
+-- the frequent workload are kept (every one while there are at most $cap), numbered in it.
+CREATE OR REPLACE TEMP TABLE eval_frequent_level AS
+WITH counted AS (
+    SELECT h.id AS parent, t.item AS last, count(*) AS support
+    FROM eval_frequent_holders AS h
+    JOIN eval_frequent_tx AS t ON t.tid = h.tid AND t.item > h.last
+    GROUP BY h.id, t.item
+    HAVING count(*) >= $minsup
+), extended AS (
+    SELECT c.parent, list_append(p.itemset, c.last) AS itemset, c.last, c.support
+    FROM counted AS c
+    JOIN eval_frequent_level AS p ON p.id = c.parent
 )
-SELECT $size AS size, list_append(h.itemset, f.item) AS itemset, count(*) AS support
-FROM holders AS h
-JOIN frequent_tx AS f ON f.tid = h.tid AND f.item > h.itemset[-1]
-GROUP BY h.itemset, f.item
-HAVING count(*) >= $minsup;
+SELECT row_number() OVER (ORDER BY hash(itemset, $seed), itemset) AS id, parent, itemset, last,
+       support
+FROM extended
+QUALIFY id <= $cap;
+
+-- name: eval_frequent_keep
+-- The kept itemsets of the level just counted join the frequent itemsets.
+INSERT INTO eval_frequent
+SELECT len(itemset) AS size, itemset, support
+FROM eval_frequent_level;
+
+-- name: eval_frequent_holders
+-- The transactions holding each kept itemset of the level just counted, for the next level:
+-- its parent's holders that hold its last item too (extended as in `eval_frequent_extend`,
+-- then matched, which keeps the join as narrow as the count's).
+CREATE OR REPLACE TEMP TABLE eval_frequent_holders AS
+WITH extended AS (
+    SELECT h.id AS parent, h.tid, t.item
+    FROM eval_frequent_holders AS h
+    JOIN eval_frequent_tx AS t ON t.tid = h.tid AND t.item > h.last
+)
+SELECT l.id, e.tid, l.last
+FROM extended AS e
+JOIN eval_frequent_level AS l ON l.parent = e.parent AND l.last = e.item;
 
 -- name: eval_pick_frequent
 -- The frequent workload: per size in $sizes, $n of the frequent itemsets in a random order.

@@ -31,6 +31,10 @@ MAX_QUERY_SIZE = 8
 """The largest itemset a query asks about: the frequent workload mines every size up to it."""
 
 
+FREQUENT_CAP = 10_000
+"""Frequent itemsets kept per size from 2 on (or --queries, if larger): see `frequent_itemsets`."""
+
+
 @dataclass(frozen=True)
 class Workload:
     """How many probes of which sizes, and the seed that draws them."""
@@ -102,7 +106,13 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
         "eval_subsets", {"sizes": list(model.attack_sizes), "seed": seed, "salt": _SALT_ATTACKS}
     )
     store.run("eval_pick_targets", {"n": workload.targets})
-    frequent_itemsets(store, max(sizes), min_support(store, workload.minsup))
+    frequent_itemsets(
+        store,
+        max(sizes) if workload.queries else 1,  # no frequent query: the items suffice
+        min_support(store, workload.minsup),
+        cap=max(workload.queries, FREQUENT_CAP),
+        seed=seed,
+    )
     store.run("eval_pick_frequent", {"n": workload.queries, "seed": seed, "sizes": sizes})
 
 
@@ -112,12 +122,28 @@ def min_support(store: Store, share: float) -> int:
     return max(1, math.ceil(share * n - 1e-9))
 
 
-def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
+def frequent_itemsets(store: Store, max_size: int, minsup: int, *, cap: int, seed: int) -> None:
     """`eval_frequent(size, itemset, support)`: the original's itemsets of 1..max_size items
-    with support >= minsup, one statement per size (Apriori)."""
+    with support >= minsup, mined level by level (Apriori), a fixed few statements per level.
+
+    Every frequent item is kept; from size 2 on, at most `cap` itemsets per size: the first in
+    the seeded random order the frequent workload draws in (`eval_pick_frequent`), and the next
+    size grows from the kept ones only. While no smaller size reached the cap, a size holds
+    every frequent itemset; past it, a sample of those whose prefix was kept. Memory stays
+    bounded by `cap` itemsets and their transactions per level, whatever the data's density.
+    """
     store.run("eval_frequent_items", {"minsup": minsup})
+    if max_size < 2:
+        return
+    store.run("eval_frequent_first")
+    store.run("eval_frequent_tx")
+    store.run("eval_frequent_first_holders")
     for size in range(2, max_size + 1):
-        store.run("eval_frequent_extend", {"size": size, "minsup": minsup})
+        store.run("eval_frequent_extend", {"minsup": minsup, "cap": cap, "seed": seed})
+        store.run("eval_frequent_keep")
+        if size == max_size or not store.scalar("SELECT count(*) FROM eval_frequent_level"):
+            return
+        store.run("eval_frequent_holders")
 
 
 def score(store: Store, model: Promise) -> None:
