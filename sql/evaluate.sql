@@ -186,31 +186,11 @@ ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
 JOIN released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY f.cls, f.node;
 
--- name: eval_node_tuples
--- For every sorted tuple of 1..$max_size nodes (repeats allowed) of the released antichains:
--- how many released transactions hold them all, and the sum of the products of their weights.
--- Each leaf being covered by at most one node of a class, a probe's answer is a sum over the
--- tuples that cover its items.
-CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
-WITH RECURSIVE tuples(cls, nodes, weight, size) AS (
-    SELECT cls, [node], weight, 1 FROM eval_class_nodes
-    UNION ALL
-    SELECT t.cls, list_append(t.nodes, f.node), t.weight * f.weight, t.size + 1
-    FROM tuples AS t
-    JOIN eval_class_nodes AS f ON f.cls = t.cls AND f.node >= t.nodes[-1]
-    WHERE t.size < $max_size
-)
-SELECT t.nodes, sum(k.support * t.weight) AS estimate, sum(k.support) AS candidates
-FROM tuples AS t
-JOIN eval_classes AS k ON k.cls = t.cls
-GROUP BY t.nodes;
-
--- name: eval_release_scores
--- For every probe Q, the released transactions covering each of its items (a released node
--- equal to the item or above it), i.e. an attack's candidates, and the estimated support
--- est(Q) = sum over released transactions R of prod over q in Q of p_R(q): the sum over every
--- way to pick, for each item, a released node on its path to the root.
-CREATE OR REPLACE TEMP TABLE eval_release_scores AS
+-- name: eval_covers
+-- For every probe Q, every way to pick, for each of its items, a released node equal to the
+-- item or above it (`nodes`, sorted; repeats kept): the released transactions holding all the
+-- nodes of some pick are those covering Q.
+CREATE OR REPLACE TEMP TABLE eval_covers AS
 WITH RECURSIVE released AS (
     SELECT DISTINCT node FROM eval_class_nodes
 ), probe_items AS (
@@ -229,11 +209,83 @@ WITH RECURSIVE released AS (
     JOIN choices AS c ON c.workload = v.workload AND c.size = v.size AND c.qid = v.qid
                      AND c.pos = v.pos + 1
 )
+SELECT workload, size, qid, list_sort(nodes) AS nodes
+FROM covers
+WHERE pos = size;
+
+-- name: eval_node_tuples
+-- For every sorted tuple of nodes a probe's cover picks: how many released transactions hold
+-- them all (`candidates`), and the sum over them of the products of the nodes' weights
+-- (`estimate`; a repeated node counts its weight again). Each leaf being covered by at most
+-- one node of a class, a probe's answer is a sum over its covers. A tuple's distinct nodes are
+-- matched one after the other, the node held by the fewest classes first, the next two
+-- together: the work is the classes holding the tuple's two rarest nodes, never every tuple a
+-- class could form.
+CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
+WITH RECURSIVE needed AS (
+    SELECT row_number() OVER () AS tuple, nodes FROM (SELECT DISTINCT nodes FROM eval_covers)
+), classes_of AS (
+    SELECT node, count(*) AS classes FROM eval_class_nodes GROUP BY node
+), parts AS (
+    SELECT n.tuple, u.node, count(*) AS times, len(list_distinct(any_value(n.nodes))) AS width
+    FROM needed AS n, unnest(n.nodes) AS u(node)
+    GROUP BY n.tuple, u.node
+), positions AS (
+    -- a tuple with a node no class holds drops out: no class covers it
+    SELECT p.tuple, p.node, p.times, p.width,
+           row_number() OVER (PARTITION BY p.tuple ORDER BY c.classes, p.node) AS pos
+    FROM parts AS p
+    JOIN classes_of AS c ON c.node = p.node
+    QUALIFY count(*) OVER (PARTITION BY p.tuple) = p.width
+), firsts AS (
+    -- each tuple's two rarest nodes, in id order, with how often each repeats
+    SELECT p1.tuple, least(p1.node, p2.node) AS lo, greatest(p1.node, p2.node) AS hi,
+           CASE WHEN p1.node < p2.node THEN p1.times ELSE p2.times END AS lo_times,
+           CASE WHEN p1.node < p2.node THEN p2.times ELSE p1.times END AS hi_times
+    FROM positions AS p1
+    JOIN positions AS p2 ON p2.tuple = p1.tuple AND p2.pos = 2
+    WHERE p1.pos = 1
+), pair_nodes AS MATERIALIZED (
+    -- the pairs of a class's nodes (by id) that begin some tuple: a join within each class
+    SELECT a.cls, a.node AS lo, b.node AS hi, a.weight AS lo_weight, b.weight AS hi_weight
+    FROM eval_class_nodes AS a
+    JOIN eval_class_nodes AS b ON b.cls = a.cls AND b.node > a.node
+    SEMI JOIN firsts AS f ON f.lo = a.node AND f.hi = b.node
+), anchors AS (
+    SELECT p1.tuple, c1.cls, 1 AS pos, pow(c1.weight, p1.times) AS weight
+    FROM positions AS p1
+    JOIN eval_class_nodes AS c1 ON c1.node = p1.node
+    WHERE p1.pos = 1 AND p1.width = 1
+    UNION ALL
+    SELECT f.tuple, c.cls, 2 AS pos,
+           pow(c.lo_weight, f.lo_times) * pow(c.hi_weight, f.hi_times) AS weight
+    FROM firsts AS f
+    JOIN pair_nodes AS c ON c.lo = f.lo AND c.hi = f.hi
+), held(tuple, cls, pos, weight) AS (
+    SELECT tuple, cls, pos, weight FROM anchors
+    UNION ALL
+    SELECT h.tuple, h.cls, h.pos + 1, h.weight * pow(c.weight, p.times)
+    FROM held AS h
+    JOIN positions AS p ON p.tuple = h.tuple AND p.pos = h.pos + 1
+    JOIN eval_class_nodes AS c ON c.cls = h.cls AND c.node = p.node
+)
+SELECT any_value(n.nodes) AS nodes, sum(k.support * h.weight) AS estimate,
+       sum(k.support) AS candidates
+FROM held AS h
+JOIN positions AS p ON p.tuple = h.tuple AND p.pos = 1 AND h.pos = p.width
+JOIN needed AS n ON n.tuple = h.tuple
+JOIN eval_classes AS k ON k.cls = h.cls
+GROUP BY h.tuple;
+
+-- name: eval_release_scores
+-- For every probe Q: the released transactions covering it (an attack's candidates) and the
+-- estimated support est(Q) = sum over released transactions R of prod over q in Q of p_R(q),
+-- the sums over its covers' node tuples.
+CREATE OR REPLACE TEMP TABLE eval_release_scores AS
 SELECT v.workload, v.size, v.qid,
        sum(t.estimate) AS estimate, sum(t.candidates) AS candidates
-FROM covers AS v
-JOIN eval_node_tuples AS t ON t.nodes = list_sort(v.nodes)
-WHERE v.pos = v.size
+FROM eval_covers AS v
+JOIN eval_node_tuples AS t ON t.nodes = v.nodes
 GROUP BY v.workload, v.size, v.qid;
 
 -- name: eval_actual_supports
