@@ -15,25 +15,39 @@ CREATE OR REPLACE TABLE eval_probes (
 );
 
 -- name: eval_subsets
--- For each size in $sizes and each transaction with at least that many items: one random
--- subset of that size (`itemset`, sorted) and the transaction's place in a random order (`draw`).
+-- For each size in $sizes, the first $limit transactions with at least that many items in a
+-- random order (`draw`, ties by tid), each with one random subset of that size (`itemset`,
+-- sorted). The draws depend on the transaction alone, so a larger $limit only adds later ones.
 CREATE OR REPLACE TEMP TABLE eval_subsets AS
 WITH sizes AS (
     SELECT unnest($sizes::INTEGER[]) AS size
 ), lengths AS (
     SELECT tid, count(*) AS items FROM tx GROUP BY tid
-), ranked AS (
-    SELECT s.size, t.tid, t.item,
-           row_number() OVER (PARTITION BY s.size, t.tid
-                              ORDER BY hash(t.tid, t.item, s.size, $seed, $salt), t.item) AS pos
+), drawn AS (
+    SELECT s.size, l.tid, hash(l.tid, s.size, $seed, $salt) AS draw
     FROM sizes AS s
     JOIN lengths AS l ON l.items >= s.size
-    JOIN tx AS t ON t.tid = l.tid
+    QUALIFY row_number() OVER (PARTITION BY s.size ORDER BY draw, l.tid) <= $limit
+), ranked AS (
+    SELECT d.size, d.tid, d.draw, t.item,
+           row_number() OVER (PARTITION BY d.size, d.tid
+                              ORDER BY hash(t.tid, t.item, d.size, $seed, $salt), t.item) AS pos
+    FROM drawn AS d
+    JOIN tx AS t ON t.tid = d.tid
 )
-SELECT size, tid, list(item ORDER BY item) AS itemset, hash(tid, size, $seed, $salt) AS draw
+SELECT size, tid, list(item ORDER BY item) AS itemset, any_value(draw) AS draw
 FROM ranked
 WHERE pos <= size
 GROUP BY size, tid;
+
+-- name: eval_subsets_short
+-- The sizes of $sizes whose drawn transactions gave fewer than $n distinct itemsets although
+-- $limit were drawn (more transactions may give more).
+SELECT size
+FROM eval_subsets
+GROUP BY size
+HAVING count(DISTINCT itemset) < $n AND count(*) >= $limit
+ORDER BY size;
 
 -- name: eval_pick_random
 -- The random workload: per size, the first $n distinct itemsets in the random order of the

@@ -100,12 +100,13 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
     """Fill `eval_probes` with the random and frequent workloads and the attacks."""
     sizes, seed = list(workload.sizes), workload.seed
     store.run("eval_probes_create")
-    store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": _SALT_QUERIES})
-    store.run("eval_pick_random", {"n": workload.queries})
-    store.run(
-        "eval_subsets", {"sizes": list(model.attack_sizes), "seed": seed, "salt": _SALT_ATTACKS}
-    )
-    store.run("eval_pick_targets", {"n": workload.targets})
+    if workload.queries:
+        draw_subsets(store, sizes, seed, _SALT_QUERIES, workload.queries, distinct=True)
+        store.run("eval_pick_random", {"n": workload.queries})
+    if workload.targets:
+        attack_sizes = list(model.attack_sizes)
+        draw_subsets(store, attack_sizes, seed, _SALT_ATTACKS, workload.targets, distinct=False)
+        store.run("eval_pick_targets", {"n": workload.targets})
     frequent_itemsets(
         store,
         max(sizes) if workload.queries else 1,  # no frequent query: the items suffice
@@ -114,6 +115,21 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
         seed=seed,
     )
     store.run("eval_pick_frequent", {"n": workload.queries, "seed": seed, "sizes": sizes})
+
+
+def draw_subsets(
+    store: Store, sizes: list[int], seed: int, salt: int, n: int, *, distinct: bool
+) -> None:
+    """`eval_subsets`: per size, random subsets of the first transactions in a random order,
+    enough of them for `n` probes. Targets need `n` transactions; queries `n` distinct itemsets,
+    so while a size has fewer and more transactions are left, four times as many are drawn:
+    the picks are those a draw from every transaction would give, at the cost of a few."""
+    limit = 2 * n if distinct else n
+    while True:
+        store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": salt, "limit": limit})
+        if not distinct or not store.run("eval_subsets_short", {"n": n, "limit": limit}).rows:
+            return
+        limit *= 4
 
 
 def min_support(store: Store, share: float) -> int:
