@@ -304,40 +304,52 @@ GROUP BY v.workload, v.size, v.qid;
 
 -- name: eval_actual_supports
 -- The support in the original of every query probe whose support is not known yet (random
--- queries; attacks need none, frequent itemsets know theirs): the transactions of the probe's
--- least frequent item, looked up for the others.
+-- queries; attacks need none, frequent itemsets know theirs): an item's is its frequency; a
+-- larger itemset's, the transactions of its least frequent item that hold its second least
+-- frequent one too, and then the others.
 CREATE OR REPLACE TEMP TABLE eval_actual_supports AS
-WITH probe_items AS (
-    SELECT workload, size, qid, unnest(itemset) AS item
+WITH probes AS (
+    SELECT workload, size, qid, row_number() OVER () AS probe, itemset
     FROM eval_probes
     WHERE actual IS NULL AND workload <> 'attack'
+), probe_items AS (
+    SELECT probe, size, unnest(itemset) AS item FROM probes
 ), frequency AS (
     SELECT t.item, count(*) AS support
     FROM tx AS t
     SEMI JOIN probe_items AS p ON p.item = t.item
     GROUP BY t.item
 ), ranked AS (
-    SELECT p.*, row_number() OVER (PARTITION BY p.workload, p.size, p.qid
-                                   ORDER BY f.support, p.item) AS pos
+    -- a probe with an item the original lacks drops out: its support is 0
+    SELECT p.probe, p.size, p.item, f.support,
+           row_number() OVER (PARTITION BY p.probe ORDER BY f.support, p.item) AS pos
     FROM probe_items AS p
     JOIN frequency AS f ON f.item = p.item
-), driver AS (
-    SELECT r.workload, r.size, r.qid, t.tid
-    FROM ranked AS r
-    JOIN tx AS t ON t.item = r.item
-    WHERE r.pos = 1
-), matched AS (
-    SELECT d.workload, d.size, d.qid, d.tid
-    FROM driver AS d
-    JOIN ranked AS r ON r.workload = d.workload AND r.size = d.size AND r.qid = d.qid
-                    AND r.pos > 1
-    JOIN tx AS t ON t.tid = d.tid AND t.item = r.item
-    GROUP BY d.workload, d.size, d.qid, d.tid
-    HAVING count(*) = any_value(d.size) - 1
+), pairs AS (
+    SELECT r1.probe, r1.size, t1.tid
+    FROM ranked AS r1
+    JOIN ranked AS r2 ON r2.probe = r1.probe AND r2.pos = 2
+    JOIN tx AS t1 ON t1.item = r1.item
+    JOIN tx AS t2 ON t2.tid = t1.tid AND t2.item = r2.item
+    WHERE r1.pos = 1
+), longer AS (
+    SELECT p.probe, p.tid
+    FROM pairs AS p
+    JOIN ranked AS r ON r.probe = p.probe AND r.pos > 2
+    JOIN tx AS t ON t.tid = p.tid AND t.item = r.item
+    WHERE p.size > 2
+    GROUP BY p.probe, p.tid
+    HAVING count(*) = any_value(p.size) - 2
+), counted AS (
+    SELECT probe, support AS actual FROM ranked WHERE size = 1
+    UNION ALL
+    SELECT probe, count(*) AS actual FROM pairs WHERE size = 2 GROUP BY probe
+    UNION ALL
+    SELECT probe, count(*) AS actual FROM longer GROUP BY probe
 )
-SELECT workload, size, qid, count(*) AS actual
-FROM (SELECT * FROM driver WHERE size = 1 UNION ALL SELECT * FROM matched)
-GROUP BY workload, size, qid;
+SELECT p.workload, p.size, p.qid, c.actual
+FROM counted AS c
+JOIN probes AS p ON p.probe = c.probe;
 
 -- name: eval_scores
 -- Every probe with its actual support (where one is needed), estimate and candidates.
