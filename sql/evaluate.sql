@@ -177,27 +177,43 @@ WITH released AS (
     FROM (SELECT cls, unnest(nodes) AS node FROM eval_classes) AS c
     JOIN node AS n ON n.id = c.node
     GROUP BY c.cls, c.node
+), flagged AS (
+    -- a node lies under another of its class when an earlier one in preorder reaches it
+    SELECT *, coalesce(max(last) OVER (PARTITION BY cls ORDER BY node
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                       -1) >= node AS nested
+    FROM released
+), nested_classes AS (
+    SELECT DISTINCT cls FROM flagged WHERE nested
 ), below_top AS (
     -- every released node under another one of its class, with the highest of those above it
     -- (the smallest preorder id)
     SELECT b.cls, b.node, min(a.node) AS top
-    FROM released AS b
+    FROM flagged AS b
     JOIN released AS a ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+    WHERE b.nested
     GROUP BY b.cls, b.node
 ), open AS (
     -- the nodes on the way up from each such node to its top one, the top one included
     SELECT DISTINCT b.cls, x.ancestor AS node
     FROM below_top AS b
     JOIN closure AS x ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), nested_released AS (
+    SELECT r.* FROM released AS r SEMI JOIN nested_classes AS c ON c.cls = r.cls
 ), flat AS (
-    SELECT cls, node FROM released
+    SELECT cls, node FROM nested_released
     UNION
     SELECT o.cls, n.id AS node FROM open AS o JOIN node AS n ON n.parent = o.node
 )
+-- a class without nested nodes is an antichain already
+SELECT r.cls, r.node, r.weight
+FROM released AS r
+ANTI JOIN nested_classes AS c ON c.cls = r.cls
+UNION ALL
 SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight
 FROM flat AS f
 ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
-JOIN released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
+JOIN nested_released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY f.cls, f.node;
 
 -- name: eval_covers

@@ -7,6 +7,7 @@ WITH released AS (
   SELECT
     c.cls,
     c.node,
+    ANY_VALUE(n.last) IGNORE NULLS AS last,
     LEAST(
       1.0,
       (
@@ -24,22 +25,59 @@ WITH released AS (
   GROUP BY
     c.cls,
     c.node
+), flagged AS (
+  /* a node lies under another of its class when an earlier one in preorder reaches it */
+  SELECT
+    *,
+    COALESCE(
+      MAX(last) OVER (
+        PARTITION BY cls
+        ORDER BY node NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ),
+      -1
+    ) >= node AS nested
+  FROM released
+), nested_classes AS (
+  SELECT DISTINCT
+    cls
+  FROM flagged
+  WHERE
+    nested
+), below_top AS (
+  /* every released node under another one of its class, with the highest of those above it */
+  /* (the smallest preorder id) */
+  SELECT
+    b.cls,
+    b.node,
+    MIN(a.node) AS top
+  FROM flagged AS b
+  JOIN released AS a
+    ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+  WHERE
+    b.nested
+  GROUP BY
+    b.cls,
+    b.node
 ), open AS (
+  /* the nodes on the way up from each such node to its top one, the top one included */
   SELECT DISTINCT
     b.cls,
     x.ancestor AS node
-  FROM released AS b
+  FROM below_top AS b
   JOIN closure AS x
-    ON x.node = b.node AND x.distance > 0
-  JOIN closure AS y
-    ON y.node = x.ancestor
-  JOIN released AS a
-    ON a.cls = b.cls AND a.node = y.ancestor
+    ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), nested_released AS (
+  SELECT
+    r.*
+  FROM released AS r
+  SEMI JOIN nested_classes AS c
+    ON c.cls = r.cls
 ), flat AS (
   SELECT
     cls,
     node
-  FROM released
+  FROM nested_released
   UNION
   SELECT
     o.cls,
@@ -48,6 +86,15 @@ WITH released AS (
   JOIN node AS n
     ON n.parent = o.node
 )
+/* a class without nested nodes is an antichain already */
+SELECT
+  r.cls,
+  r.node,
+  r.weight
+FROM released AS r
+ANTI JOIN nested_classes AS c
+  ON c.cls = r.cls
+UNION ALL
 SELECT
   f.cls,
   f.node,
@@ -55,10 +102,8 @@ SELECT
 FROM flat AS f
 ANTI JOIN open AS o
   ON o.cls = f.cls AND o.node = f.node
-JOIN closure AS up
-  ON up.node = f.node
-JOIN released AS r
-  ON r.cls = f.cls AND r.node = up.ancestor
+JOIN nested_released AS r
+  ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY
   f.cls,
   f.node;
