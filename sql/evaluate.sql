@@ -397,6 +397,21 @@ JOIN eval_scores AS s USING (workload, size, qid)
 WHERE q.workload = 'attack'
 ORDER BY known, attack;
 
+-- name: eval_info_drop
+-- The record of the run's last evaluation goes first: a new one is under way.
+DROP TABLE IF EXISTS eval_info;
+
+-- name: eval_info_write
+-- The record of the evaluation whose eval_* tables the run now holds, written last: its
+-- workload and promise (JSON, as `setanon evaluate --json` prints them), loss and seconds.
+CREATE OR REPLACE TABLE eval_info AS
+SELECT $workload::VARCHAR AS workload, $model::VARCHAR AS model, $ncp::DOUBLE AS ncp,
+       $lm::DOUBLE AS lm, $seconds::DOUBLE AS seconds;
+
+-- name: eval_info_read
+-- The record of the run's last evaluation.
+SELECT workload, model, ncp, lm, seconds FROM eval_info;
+
 -- name: eval_query_figures
 -- Per workload and size: queries, mean and median relative error, the share with an error
 -- above 50 %, the share underestimated.

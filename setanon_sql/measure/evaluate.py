@@ -10,6 +10,7 @@ query; the probes and their scores stay in the run's schema as `eval_*` tables.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -63,23 +64,69 @@ def evaluate(
     """Evaluate a stored run's release: query error per size, attacks per known-item count.
 
     Returns plain figures (the keys of `setanon evaluate --json`) and leaves `eval_probes`,
-    `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
+    `eval_queries`, `eval_attacks`, `eval_frequent`, `eval_classes` and `eval_info` (the
+    workload and promise they answer, see `stored_evaluation`) in the run's schema.
     """
     model = model or promise_of(store, run)
     started = time.perf_counter()
+    writable = not store.ex.read_only
     with store.in_run(run) as made, store.unordered():
         store.require_hierarchy()
+        if writable:
+            store.run("eval_info_drop")
         draw_probes(store, model, workload)
         score(store, model)
         out = figures(store, model)
         out["ncp"], out["lm"] = _loss(store, model)
-    if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
+        seconds = round(time.perf_counter() - started, 3)
+        if writable:
+            store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
+    if writable:  # the eval_* tables are the tool's, like the run's own
         store.registry.record_tables(run, "run", made["run_id"])
-    out["run"] = run
-    out["seconds"] = round(time.perf_counter() - started, 3)
-    out["model"] = model.as_dict()
-    out["workload"] = asdict(workload)
-    return out
+    return out | _head(run, seconds, model, workload)
+
+
+def stored_evaluation(
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any] | None:
+    """The figures of the run's last evaluation, read from its eval_* tables, when it answered
+    this workload and promise (a replaced run has none: its tables went with it); else None.
+    Why: `report` and `compare` after `evaluate` need not pay the evaluation again."""
+    model = model or promise_of(store, run)
+    with store.in_run(run):
+        if not store.has_table("eval_info", schema=run):
+            return None
+        info = store.run("eval_info_read").one()
+        wanted = _info(model, workload, 0.0, 0.0, 0.0)
+        if (info["workload"], info["model"]) != (wanted["workload"], wanted["model"]):
+            return None
+        out = figures(store, model) | {"ncp": info["ncp"], "lm": info["lm"]}
+    return out | _head(run, info["seconds"], model, workload)
+
+
+def evaluation(
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """The run's stored evaluation of this workload, or a fresh one."""
+    model = model or promise_of(store, run)
+    found = stored_evaluation(store, run, model=model, workload=workload)
+    return found if found is not None else evaluate(store, run, model=model, workload=workload)
+
+
+def _info(
+    model: Promise, workload: Workload, ncp: float, lm: float, seconds: float
+) -> dict[str, Any]:
+    return {
+        "workload": json.dumps(asdict(workload), sort_keys=True),
+        "model": json.dumps(model.as_dict(), sort_keys=True),
+        "ncp": ncp,
+        "lm": lm,
+        "seconds": seconds,
+    }
+
+
+def _head(run: str, seconds: float, model: Promise, workload: Workload) -> dict[str, Any]:
+    return {"run": run, "seconds": seconds, "model": model.as_dict(), "workload": asdict(workload)}
 
 
 def evaluate_release_file(

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
-from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
+from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
 from .verify import verify
 
 _STYLE = (
@@ -29,7 +29,7 @@ def run_report(
 ) -> dict[str, Any]:
     """Everything the page of one run shows, as plain values (also usable as JSON)."""
     model = model or promise_of(store, run)
-    evaluation = evaluate(store, run, model=model, workload=workload)
+    evaluated = evaluation(store, run, model=model, workload=workload)  # `evaluate`'s, if stored
     info = read_info(store, run)
     with store.in_run(run):
         verdict = verify(
@@ -58,7 +58,7 @@ def run_report(
         "levels": levels,
         "most_generalized": top,
         "candidates": {known: values for known, values in candidates},
-        "evaluation": evaluation,
+        "evaluation": evaluated,
     }
 
 
