@@ -203,7 +203,8 @@ def _candidates_chart(candidates: dict[int, list[int]], k: int):
     fig, ax = _figure()
     known = sorted(candidates)
     data = [[c for c in candidates[p] if c > 0] or [1] for p in known]
-    ax.boxplot(data, tick_labels=[str(p) for p in known])
+    if known:  # --targets 0: no attack, an empty chart
+        ax.boxplot(data, tick_labels=[str(p) for p in known])
     ax.set_yscale("log")
     ax.axhline(k, color="#b00020", linestyle="--", label=f"k = {k}")
     ax.set_xlabel("items the adversary knows")
