@@ -15,25 +15,39 @@ CREATE OR REPLACE TABLE eval_probes (
 );
 
 -- name: eval_subsets
--- For each size in $sizes and each transaction with at least that many items: one random
--- subset of that size (`itemset`, sorted) and the transaction's place in a random order (`draw`).
+-- For each size in $sizes, the first $limit transactions with at least that many items in a
+-- random order (`draw`, ties by tid), each with one random subset of that size (`itemset`,
+-- sorted). The draws depend on the transaction alone, so a larger $limit only adds later ones.
 CREATE OR REPLACE TEMP TABLE eval_subsets AS
 WITH sizes AS (
     SELECT unnest($sizes::INTEGER[]) AS size
 ), lengths AS (
     SELECT tid, count(*) AS items FROM tx GROUP BY tid
-), ranked AS (
-    SELECT s.size, t.tid, t.item,
-           row_number() OVER (PARTITION BY s.size, t.tid
-                              ORDER BY hash(t.tid, t.item, s.size, $seed, $salt), t.item) AS pos
+), drawn AS (
+    SELECT s.size, l.tid, hash(l.tid, s.size, $seed, $salt) AS draw
     FROM sizes AS s
     JOIN lengths AS l ON l.items >= s.size
-    JOIN tx AS t ON t.tid = l.tid
+    QUALIFY row_number() OVER (PARTITION BY s.size ORDER BY draw, l.tid) <= $limit
+), ranked AS (
+    SELECT d.size, d.tid, d.draw, t.item,
+           row_number() OVER (PARTITION BY d.size, d.tid
+                              ORDER BY hash(t.tid, t.item, d.size, $seed, $salt), t.item) AS pos
+    FROM drawn AS d
+    JOIN tx AS t ON t.tid = d.tid
 )
-SELECT size, tid, list(item ORDER BY item) AS itemset, hash(tid, size, $seed, $salt) AS draw
+SELECT size, tid, list(item ORDER BY item) AS itemset, any_value(draw) AS draw
 FROM ranked
 WHERE pos <= size
 GROUP BY size, tid;
+
+-- name: eval_subsets_short
+-- The sizes of $sizes whose drawn transactions gave fewer than $n distinct itemsets although
+-- $limit were drawn (more transactions may give more).
+SELECT size
+FROM eval_subsets
+GROUP BY size
+HAVING count(DISTINCT itemset) < $n AND count(*) >= $limit
+ORDER BY size;
 
 -- name: eval_pick_random
 -- The random workload: per size, the first $n distinct itemsets in the random order of the
@@ -56,36 +70,76 @@ FROM eval_subsets
 QUALIFY qid <= $n;
 
 -- name: eval_frequent_items
--- The original's frequent items: support of at least $minsup transactions.
+-- The original's frequent items: support of at least $minsup transactions (all of them: the
+-- vocabulary bounds them).
 CREATE OR REPLACE TABLE eval_frequent AS
 SELECT 1 AS size, [item] AS itemset, count(*) AS support
 FROM tx
 GROUP BY item
 HAVING count(*) >= $minsup;
 
+-- name: eval_frequent_first
+-- The first level of the mining: every frequent item, its id the item (`last`: its largest
+-- item, the one an extension must exceed).
+CREATE OR REPLACE TEMP TABLE eval_frequent_level AS
+SELECT itemset[1]::BIGINT AS id, NULL::BIGINT AS parent, itemset, itemset[1] AS last, support
+FROM eval_frequent
+WHERE size = 1;
+
+-- name: eval_frequent_tx
+-- The original restricted to its frequent items: only they extend a frequent itemset.
+CREATE OR REPLACE TEMP TABLE eval_frequent_tx AS
+SELECT t.tid, t.item
+FROM tx AS t
+SEMI JOIN eval_frequent_level AS l ON l.id = t.item;
+
+-- name: eval_frequent_first_holders
+-- The transactions holding each frequent item.
+CREATE OR REPLACE TEMP TABLE eval_frequent_holders AS
+SELECT item::BIGINT AS id, tid, item AS last
+FROM eval_frequent_tx;
+
 -- name: eval_frequent_extend
--- Frequent itemsets of size $size: each frequent ($size - 1)-itemset extended, in the
--- transactions holding it, by a larger frequent item (Apriori: every subset of a frequent
--- itemset is frequent, so no frequent itemset is missed).
-INSERT INTO eval_frequent
-WITH frequent_items AS (
-    SELECT itemset[1] AS item FROM eval_frequent WHERE size = 1
-), frequent_tx AS (
-    SELECT t.tid, t.item FROM tx AS t SEMI JOIN frequent_items AS f ON f.item = t.item
-), shorter AS (
-    SELECT itemset, unnest(itemset) AS item FROM eval_frequent WHERE size = $size - 1
-), holders AS (
-    SELECT s.itemset, f.tid
-    FROM shorter AS s
-    JOIN frequent_tx AS f ON f.item = s.item
-    GROUP BY s.itemset, f.tid
-    HAVING count(*) = $size - 1
+-- The next level (Apriori: every subset of a frequent itemset is frequent): each kept itemset
+-- of the previous level extended, in the transactions holding it, by a larger frequent item,
+-- and counted; of those with support >= $minsup, the first $cap in the seeded random order of
+-- the frequent workload are kept (every one while there are at most $cap), numbered in it.
+CREATE OR REPLACE TEMP TABLE eval_frequent_level AS
+WITH counted AS (
+    SELECT h.id AS parent, t.item AS last, count(*) AS support
+    FROM eval_frequent_holders AS h
+    JOIN eval_frequent_tx AS t ON t.tid = h.tid AND t.item > h.last
+    GROUP BY h.id, t.item
+    HAVING count(*) >= $minsup
+), extended AS (
+    SELECT c.parent, list_append(p.itemset, c.last) AS itemset, c.last, c.support
+    FROM counted AS c
+    JOIN eval_frequent_level AS p ON p.id = c.parent
 )
-SELECT $size AS size, list_append(h.itemset, f.item) AS itemset, count(*) AS support
-FROM holders AS h
-JOIN frequent_tx AS f ON f.tid = h.tid AND f.item > h.itemset[-1]
-GROUP BY h.itemset, f.item
-HAVING count(*) >= $minsup;
+SELECT row_number() OVER (ORDER BY hash(itemset, $seed), itemset) AS id, parent, itemset, last,
+       support
+FROM extended
+QUALIFY id <= $cap;
+
+-- name: eval_frequent_keep
+-- The kept itemsets of the level just counted join the frequent itemsets.
+INSERT INTO eval_frequent
+SELECT len(itemset) AS size, itemset, support
+FROM eval_frequent_level;
+
+-- name: eval_frequent_holders
+-- The transactions holding each kept itemset of the level just counted, for the next level:
+-- its parent's holders that hold its last item too (extended as in `eval_frequent_extend`,
+-- then matched, which keeps the join as narrow as the count's).
+CREATE OR REPLACE TEMP TABLE eval_frequent_holders AS
+WITH extended AS (
+    SELECT h.id AS parent, h.tid, t.item
+    FROM eval_frequent_holders AS h
+    JOIN eval_frequent_tx AS t ON t.tid = h.tid AND t.item > h.last
+)
+SELECT l.id, e.tid, l.last
+FROM extended AS e
+JOIN eval_frequent_level AS l ON l.parent = e.parent AND l.last = e.item;
 
 -- name: eval_pick_frequent
 -- The frequent workload: per size in $sizes, $n of the frequent itemsets in a random order.
@@ -123,54 +177,50 @@ WITH released AS (
     FROM (SELECT cls, unnest(nodes) AS node FROM eval_classes) AS c
     JOIN node AS n ON n.id = c.node
     GROUP BY c.cls, c.node
+), flagged AS (
+    -- a node lies under another of its class when an earlier one in preorder reaches it
+    SELECT *, coalesce(max(last) OVER (PARTITION BY cls ORDER BY node
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                       -1) >= node AS nested
+    FROM released
+), nested_classes AS (
+    SELECT DISTINCT cls FROM flagged WHERE nested
 ), below_top AS (
     -- every released node under another one of its class, with the highest of those above it
     -- (the smallest preorder id)
     SELECT b.cls, b.node, min(a.node) AS top
-    FROM released AS b
+    FROM flagged AS b
     JOIN released AS a ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+    WHERE b.nested
     GROUP BY b.cls, b.node
 ), open AS (
     -- the nodes on the way up from each such node to its top one, the top one included
     SELECT DISTINCT b.cls, x.ancestor AS node
     FROM below_top AS b
     JOIN closure AS x ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), nested_released AS (
+    SELECT r.* FROM released AS r SEMI JOIN nested_classes AS c ON c.cls = r.cls
 ), flat AS (
-    SELECT cls, node FROM released
+    SELECT cls, node FROM nested_released
     UNION
     SELECT o.cls, n.id AS node FROM open AS o JOIN node AS n ON n.parent = o.node
 )
+-- a class without nested nodes is an antichain already
+SELECT r.cls, r.node, r.weight
+FROM released AS r
+ANTI JOIN nested_classes AS c ON c.cls = r.cls
+UNION ALL
 SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight
 FROM flat AS f
 ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
-JOIN released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
+JOIN nested_released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY f.cls, f.node;
 
--- name: eval_node_tuples
--- For every sorted tuple of 1..$max_size nodes (repeats allowed) of the released antichains:
--- how many released transactions hold them all, and the sum of the products of their weights.
--- Each leaf being covered by at most one node of a class, a probe's answer is a sum over the
--- tuples that cover its items.
-CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
-WITH RECURSIVE tuples(cls, nodes, weight, size) AS (
-    SELECT cls, [node], weight, 1 FROM eval_class_nodes
-    UNION ALL
-    SELECT t.cls, list_append(t.nodes, f.node), t.weight * f.weight, t.size + 1
-    FROM tuples AS t
-    JOIN eval_class_nodes AS f ON f.cls = t.cls AND f.node >= t.nodes[-1]
-    WHERE t.size < $max_size
-)
-SELECT t.nodes, sum(k.support * t.weight) AS estimate, sum(k.support) AS candidates
-FROM tuples AS t
-JOIN eval_classes AS k ON k.cls = t.cls
-GROUP BY t.nodes;
-
--- name: eval_release_scores
--- For every probe Q, the released transactions covering each of its items (a released node
--- equal to the item or above it), i.e. an attack's candidates, and the estimated support
--- est(Q) = sum over released transactions R of prod over q in Q of p_R(q): the sum over every
--- way to pick, for each item, a released node on its path to the root.
-CREATE OR REPLACE TEMP TABLE eval_release_scores AS
+-- name: eval_covers
+-- For every probe Q, every way to pick, for each of its items, a released node equal to the
+-- item or above it (`nodes`, sorted; repeats kept): the released transactions holding all the
+-- nodes of some pick are those covering Q.
+CREATE OR REPLACE TEMP TABLE eval_covers AS
 WITH RECURSIVE released AS (
     SELECT DISTINCT node FROM eval_class_nodes
 ), probe_items AS (
@@ -189,49 +239,133 @@ WITH RECURSIVE released AS (
     JOIN choices AS c ON c.workload = v.workload AND c.size = v.size AND c.qid = v.qid
                      AND c.pos = v.pos + 1
 )
+SELECT workload, size, qid, list_sort(nodes) AS nodes
+FROM covers
+WHERE pos = size;
+
+-- name: eval_node_tuples
+-- For every sorted tuple of nodes a probe's cover picks: how many released transactions hold
+-- them all (`candidates`), and the sum over them of the products of the nodes' weights
+-- (`estimate`; a repeated node counts its weight again). Each leaf being covered by at most
+-- one node of a class, a probe's answer is a sum over its covers. A tuple's distinct nodes are
+-- matched one after the other, the node held by the fewest classes first, the next two
+-- together: the work is the classes holding the tuple's two rarest nodes, never every tuple a
+-- class could form.
+CREATE OR REPLACE TEMP TABLE eval_node_tuples AS
+WITH RECURSIVE needed AS (
+    SELECT row_number() OVER () AS tuple, nodes FROM (SELECT DISTINCT nodes FROM eval_covers)
+), classes_of AS (
+    SELECT node, count(*) AS classes FROM eval_class_nodes GROUP BY node
+), parts AS (
+    SELECT n.tuple, u.node, count(*) AS times, len(list_distinct(any_value(n.nodes))) AS width
+    FROM needed AS n, unnest(n.nodes) AS u(node)
+    GROUP BY n.tuple, u.node
+), positions AS (
+    -- a tuple with a node no class holds drops out: no class covers it
+    SELECT p.tuple, p.node, p.times, p.width,
+           row_number() OVER (PARTITION BY p.tuple ORDER BY c.classes, p.node) AS pos
+    FROM parts AS p
+    JOIN classes_of AS c ON c.node = p.node
+    QUALIFY count(*) OVER (PARTITION BY p.tuple) = p.width
+), firsts AS (
+    -- each tuple's two rarest nodes, in id order, with how often each repeats
+    SELECT p1.tuple, least(p1.node, p2.node) AS lo, greatest(p1.node, p2.node) AS hi,
+           CASE WHEN p1.node < p2.node THEN p1.times ELSE p2.times END AS lo_times,
+           CASE WHEN p1.node < p2.node THEN p2.times ELSE p1.times END AS hi_times
+    FROM positions AS p1
+    JOIN positions AS p2 ON p2.tuple = p1.tuple AND p2.pos = 2
+    WHERE p1.pos = 1
+), pair_nodes AS MATERIALIZED (
+    -- the pairs of a class's nodes (by id) that begin some tuple: a join within each class
+    SELECT a.cls, a.node AS lo, b.node AS hi, a.weight AS lo_weight, b.weight AS hi_weight
+    FROM eval_class_nodes AS a
+    JOIN eval_class_nodes AS b ON b.cls = a.cls AND b.node > a.node
+    SEMI JOIN firsts AS f ON f.lo = a.node AND f.hi = b.node
+), anchors AS (
+    SELECT p1.tuple, c1.cls, 1 AS pos, pow(c1.weight, p1.times) AS weight
+    FROM positions AS p1
+    JOIN eval_class_nodes AS c1 ON c1.node = p1.node
+    WHERE p1.pos = 1 AND p1.width = 1
+    UNION ALL
+    SELECT f.tuple, c.cls, 2 AS pos,
+           pow(c.lo_weight, f.lo_times) * pow(c.hi_weight, f.hi_times) AS weight
+    FROM firsts AS f
+    JOIN pair_nodes AS c ON c.lo = f.lo AND c.hi = f.hi
+), held(tuple, cls, pos, weight) AS (
+    SELECT tuple, cls, pos, weight FROM anchors
+    UNION ALL
+    SELECT h.tuple, h.cls, h.pos + 1, h.weight * pow(c.weight, p.times)
+    FROM held AS h
+    JOIN positions AS p ON p.tuple = h.tuple AND p.pos = h.pos + 1
+    JOIN eval_class_nodes AS c ON c.cls = h.cls AND c.node = p.node
+)
+SELECT any_value(n.nodes) AS nodes, sum(k.support * h.weight) AS estimate,
+       sum(k.support) AS candidates
+FROM held AS h
+JOIN positions AS p ON p.tuple = h.tuple AND p.pos = 1 AND h.pos = p.width
+JOIN needed AS n ON n.tuple = h.tuple
+JOIN eval_classes AS k ON k.cls = h.cls
+GROUP BY h.tuple;
+
+-- name: eval_release_scores
+-- For every probe Q: the released transactions covering it (an attack's candidates) and the
+-- estimated support est(Q) = sum over released transactions R of prod over q in Q of p_R(q),
+-- the sums over its covers' node tuples.
+CREATE OR REPLACE TEMP TABLE eval_release_scores AS
 SELECT v.workload, v.size, v.qid,
        sum(t.estimate) AS estimate, sum(t.candidates) AS candidates
-FROM covers AS v
-JOIN eval_node_tuples AS t ON t.nodes = list_sort(v.nodes)
-WHERE v.pos = v.size
+FROM eval_covers AS v
+JOIN eval_node_tuples AS t ON t.nodes = v.nodes
 GROUP BY v.workload, v.size, v.qid;
 
 -- name: eval_actual_supports
 -- The support in the original of every query probe whose support is not known yet (random
--- queries; attacks need none, frequent itemsets know theirs): the transactions of the probe's
--- least frequent item, looked up for the others.
+-- queries; attacks need none, frequent itemsets know theirs): an item's is its frequency; a
+-- larger itemset's, the transactions of its least frequent item that hold its second least
+-- frequent one too, and then the others.
 CREATE OR REPLACE TEMP TABLE eval_actual_supports AS
-WITH probe_items AS (
-    SELECT workload, size, qid, unnest(itemset) AS item
+WITH probes AS (
+    SELECT workload, size, qid, row_number() OVER () AS probe, itemset
     FROM eval_probes
     WHERE actual IS NULL AND workload <> 'attack'
+), probe_items AS (
+    SELECT probe, size, unnest(itemset) AS item FROM probes
 ), frequency AS (
     SELECT t.item, count(*) AS support
     FROM tx AS t
     SEMI JOIN probe_items AS p ON p.item = t.item
     GROUP BY t.item
 ), ranked AS (
-    SELECT p.*, row_number() OVER (PARTITION BY p.workload, p.size, p.qid
-                                   ORDER BY f.support, p.item) AS pos
+    -- a probe with an item the original lacks drops out: its support is 0
+    SELECT p.probe, p.size, p.item, f.support,
+           row_number() OVER (PARTITION BY p.probe ORDER BY f.support, p.item) AS pos
     FROM probe_items AS p
     JOIN frequency AS f ON f.item = p.item
-), driver AS (
-    SELECT r.workload, r.size, r.qid, t.tid
-    FROM ranked AS r
-    JOIN tx AS t ON t.item = r.item
-    WHERE r.pos = 1
-), matched AS (
-    SELECT d.workload, d.size, d.qid, d.tid
-    FROM driver AS d
-    JOIN ranked AS r ON r.workload = d.workload AND r.size = d.size AND r.qid = d.qid
-                    AND r.pos > 1
-    JOIN tx AS t ON t.tid = d.tid AND t.item = r.item
-    GROUP BY d.workload, d.size, d.qid, d.tid
-    HAVING count(*) = any_value(d.size) - 1
+), pairs AS (
+    SELECT r1.probe, r1.size, t1.tid
+    FROM ranked AS r1
+    JOIN ranked AS r2 ON r2.probe = r1.probe AND r2.pos = 2
+    JOIN tx AS t1 ON t1.item = r1.item
+    JOIN tx AS t2 ON t2.tid = t1.tid AND t2.item = r2.item
+    WHERE r1.pos = 1
+), longer AS (
+    SELECT p.probe, p.tid
+    FROM pairs AS p
+    JOIN ranked AS r ON r.probe = p.probe AND r.pos > 2
+    JOIN tx AS t ON t.tid = p.tid AND t.item = r.item
+    WHERE p.size > 2
+    GROUP BY p.probe, p.tid
+    HAVING count(*) = any_value(p.size) - 2
+), counted AS (
+    SELECT probe, support AS actual FROM ranked WHERE size = 1
+    UNION ALL
+    SELECT probe, count(*) AS actual FROM pairs WHERE size = 2 GROUP BY probe
+    UNION ALL
+    SELECT probe, count(*) AS actual FROM longer GROUP BY probe
 )
-SELECT workload, size, qid, count(*) AS actual
-FROM (SELECT * FROM driver WHERE size = 1 UNION ALL SELECT * FROM matched)
-GROUP BY workload, size, qid;
+SELECT p.workload, p.size, p.qid, c.actual
+FROM counted AS c
+JOIN probes AS p ON p.probe = c.probe;
 
 -- name: eval_scores
 -- Every probe with its actual support (where one is needed), estimate and candidates.
@@ -262,6 +396,21 @@ FROM eval_probes AS q
 JOIN eval_scores AS s USING (workload, size, qid)
 WHERE q.workload = 'attack'
 ORDER BY known, attack;
+
+-- name: eval_info_drop
+-- The record of the run's last evaluation goes first: a new one is under way.
+DROP TABLE IF EXISTS eval_info;
+
+-- name: eval_info_write
+-- The record of the evaluation whose eval_* tables the run now holds, written last: its
+-- workload and promise (JSON, as `setanon evaluate --json` prints them), loss and seconds.
+CREATE OR REPLACE TABLE eval_info AS
+SELECT $workload::VARCHAR AS workload, $model::VARCHAR AS model, $ncp::DOUBLE AS ncp,
+       $lm::DOUBLE AS lm, $seconds::DOUBLE AS seconds;
+
+-- name: eval_info_read
+-- The record of the run's last evaluation.
+SELECT workload, model, ncp, lm, seconds FROM eval_info;
 
 -- name: eval_query_figures
 -- Per workload and size: queries, mean and median relative error, the share with an error

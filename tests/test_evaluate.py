@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, ParamsError, Store, anonymize, runs
-from setanon_sql.measure.evaluate import Workload, evaluate, figures, score
+from setanon_sql.measure.evaluate import Workload, evaluate, figures, frequent_itemsets, score
 from setanon_sql.runs import Promise
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,6 +264,75 @@ def test_frequent_workload_is_every_frequent_itemset(db, minsup) -> None:
     assert got == expected
     # the original released as itself: every estimate is exact
     assert all(r["estimate"] == r["actual"] for r in rows if r["workload"] != "attack")
+    store.close()
+
+
+def mined(store: Store) -> dict[int, dict[tuple[int, ...], int]]:
+    """`eval_frequent` as size -> {itemset of item ids: support}."""
+    out: dict[int, dict[tuple[int, ...], int]] = {}
+    for size, itemset, support in store.query("SELECT size, itemset, support FROM eval_frequent"):
+        assert tuple(itemset) not in out.setdefault(size, {}), "an itemset mined twice"
+        out[size][tuple(itemset)] = support
+    return out
+
+
+def workload_order(store: Store, itemsets: list[tuple[int, ...]], seed: int) -> list[tuple]:
+    """Itemsets in the frequent workload's seeded order (hash(itemset, seed), then itemset)."""
+    if not itemsets:
+        return []
+    rows = store.query(
+        "SELECT x FROM (SELECT unnest($sets::INTEGER[][]) AS x) ORDER BY hash(x, $seed), x",
+        {"sets": [list(i) for i in itemsets], "seed": seed},
+    )
+    return [tuple(r[0]) for r in rows]
+
+
+@SETTINGS
+@given(
+    db=databases(max_leaves=7, max_tx=12),
+    minsup=st.integers(1, 4),
+    cap=st.sampled_from([1, 2, 3, 5, 10_000]),
+    max_size=st.integers(1, 5),
+    seed=st.integers(0, 3),
+)
+def test_mined_itemsets_are_the_frequent_ones_capped_per_size(db, minsup, cap, max_size, seed):
+    """Level by level against brute force: every frequent item; per larger size, of the
+    frequent itemsets whose prefix was kept (all of them while no smaller size was capped),
+    the first `cap` in the workload's order, with their true supports."""
+    txs, edges = db
+    store = make_store(txs, edges)
+    put_release(store, "identity", {str(i): sorted(t) for i, t in enumerate(txs)})
+    with store.in_run("identity"):
+        frequent_itemsets(store, max_size, minsup, cap=cap, seed=seed)
+        got = mined(store)
+        baskets = [
+            set(items) for _, items in store.query("SELECT tid, list(item) FROM tx GROUP BY tid")
+        ]
+
+        def support(itemset: tuple[int, ...]) -> int:
+            return sum(1 for t in baskets if set(itemset) <= t)
+
+        capped = False
+        kept: set[tuple[int, ...]] = set()
+        for size in range(1, max_size + 1):
+            every = {
+                c: support(c)
+                for t in baskets
+                for c in combinations(sorted(t), size)
+                if support(c) >= minsup
+            }
+            grown = {c: s for c, s in every.items() if size == 1 or c[:-1] in kept}
+            if not capped:  # no smaller size was capped: the kept ones grow into all of them
+                assert grown == every
+            expected = grown if size == 1 else {
+                c: grown[c] for c in workload_order(store, list(grown), seed)[:cap]
+            }  # fmt: skip
+            assert got.get(size, {}) == expected, size
+            capped = capped or len(grown) > len(expected)
+            kept = set(expected)
+            if not kept:
+                break
+        assert set(got) <= set(range(1, max_size + 1))
     store.close()
 
 

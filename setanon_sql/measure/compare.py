@@ -11,14 +11,15 @@ from typing import Any
 
 from ..runs import read_info
 from ..store.database import Store
-from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
+from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
 
 
 def compare(
     store: Store, runs: Iterable[str], *, workload: Workload = DEFAULT_WORKLOAD
 ) -> list[dict[str, Any]]:
-    """Evaluate each stored run (same seeded workload) and return one flat row per run."""
-    return [row(store, run, evaluate(store, run, workload=workload)) for run in runs]
+    """Evaluate each stored run (same seeded workload; an evaluation stored for it is reused)
+    and return one flat row per run."""
+    return [row(store, run, evaluation(store, run, workload=workload)) for run in runs]
 
 
 def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:

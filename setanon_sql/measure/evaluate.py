@@ -10,6 +10,7 @@ query; the probes and their scores stay in the run's schema as `eval_*` tables.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -29,6 +30,10 @@ _SALT_ATTACKS = 2
 
 MAX_QUERY_SIZE = 8
 """The largest itemset a query asks about: the frequent workload mines every size up to it."""
+
+
+FREQUENT_CAP = 10_000
+"""Frequent itemsets kept per size from 2 on (or --queries, if larger): see `frequent_itemsets`."""
 
 
 @dataclass(frozen=True)
@@ -59,12 +64,16 @@ def evaluate(
     """Evaluate a stored run's release: query error per size, attacks per known-item count.
 
     Returns plain figures (the keys of `setanon evaluate --json`) and leaves `eval_probes`,
-    `eval_queries`, `eval_attacks`, `eval_frequent` and `eval_classes` in the run's schema.
+    `eval_queries`, `eval_attacks`, `eval_frequent`, `eval_classes` and `eval_info` (the
+    workload and promise they answer, see `stored_evaluation`) in the run's schema.
     """
     model = model or promise_of(store, run)
     started = time.perf_counter()
     disassociated = runs.is_disassociated(store, run)
+    writable = not store.ex.read_only
     with store.in_run(run) as made, store.unordered():
+        if writable:
+            store.run("eval_info_drop")
         if disassociated:  # its own release format (#28)
             from . import evaluate_disassociation as de
 
@@ -80,13 +89,55 @@ def evaluate(
             score(store, model)
             out = figures(store, model)
             out["ncp"], out["lm"] = _loss(store, model)
-    if not store.ex.read_only:  # the eval_* tables are the tool's, like the run's own
+        seconds = round(time.perf_counter() - started, 3)
+        if writable and not disassociated:  # a disassociated release is evaluated afresh
+            store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
+    if writable:  # the eval_* tables are the tool's, like the run's own
         store.registry.record_tables(run, "run", made["run_id"])
-    out["run"] = run
-    out["seconds"] = round(time.perf_counter() - started, 3)
-    out["model"] = model.as_dict()
-    out["workload"] = asdict(workload)
-    return out
+    return out | _head(run, seconds, model, workload)
+
+
+def stored_evaluation(
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any] | None:
+    """The figures of the run's last evaluation, read from its eval_* tables, when it answered
+    this workload and promise (a replaced run has none: its tables went with it); else None.
+    Why: `report` and `compare` after `evaluate` need not pay the evaluation again."""
+    model = model or promise_of(store, run)
+    with store.in_run(run):
+        if not store.has_table("eval_info", schema=run):
+            return None
+        info = store.run("eval_info_read").one()
+        wanted = _info(model, workload, 0.0, 0.0, 0.0)
+        if (info["workload"], info["model"]) != (wanted["workload"], wanted["model"]):
+            return None
+        out = figures(store, model) | {"ncp": info["ncp"], "lm": info["lm"]}
+    return out | _head(run, info["seconds"], model, workload)
+
+
+def evaluation(
+    store: Store, run: str, *, model: Promise | None = None, workload: Workload = DEFAULT_WORKLOAD
+) -> dict[str, Any]:
+    """The run's stored evaluation of this workload, or a fresh one."""
+    model = model or promise_of(store, run)
+    found = stored_evaluation(store, run, model=model, workload=workload)
+    return found if found is not None else evaluate(store, run, model=model, workload=workload)
+
+
+def _info(
+    model: Promise, workload: Workload, ncp: float, lm: float, seconds: float
+) -> dict[str, Any]:
+    return {
+        "workload": json.dumps(asdict(workload), sort_keys=True),
+        "model": json.dumps(model.as_dict(), sort_keys=True),
+        "ncp": ncp,
+        "lm": lm,
+        "seconds": seconds,
+    }
+
+
+def _head(run: str, seconds: float, model: Promise, workload: Workload) -> dict[str, Any]:
+    return {"run": run, "seconds": seconds, "model": model.as_dict(), "workload": asdict(workload)}
 
 
 def evaluate_release_file(
@@ -107,14 +158,36 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
     """Fill `eval_probes` with the random and frequent workloads and the attacks."""
     sizes, seed = list(workload.sizes), workload.seed
     store.run("eval_probes_create")
-    store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": _SALT_QUERIES})
-    store.run("eval_pick_random", {"n": workload.queries})
-    store.run(
-        "eval_subsets", {"sizes": list(model.attack_sizes), "seed": seed, "salt": _SALT_ATTACKS}
+    if workload.queries:
+        draw_subsets(store, sizes, seed, _SALT_QUERIES, workload.queries, distinct=True)
+        store.run("eval_pick_random", {"n": workload.queries})
+    if workload.targets:
+        attack_sizes = list(model.attack_sizes)
+        draw_subsets(store, attack_sizes, seed, _SALT_ATTACKS, workload.targets, distinct=False)
+        store.run("eval_pick_targets", {"n": workload.targets})
+    frequent_itemsets(
+        store,
+        max(sizes) if workload.queries else 1,  # no frequent query: the items suffice
+        min_support(store, workload.minsup),
+        cap=max(workload.queries, FREQUENT_CAP),
+        seed=seed,
     )
-    store.run("eval_pick_targets", {"n": workload.targets})
-    frequent_itemsets(store, max(sizes), min_support(store, workload.minsup))
     store.run("eval_pick_frequent", {"n": workload.queries, "seed": seed, "sizes": sizes})
+
+
+def draw_subsets(
+    store: Store, sizes: list[int], seed: int, salt: int, n: int, *, distinct: bool
+) -> None:
+    """`eval_subsets`: per size, random subsets of the first transactions in a random order,
+    enough of them for `n` probes. Targets need `n` transactions; queries `n` distinct itemsets,
+    so while a size has fewer and more transactions are left, four times as many are drawn:
+    the picks are those a draw from every transaction would give, at the cost of a few."""
+    limit = 2 * n if distinct else n
+    while True:
+        store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": salt, "limit": limit})
+        if not distinct or not store.run("eval_subsets_short", {"n": n, "limit": limit}).rows:
+            return
+        limit *= 4
 
 
 def min_support(store: Store, share: float) -> int:
@@ -123,12 +196,28 @@ def min_support(store: Store, share: float) -> int:
     return max(1, math.ceil(share * n - 1e-9))
 
 
-def frequent_itemsets(store: Store, max_size: int, minsup: int) -> None:
+def frequent_itemsets(store: Store, max_size: int, minsup: int, *, cap: int, seed: int) -> None:
     """`eval_frequent(size, itemset, support)`: the original's itemsets of 1..max_size items
-    with support >= minsup, one statement per size (Apriori)."""
+    with support >= minsup, mined level by level (Apriori), a fixed few statements per level.
+
+    Every frequent item is kept; from size 2 on, at most `cap` itemsets per size: the first in
+    the seeded random order the frequent workload draws in (`eval_pick_frequent`), and the next
+    size grows from the kept ones only. While no smaller size reached the cap, a size holds
+    every frequent itemset; past it, a sample of those whose prefix was kept. Memory stays
+    bounded by `cap` itemsets and their transactions per level, whatever the data's density.
+    """
     store.run("eval_frequent_items", {"minsup": minsup})
+    if max_size < 2:
+        return
+    store.run("eval_frequent_first")
+    store.run("eval_frequent_tx")
+    store.run("eval_frequent_first_holders")
     for size in range(2, max_size + 1):
-        store.run("eval_frequent_extend", {"size": size, "minsup": minsup})
+        store.run("eval_frequent_extend", {"minsup": minsup, "cap": cap, "seed": seed})
+        store.run("eval_frequent_keep")
+        if size == max_size or not store.scalar("SELECT count(*) FROM eval_frequent_level"):
+            return
+        store.run("eval_frequent_holders")
 
 
 def score(store: Store, model: Promise) -> None:
@@ -137,8 +226,8 @@ def score(store: Store, model: Promise) -> None:
     store.run("k_anonymity_classes")
     store.run("eval_classes")
     store.run("eval_class_nodes", {"multiset": model.multiset})
-    max_size = int(store.scalar("SELECT coalesce(max(size), 1) FROM eval_probes"))
-    store.run("eval_node_tuples", {"max_size": max_size})
+    store.run("eval_covers")
+    store.run("eval_node_tuples")
     store.run("eval_release_scores")
     store.run("eval_actual_supports")
     store.run("eval_scores")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
-from .evaluate import DEFAULT_WORKLOAD, Workload, evaluate
+from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
 from .verify import verify_promise
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
@@ -33,10 +33,10 @@ def run_report(
 ) -> dict[str, Any]:
     """Everything the page of one run shows, as plain values (also usable as JSON)."""
     model = model or promise_of(store, run)
-    evaluation = evaluate(store, run, model=model, workload=workload)
+    evaluated = evaluation(store, run, model=model, workload=workload)  # `evaluate`'s, if stored
     info = read_info(store, run)
-    if "loss" in evaluation:  # a disassociated release (#28): no generalization to show
-        return _disassociation_report(store, run, model, evaluation, info)
+    if "loss" in evaluated:  # a disassociated release (#28): no generalization to show
+        return _disassociation_report(store, run, model, evaluated, info)
     with store.in_run(run):
         verdict = verify_promise(store, model)
         store.run("eval_generalization")
@@ -54,7 +54,7 @@ def run_report(
         "levels": levels,
         "most_generalized": top,
         "candidates": {known: values for known, values in candidates},
-        "evaluation": evaluation,
+        "evaluation": evaluated,
     }
 
 
@@ -281,7 +281,8 @@ def _candidates_chart(candidates: dict[int, list[int]], k: int) -> Figure:
     fig, ax = _figure()
     known = sorted(candidates)
     data = [[c for c in candidates[p] if c > 0] or [1] for p in known]
-    ax.boxplot(data, tick_labels=[str(p) for p in known])
+    if known:  # --targets 0: no attack, an empty chart
+        ax.boxplot(data, tick_labels=[str(p) for p in known])
     ax.set_yscale("log")
     ax.axhline(k, color="#b00020", linestyle="--", label=f"k = {k}")
     ax.set_xlabel("items the adversary knows")

@@ -3,15 +3,22 @@ DROP TABLE IF EXISTS eval_actual_supports;
 
 CREATE TABLE eval_actual_supports
 USING PARQUET AS
-WITH probe_items AS (
+WITH probes AS (
   SELECT
     workload,
     size,
     qid,
-    EXPLODE(itemset) AS item
+    ROW_NUMBER() OVER () AS probe,
+    itemset
   FROM eval_probes
   WHERE
     actual IS NULL AND workload <> 'attack'
+), probe_items AS (
+  SELECT
+    probe,
+    size,
+    EXPLODE(itemset) AS item
+  FROM probes
 ), frequency AS (
   SELECT
     t.item,
@@ -22,62 +29,75 @@ WITH probe_items AS (
   GROUP BY
     t.item
 ), ranked AS (
+  /* a probe with an item the original lacks drops out: its support is 0 */
   SELECT
-    p.*,
-    ROW_NUMBER() OVER (
-      PARTITION BY p.workload, p.size, p.qid
-      ORDER BY f.support NULLS LAST, p.item NULLS LAST
-    ) AS pos
+    p.probe,
+    p.size,
+    p.item,
+    f.support,
+    ROW_NUMBER() OVER (PARTITION BY p.probe ORDER BY f.support NULLS LAST, p.item NULLS LAST) AS pos
   FROM probe_items AS p
   JOIN frequency AS f
     ON f.item = p.item
-), driver AS (
+), pairs AS (
   SELECT
-    r.workload,
-    r.size,
-    r.qid,
-    t.tid
-  FROM ranked AS r
-  JOIN tx AS t
-    ON t.item = r.item
+    r1.probe,
+    r1.size,
+    t1.tid
+  FROM ranked AS r1
+  JOIN ranked AS r2
+    ON r2.probe = r1.probe AND r2.pos = 2
+  JOIN tx AS t1
+    ON t1.item = r1.item
+  JOIN tx AS t2
+    ON t2.tid = t1.tid AND t2.item = r2.item
   WHERE
-    r.pos = 1
-), matched AS (
+    r1.pos = 1
+), longer AS (
   SELECT
-    d.workload,
-    d.size,
-    d.qid,
-    d.tid
-  FROM driver AS d
+    p.probe,
+    p.tid
+  FROM pairs AS p
   JOIN ranked AS r
-    ON r.workload = d.workload AND r.size = d.size AND r.qid = d.qid AND r.pos > 1
+    ON r.probe = p.probe AND r.pos > 2
   JOIN tx AS t
-    ON t.tid = d.tid AND t.item = r.item
+    ON t.tid = p.tid AND t.item = r.item
+  WHERE
+    p.size > 2
   GROUP BY
-    d.workload,
-    d.size,
-    d.qid,
-    d.tid
+    p.probe,
+    p.tid
   HAVING
-    COUNT(*) = ANY_VALUE(d.size) IGNORE NULLS - 1
-)
-SELECT
-  workload,
-  size,
-  qid,
-  COUNT(*) AS actual
-FROM (
+    COUNT(*) = ANY_VALUE(p.size) IGNORE NULLS - 2
+), counted AS (
   SELECT
-    *
-  FROM driver
+    probe,
+    support AS actual
+  FROM ranked
   WHERE
     size = 1
   UNION ALL
   SELECT
-    *
-  FROM matched
+    probe,
+    COUNT(*) AS actual
+  FROM pairs
+  WHERE
+    size = 2
+  GROUP BY
+    probe
+  UNION ALL
+  SELECT
+    probe,
+    COUNT(*) AS actual
+  FROM longer
+  GROUP BY
+    probe
 )
-GROUP BY
-  workload,
-  size,
-  qid;
+SELECT
+  p.workload,
+  p.size,
+  p.qid,
+  c.actual
+FROM counted AS c
+JOIN probes AS p
+  ON p.probe = c.probe;

@@ -25,6 +25,25 @@ WITH released AS (
   GROUP BY
     c.cls,
     c.node
+), flagged AS (
+  /* a node lies under another of its class when an earlier one in preorder reaches it */
+  SELECT
+    *,
+    COALESCE(
+      MAX(last) OVER (
+        PARTITION BY cls
+        ORDER BY node NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ),
+      -1
+    ) >= node AS nested
+  FROM released
+), nested_classes AS (
+  SELECT DISTINCT
+    cls
+  FROM flagged
+  WHERE
+    nested
 ), below_top AS (
   /* every released node under another one of its class, with the highest of those above it */
   /* (the smallest preorder id) */
@@ -32,9 +51,11 @@ WITH released AS (
     b.cls,
     b.node,
     MIN(a.node) AS top
-  FROM released AS b
+  FROM flagged AS b
   JOIN released AS a
     ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+  WHERE
+    b.nested
   GROUP BY
     b.cls,
     b.node
@@ -46,11 +67,17 @@ WITH released AS (
   FROM below_top AS b
   JOIN closure AS x
     ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), nested_released AS (
+  SELECT
+    r.*
+  FROM released AS r
+  SEMI JOIN nested_classes AS c
+    ON c.cls = r.cls
 ), flat AS (
   SELECT
     cls,
     node
-  FROM released
+  FROM nested_released
   UNION
   SELECT
     o.cls,
@@ -59,6 +86,15 @@ WITH released AS (
   JOIN node AS n
     ON n.parent = o.node
 )
+/* a class without nested nodes is an antichain already */
+SELECT
+  r.cls,
+  r.node,
+  r.weight
+FROM released AS r
+ANTI JOIN nested_classes AS c
+  ON c.cls = r.cls
+UNION ALL
 SELECT
   f.cls,
   f.node,
@@ -66,7 +102,7 @@ SELECT
 FROM flat AS f
 ANTI JOIN open AS o
   ON o.cls = f.cls AND o.node = f.node
-JOIN released AS r
+JOIN nested_released AS r
   ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
 GROUP BY
   f.cls,

@@ -1,47 +1,50 @@
 -- eval_frequent_extend (sql/evaluate.sql) as Spark SQL; $name parameters left unbound
-WITH frequent_items AS (
-  SELECT
-    itemset[0] AS item
-  FROM eval_frequent
-  WHERE
-    size = 1
-), frequent_tx AS (
-  SELECT
-    t.tid,
-    t.item
-  FROM tx AS t
-  SEMI JOIN frequent_items AS f
-    ON f.item = t.item
-), shorter AS (
-  SELECT
-    itemset,
-    EXPLODE(itemset) AS item
-  FROM eval_frequent
-  WHERE
-    size = $size - 1
-), holders AS (
-  SELECT
-    s.itemset,
-    f.tid
-  FROM shorter AS s
-  JOIN frequent_tx AS f
-    ON f.item = s.item
-  GROUP BY
-    s.itemset,
-    f.tid
-  HAVING
-    COUNT(*) = $size - 1
-)
-INSERT INTO eval_frequent
+DROP TABLE IF EXISTS eval_frequent_level__next;
+
+CREATE TABLE `eval_frequent_level__next`
+USING PARQUET AS
 SELECT
-  $size AS size,
-  ARRAY_APPEND(COALESCE(h.itemset, ARRAY()), f.item) AS itemset,
-  COUNT(*) AS support
-FROM holders AS h
-JOIN frequent_tx AS f
-  ON f.tid = h.tid AND f.item > h.itemset[-2]
-GROUP BY
-  h.itemset,
-  f.item
-HAVING
-  COUNT(*) >= $minsup;
+  id,
+  parent,
+  itemset,
+  last,
+  support
+FROM (
+  WITH counted AS (
+    SELECT
+      h.id AS parent,
+      t.item AS last,
+      COUNT(*) AS support
+    FROM eval_frequent_holders AS h
+    JOIN eval_frequent_tx AS t
+      ON t.tid = h.tid AND t.item > h.last
+    GROUP BY
+      h.id,
+      t.item
+    HAVING
+      COUNT(*) >= $minsup
+  ), extended AS (
+    SELECT
+      c.parent,
+      ARRAY_APPEND(COALESCE(p.itemset, ARRAY()), c.last) AS itemset,
+      c.last,
+      c.support
+    FROM counted AS c
+    JOIN eval_frequent_level AS p
+      ON p.id = c.parent
+  )
+  SELECT
+    ROW_NUMBER() OVER (ORDER BY HASH(itemset, $seed) NULLS LAST, itemset NULLS LAST) AS id,
+    parent,
+    itemset,
+    last,
+    support
+  FROM extended
+) AS _t
+WHERE
+  id <= $cap;
+
+DROP TABLE IF EXISTS eval_frequent_level;
+
+ALTER TABLE eval_frequent_level__next
+RENAME TO eval_frequent_level;

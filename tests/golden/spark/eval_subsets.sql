@@ -13,26 +13,45 @@ WITH sizes AS (
   FROM tx
   GROUP BY
     tid
+), drawn AS (
+  SELECT
+    size,
+    tid,
+    draw
+  FROM (
+    SELECT
+      s.size,
+      l.tid,
+      HASH(l.tid, s.size, $seed, $salt) AS draw,
+      ROW_NUMBER() OVER (
+        PARTITION BY s.size
+        ORDER BY HASH(l.tid, s.size, $seed, $salt) NULLS LAST, l.tid NULLS LAST
+      ) AS _w
+    FROM sizes AS s
+    JOIN lengths AS l
+      ON l.items >= s.size
+  ) AS _t
+  WHERE
+    _w <= $limit
 ), ranked AS (
   SELECT
-    s.size,
-    t.tid,
+    d.size,
+    d.tid,
+    d.draw,
     t.item,
     ROW_NUMBER() OVER (
-      PARTITION BY s.size, t.tid
-      ORDER BY HASH(t.tid, t.item, s.size, $seed, $salt) NULLS LAST, t.item NULLS LAST
+      PARTITION BY d.size, d.tid
+      ORDER BY HASH(t.tid, t.item, d.size, $seed, $salt) NULLS LAST, t.item NULLS LAST
     ) AS pos
-  FROM sizes AS s
-  JOIN lengths AS l
-    ON l.items >= s.size
+  FROM drawn AS d
   JOIN tx AS t
-    ON t.tid = l.tid
+    ON t.tid = d.tid
 )
 SELECT
   size,
   tid,
   COLLECT_LIST(item) AS itemset,
-  HASH(tid, size, $seed, $salt) AS draw
+  ANY_VALUE(draw) IGNORE NULLS AS draw
 FROM ranked
 WHERE
   pos <= size
