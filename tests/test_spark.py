@@ -514,3 +514,22 @@ def test_local_spark_listens_on_the_loopback_address_only(spark):
     assert len(addresses) >= 2, addresses  # at least the driver's RPC and block manager
     assert all(ipaddress.ip_address(a).is_loopback for a in addresses), addresses
     assert spark.conf.get("spark.driver.bindAddress") == "127.0.0.1"
+
+
+def test_a_table_made_again_by_the_same_statement_keeps_its_rows(spark, tmp_path):
+    """Spark's cache serves frames of one plan from one entry: a table computed again by the
+    same statement shares its predecessor's cached rows, and releasing the predecessor must
+    not take them (it did: "Checkpoint block ... not found" in test_verifier_verdicts_agree)."""
+    store = spark_store(spark, write_parquet(tmp_path, FIG2_TX), AB_TREE)
+    again = "CREATE OR REPLACE TABLE again AS SELECT tid, count(*) AS n FROM tx GROUP BY tid"
+    try:
+        for _ in range(3):
+            store.execute(again)
+            assert store.scalar("SELECT sum(n) FROM again") == sum(map(len, FIG2_TX))
+        store.execute(
+            "CREATE OR REPLACE TABLE other AS SELECT tid, count(*) AS n FROM tx GROUP BY tid"
+        )
+        store.execute("DROP TABLE again")
+        assert store.scalar("SELECT sum(n) FROM other") == sum(map(len, FIG2_TX))
+    finally:
+        store.ex.drop_database()

@@ -283,22 +283,22 @@ class SparkExecutor(StatementLog):
         cached, leaf, rows = spark_memory.cache(frame, partitions)
         if append:
             held = self._held[name]
+            held.add(cached, leaf, rows)
         else:
-            self._release(name)
-            held = self._held[name] = spark_memory.Held()
-        held.pieces.append(cached)
-        held.leaves.append(leaf)
-        held.rows += rows
+            fresh = spark_memory.Held()
+            fresh.add(cached, leaf, rows)
+            self._release(name, keep=set(fresh.ids))
+            held = self._held[name] = fresh
         if len(held.pieces) > spark_memory.MAX_PIECES:
-            merged, merged_leaf, total = spark_memory.cache(held.view(), partitions)
-            held.release()
-            held.pieces.append(merged)
-            held.leaves.append(merged_leaf)
-            held.rows = total
+            merged = spark_memory.Held()
+            merged.add(*spark_memory.cache(held.view(), partitions))
+            self._held[name] = merged
+            held.release(keep=self._live_ids())
+            held = merged
         held.view().createOrReplaceTempView(name)
         return rows
 
-    def _release(self, name: str) -> None:
+    def _release(self, name: str, *, keep: set[int | None] | None = None) -> None:
         """Drop the table or view `name` of the run. Through the catalog's dropTempView: a
         DROP statement would also uncache every table whose query read a view made by SQL
         text (Spark's cascade), and the run's tables are its cache."""
@@ -309,7 +309,11 @@ class SparkExecutor(StatementLog):
         if held is None:
             return
         self.spark.catalog.dropTempView(name)
-        held.release()
+        held.release(keep=self._live_ids() | (keep or set()))
+
+    def _live_ids(self) -> set[int | None]:
+        """The cached columns the tables still held read."""
+        return {i for held in self._held.values() for i in held.ids}
 
     def persist(self) -> list[str]:
         """Write every in-memory table the run still holds as a Parquet table of the run's

@@ -38,11 +38,19 @@ MAX_PIECES = 8
 
 @dataclass
 class Held:
-    """One table: its cached pieces (DataFrames to unpersist) and what statements read."""
+    """One table: its cached pieces (DataFrames to unpersist), the ids of their cached columns
+    (`cache_id`) and what statements read."""
 
     pieces: list[Any] = field(default_factory=list)
     leaves: list[Any] = field(default_factory=list)
+    ids: list[int | None] = field(default_factory=list)
     rows: int = 0
+
+    def add(self, cached: Any, leaf: Any, rows: int) -> None:
+        self.pieces.append(cached)
+        self.leaves.append(leaf)
+        self.ids.append(cache_id(cached))
+        self.rows += rows
 
     def view(self) -> Any:
         out = self.leaves[0]
@@ -50,11 +58,28 @@ class Held:
             out = out.unionAll(leaf)
         return out
 
-    def release(self) -> None:
-        for piece in self.pieces:
-            piece.unpersist(blocking=False)
+    def release(self, keep: set[int | None] | frozenset[int | None] = frozenset()) -> None:
+        """Unpersist the pieces, but none whose cached columns are in `keep`: Spark's cache
+        serves every frame of the same plan from one entry, so a table computed again by the
+        same statement shares its predecessor's columns, and unpersisting the old table would
+        take the new one's rows with it ("Checkpoint block ... not found")."""
+        for piece, ident in zip(self.pieces, self.ids, strict=True):
+            if ident is None or ident not in keep:
+                piece.unpersist(blocking=False)
         self.pieces.clear()
         self.leaves.clear()
+        self.ids.clear()
+        self.rows = 0
+
+
+def cache_id(frame: Any) -> int | None:
+    """The id of the cached columns a persisted frame reads (None when it is not cached):
+    frames of one plan share them."""
+    spark = frame.sparkSession
+    cached = spark._jsparkSession.sharedState().cacheManager().lookupCachedData(frame._jdf)
+    if cached.isEmpty():
+        return None
+    return int(cached.get().cachedRepresentation().cacheBuilder().cachedColumnBuffers().id())
 
 
 def cache(frame: Any, partitions: int) -> tuple[Any, Any, int]:
