@@ -128,22 +128,7 @@ def render_html(report: dict[str, Any]) -> str:
         _query_table(ev),
         "<h2>Exposure: an adversary knowing p items of a target</h2>",
         _svg(_candidates_chart(report["candidates"], model["k"])),
-        _table(
-            ["known p", "targets", "< k", "unique", "no match", "min", "median", "promised"],
-            [
-                [
-                    a["known"],
-                    a["targets"],
-                    _pct(a["below_k"]),
-                    _pct(a["unique"]),
-                    _pct(a["no_match"]),
-                    a["min_candidates"],
-                    _num(a["median_candidates"]),
-                    "yes" if a["promised"] else "no",
-                ]
-                for a in ev["attacks"]
-            ],
-        ),
+        _attack_table(ev),
         f"<h2>Suppression</h2><p>{loss['suppressed']} of {loss['instances']} original item "
         f"instances ({_pct(loss['suppressed'] / max(loss['instances'], 1))}) are released "
         "under no node.</p>",
