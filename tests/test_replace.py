@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from helpers.cli import EX, cli, fig2, interrupt
+from helpers.cli import EX, as_from_a_terminal, cli, fig2, interrupt
 from helpers.user_files import baskets
 
 from setanon_sql.errors import ExitCode
@@ -128,6 +128,7 @@ def test_a_signal_during_the_replacement_keeps_the_run(tmp_path, sig, code):
     cmd = [*setanon, "anonymize", "--db", str(db), "--run", "r", "--replace", "-q"]
     proc = subprocess.Popen(
         [*cmd, "-a", "aa", "-k", "10", "-m", "2"],
+        preexec_fn=as_from_a_terminal,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -11,7 +11,7 @@ import time
 
 import duckdb
 import pytest
-from helpers.cli import interrupt
+from helpers.cli import as_from_a_terminal, interrupt
 from helpers.user_files import baskets, user_db, user_objects
 
 
@@ -30,7 +30,14 @@ def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
     subprocess.run(load, check=True, env=env, capture_output=True)
     cmd = [*setanon, "anonymize", "-a", "aa", "-k", "10", "-m", "2", "--db", str(db)]
     cmd += ["-o", str(out), "-q"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        preexec_fn=as_from_a_terminal,
+    )
     time.sleep(3)
     interrupt(proc, sig, code)
     assert not out.exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -39,6 +40,14 @@ def fig2(*args: Any) -> Outcome:
     """A command on the bundled Fig. 2 example with its hierarchy."""
     cmd, *rest = args
     return cli(cmd, EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", *rest)
+
+
+def as_from_a_terminal() -> None:
+    """In a child before exec: Ctrl-C delivered as a terminal delivers it. An ignored or
+    blocked signal stays so across exec, and a suite started in the background (or a test
+    before this one) can leave SIGINT so in the test process; the CLI then never sees it."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = False) -> str:
