@@ -94,6 +94,29 @@ def select_from(relation: str) -> str:
     return f"SELECT * FROM {relation}"
 
 
+def read_parquet(path: str) -> str:
+    """DuckDB's reader of a Parquet file, as a relation for `select_from`."""
+    return f"read_parquet({literal(path)})"
+
+
+def read_csv(path: str, **options: Any) -> str:
+    """DuckDB's reader of a CSV file with `options` (the tool's names, values as literals),
+    as a relation for `select_from`.
+
+    Example:
+        >>> read_csv("/d/o'k.csv", all_varchar=True, names=["a", "b"])
+        "read_csv('/d/o''k.csv', all_varchar = TRUE, names = ['a', 'b'])"
+    """
+    given = "".join(f", {key} = {literal(value)}" for key, value in options.items())
+    return f"read_csv({literal(path)}{given})"
+
+
+def json_column(query: str, column: str) -> str:
+    """A query's rows with one list column written as its JSON text (for a CSV file), the
+    other columns as they are, in their order."""
+    return f"SELECT * REPLACE (to_json({quote(column)}) AS {quote(column)}) FROM ({query})"
+
+
 def describe_query(query: str) -> str:
     """A query's columns and their types, unrun (DESCRIBE: column_name, column_type...)."""
     return f"DESCRIBE {query}"

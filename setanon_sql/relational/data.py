@@ -22,7 +22,7 @@ from ..engine.builders import render
 from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError
 from ..store import textfile
-from ..store.database import Store, literal, quote
+from ..store.database import Store, quote
 from ..store.hierarchy import Hierarchy
 from ..store.sources import check_scalar, csv_relation, parquet_relation
 from .taxonomy import CostMeasure, TaxonomySpec, build
@@ -106,11 +106,9 @@ def _relation(
         schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
         relation = qualified(_SOURCE_DB, schema, name)
     else:
-        names = ", header = true"
         if columns:
             _check_column_count(store, path, columns, enc, gzipped)
-            names = ", header = false, names = [" + ", ".join(literal(c) for c in columns) + "]"
-        relation = csv_relation(path, enc, gzipped, names)
+        relation = csv_relation(path, enc, gzipped, header=not columns, names=columns or ())
     try:
         raw = ddl.create_table_as("rel_raw", ddl.select_from(relation), temp=True)
         store.execute(raw, step="read_table")
@@ -133,7 +131,7 @@ def _check_column_count(
     store: Store, path: Path, columns: Sequence[str], encoding: str, gzipped: bool
 ) -> None:
     """A header-less CSV must have exactly as many columns as `columns` names."""
-    relation = csv_relation(path, encoding, gzipped, ", header = false")
+    relation = csv_relation(path, encoding, gzipped, header=False)
     try:
         described = ddl.describe_query(ddl.select_from(relation))
         found = len(store.execute(described, step="count_columns").rows)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import duckdb
 
 from ..engine import ddl
 from ..engine.duckdb import Executor
-from ..engine.sqltext import literal, qualified, split_qualified
+from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError, first_line
 from . import textfile
 
@@ -145,18 +146,22 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
 
 def parquet_relation(path: Path) -> str:
     """DuckDB's read_parquet of a Parquet file."""
-    return f"read_parquet({literal(str(path))})"
+    return ddl.read_parquet(str(path))
 
 
-def csv_relation(path: Path, encoding: str, gzipped: bool, options: str = "") -> str:
-    """DuckDB's read_csv of a CSV file with a header (or `options`), every value as text,
-    decompressed and decoded as the file needs."""
-    opts = options or ", header = true"
+def csv_relation(
+    path: Path, encoding: str, gzipped: bool, *, header: bool = True, names: Sequence[str] = ()
+) -> str:
+    """DuckDB's read_csv of a CSV file, with a header or with the columns `names`, every value
+    as text, decompressed and decoded as the file needs."""
+    options: dict[str, Any] = {"all_varchar": True, "header": header}
+    if names:
+        options["names"] = list(names)
     if encoding != textfile.UTF8:
-        opts += f", encoding = {literal(textfile.CSV_ENCODINGS[encoding])}"
+        options["encoding"] = textfile.CSV_ENCODINGS[encoding]
     if gzipped:  # by its content: DuckDB tells gzip by a .gz name only
-        opts += ", compression = 'gzip'"
-    return f"read_csv({literal(str(path))}, all_varchar = true{opts})"
+        options["compression"] = "gzip"
+    return ddl.read_csv(str(path), **options)
 
 
 def _read_lines(ex: Executor, spec: SourceSpec) -> int:
