@@ -137,19 +137,6 @@ LEFT JOIN node AS n ON n.id = r.node
 GROUP BY t.tid, t.label
 ORDER BY t.tid;
 
--- name: release_per_transaction_json
--- release_per_transaction for a CSV file: each transaction's list of labels as JSON text.
-SELECT tid, to_json(items) AS items
-FROM (
-    SELECT t.label AS tid,
-           coalesce(list(n.label ORDER BY r.node) FILTER (WHERE n.label IS NOT NULL), []) AS items
-    FROM tids AS t
-    LEFT JOIN release AS r ON r.tid = t.tid
-    LEFT JOIN node AS n ON n.id = r.node
-    GROUP BY t.tid, t.label
-    ORDER BY t.tid
-);
-
 -- name: release_file_columns_csv
 -- The columns of a release CSV file $path (`column_name`, `column_type`), all read as text.
 DESCRIBE SELECT * FROM read_csv($path, header = true, all_varchar = true);

@@ -192,7 +192,7 @@ def draw_subsets(
 
 def min_support(store: Store, share: float) -> int:
     """The least support (in transactions, at least 1) a frequent itemset needs."""
-    n = int(store.scalar("SELECT count(*) FROM tids"))
+    n = store.count("tids")
     return max(1, math.ceil(share * n - 1e-9))
 
 
@@ -215,7 +215,7 @@ def frequent_itemsets(store: Store, max_size: int, minsup: int, *, cap: int, see
     for size in range(2, max_size + 1):
         store.run("eval_frequent_extend", {"minsup": minsup, "cap": cap, "seed": seed})
         store.run("eval_frequent_keep")
-        if size == max_size or not store.scalar("SELECT count(*) FROM eval_frequent_level"):
+        if size == max_size or not store.count("eval_frequent_level"):
             return
         store.run("eval_frequent_holders")
 

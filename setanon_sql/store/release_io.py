@@ -108,10 +108,9 @@ def write_release(
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
     path, fmt = check_output(path, fmt=fmt)
+    sql = release_query(per_transaction=per_transaction)
     if per_transaction and fmt == "csv":  # a list is written as its JSON text
-        sql = sqlfiles.statement("release_per_transaction_json").sql
-    else:
-        sql = release_query(per_transaction=per_transaction)
+        sql = ddl.json_column(sql, "items")
     return copy_to_file(store, sql, path, fmt, step="write_release")
 
 
