@@ -4,11 +4,14 @@ in --db), or an existing database of the tool's to inspect or to judge a stored 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, ParamsError
-from ..store.database import Store
 from .options import DbOpts, HierOpts, SourceOpts, refuse_unless
 from .output import warn
+
+if TYPE_CHECKING:  # the engine is imported by the commands that open one, not by --help
+    from ..store.database import Store
 
 
 def inputs(src: SourceOpts, hier: HierOpts, dbo: DbOpts) -> list[Path | None]:
@@ -42,6 +45,8 @@ def open_db(dbo: DbOpts, *, read_only: bool = True) -> Store:
         raise ParamsError("--db is required")
     if not Path(dbo.db).exists():
         raise InputError(f"no DuckDB database at {dbo.db}")
+    from ..store.database import Store
+
     store = Store(dbo.db, read_only=read_only, **dbo.settings())
     try:
         store.registry.require()
