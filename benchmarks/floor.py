@@ -81,7 +81,7 @@ def stages(
         for k in ks:
             cmd = [setanon, "anonymize", *SOURCES[dataset], "-a", algorithm, "-k", str(k), "-q"]
             release = out / f"{dataset}_{algorithm}_k{k}.csv"
-            rows.append((f"{algorithm} k={k}", [*cmd, "-o", str(release), "--replace"]))
+            rows.append((f"{algorithm} k={k}", [*cmd, "-o", str(release)]))
     return rows
 
 

@@ -61,7 +61,8 @@ def reallocate(
     while candidates:
         rounds += 1
         progress("lgr round", rounds, None)
-        store.run("lgr_class")
+        if rounds > 1:  # fit_candidates has just made the first round's classes
+            store.run("lgr_class")
         moves = row_count(store.run("lgr_move", {"k": params.k, "next": first_pid + made}))
         if not moves:
             break

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import pyarrow as pa
-
 from ..engine.contract import Workspace
+from ..engine.log import Rows
 
 Key = tuple[int | None, tuple[int, ...] | None]  # (mask, wide) of a bucket
 
@@ -49,14 +48,9 @@ def walk_tail(store: Workspace) -> int:
         ]
         found.extend(frontier)
     name = "lgr_fit_tail_found"
-    store.put_arrow(
+    store.put_rows(  # not Arrow: importing pyarrow (and numpy) cost LGR 0.1 s a process
         name,
-        pa.table(
-            {
-                "tid": pa.array([f[0] for f in found], pa.int64()),
-                "pid": pa.array([f[1] for f in found], pa.int64()),
-            }
-        ),
+        Rows({"tid": ("BIGINT", [f[0] for f in found]), "pid": ("BIGINT", [f[1] for f in found])}),
         temp=True,
     )
     store.run("lgr_fit_tail_gather")

@@ -72,6 +72,7 @@ class Context:
     items: dict[int, list[int]]
     steps: dict[tuple[int, int], Step]
     child_at: dict[tuple[int, int], int] = field(default_factory=dict)
+    under: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # see `opened`
 
 
 @dataclass
@@ -321,7 +322,7 @@ def next_buckets(
             if b.pid in open_left:
                 out.append(b)
         elif b.node != chosen[b.pid].node:
-            out.append(b._replace(pid=target))
+            out.append(Bucket(b.tid, target, b.node, b.mask, b.wide, b.gain))
         else:
             out.extend(opened(b.tid, target, b.node, ctx))
     return out
@@ -329,21 +330,27 @@ def next_buckets(
 
 def opened(tid: int, pid: int, expanded: int, ctx: Context) -> list[Bucket]:
     """The buckets of the children `tid` holds under `expanded`: the grandchildren covering
-    its items below each (none below a leaf)."""
+    its items below each (none below a leaf).
+
+    Each child's items are kept (`ctx.under`), so opening it later reads only them, not every
+    item of the transaction again (long transactions stay longest in the tail)."""
     acc: dict[int, list] = {}
-    for item in ctx.items[tid]:
+    kids: dict[int, list[int]] = defaultdict(list)
+    for item in ctx.under.get((tid, expanded)) or ctx.items[tid]:
         step = ctx.steps.get((item, expanded))
         if step is None:
             continue
         below = ctx.steps.get((item, step.child))
         if below is None:
             continue
+        kids[step.child].append(item)
         mask, wide, gain = acc.setdefault(step.child, [None, set(), 0])
         if below.bit is not None:
             mask = (mask or 0) | below.bit
         else:
             wide.add(below.child)
         acc[step.child] = [mask, wide, gain + below.gain]
+    ctx.under.update(((tid, child), items) for child, items in kids.items())
     return [
         Bucket(tid, pid, child, mask, tuple(sorted(wide)) if wide else None, gain)
         for child, (mask, wide, gain) in acc.items()

@@ -295,7 +295,7 @@ class Executor(StatementLog):
         if rows.columns:
             self.con.execute(
                 ddl.insert_into(name, ddl.unnest_columns(rows.types)),
-                [v for _, v in rows.columns.values()],
+                [bound_column(kind, v) for kind, v in rows.columns.values()],
             )
         seconds = time.perf_counter() - started
         sql = ddl.create_table_as(name, f"<{rows.num_rows} rows from Python>", temp=temp)
@@ -350,6 +350,33 @@ class Executor(StatementLog):
             if self._spill is not None:
                 self._spill.cleanup()
                 self._spill = None
+
+
+# Column types whose values `bound_column` may hand DuckDB as the text of a list.
+INTEGER_TYPES = frozenset(
+    ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT")
+    + ("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT")
+)
+
+
+def bound_column(kind: str, values: list) -> list | str:
+    """One column of `put_rows`, as the parameter its `unnest($i::kind[])` takes: a column of
+    whole numbers as the text of its list (`[1, NULL, 3]`), which DuckDB casts to the list
+    itself; any other column as the Python list. Why: DuckDB converts a bound Python list
+    value by value, about 2.5x slower than it parses the same numbers from one string (the
+    cuts and moves of Partition's Python rounds, some 18,000 values on BMS-WebView-1).
+
+    Example:
+        >>> bound_column("BIGINT", [1, None, -3]), bound_column("VARCHAR", ["a"])
+        ('[1, NULL, -3]', ['a'])
+        >>> bound_column("INTEGER", [True, 2])  # a bool is not written as a number
+        [True, 2]
+    """
+    if kind.upper() not in INTEGER_TYPES or not all(
+        type(v) is int or v is None for v in values
+    ):
+        return values
+    return "[" + ", ".join("NULL" if v is None else str(v) for v in values) + "]"
 
 
 def as_interrupt(e: BaseException) -> BaseException | None:
