@@ -61,7 +61,9 @@ def one(args: argparse.Namespace) -> dict:
     load_s, load_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     rows = store.scalar("SELECT count(*) FROM tx")
     params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
+    cpu1 = time.process_time()
     result = anonymize(store, params)
+    anonymize_cpu = time.process_time() - cpu1  # every thread's: DuckDB's workers too
     if args.profile:
         write_profile(Path(args.profile), statement_seconds(store.log))
     return {
@@ -74,27 +76,54 @@ def one(args: argparse.Namespace) -> dict:
         "load_cpu_s": round(load_cpu, 2),
         "search_s": result.info.get("search_s"),
         "anonymize_s": round(result.seconds, 2),
+        "anonymize_cpu_s": round(anonymize_cpu, 2),
         "wall_s": round(time.perf_counter() - wall0, 2),
         "cpu_s": round(time.process_time() - cpu0, 2),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        "ncp_pct": round(100 * result.loss["ncp"], 3),
+        "ncp_pct": _pct(result.loss.get("ncp")),  # None: a disassociated release has no NCP
         "verified": result.report.ok,
-        **work_figures(result.info),
+        **work_figures(
+            args.algorithm, result.info | {"anonymize_cpu_s": anonymize_cpu}, args.n, len(store.log)
+        ),
     }
 
 
-def work_figures(info: dict) -> dict:
-    """Partition and LGR: the SQL rounds and the bucket rows they read (the work the data
-    makes: a transaction is read once per round it stays in the frontier), and the search's
-    wall microseconds per bucket row, which stays flat when the cost grows with the work."""
-    rows, search_s = info.get("bucket_rows"), info.get("search_s")
-    if not rows or search_s is None:
-        return {}
-    return {
-        "levels": info.get("levels"),
-        "bucket_rows": rows,
-        "us_per_bucket_row": round(1e6 * search_s / rows, 3),
-    }
+# The figures of each algorithm's info that measure its work, the unit first: the data's work
+# whatever the engine, so that search seconds per unit stay flat when the cost grows with it.
+# Partition, LGR: bucket rows the SQL rounds read (a transaction once per round it stays in the
+# frontier, per expandable node of its cut). AA, DA: support statements times the rows of
+# `expanded` each one scans, beside the itemsets whose supports they found. Clump and
+# disassociation: the transactions, beside the clusters they make.
+WORK: dict[str, tuple[str, ...]] = {
+    "partition": ("bucket_rows", "levels", "partitions_made"),
+    "lgr": ("bucket_rows", "levels", "waiting", "lgr_rounds", "moved"),
+    "aa": ("support_rows", "support_queries", "counted_itemsets", "violations", "expanded_rows"),
+    "da": ("support_rows", "support_queries", "counted_itemsets", "violations_walked",
+           "expanded_rows"),
+    "oa": ("cuts",),
+    "clump": ("transactions", "clusters", "pairs_tried", "exchanges"),
+    "disassociation": ("transactions", "clusters", "horpart_levels", "joint_clusters"),
+}  # fmt: skip
+
+
+def work_figures(algorithm: str, info: dict, transactions: int, statements: int) -> dict:
+    """The algorithm's work figures (WORK), the SQL statements the run executed, the search's
+    wall microseconds per unit of work, and the CPU microseconds of the whole anonymize call
+    (search, verification, loss) per unit: on a shared machine wall time follows the load,
+    CPU time much less."""
+    info = dict(info, transactions=transactions)
+    if info.get("support_queries") is not None and info.get("expanded_rows"):
+        info["support_rows"] = info["support_queries"] * info["expanded_rows"]
+    names = WORK.get(algorithm, ())
+    out = {name: info[name] for name in names if info.get(name) is not None}
+    out["statements"] = statements
+    unit, search_s = (names[0] if names else None), info.get("search_s")
+    if unit and out.get(unit) and search_s is not None:
+        out["work_unit"] = unit
+        out["us_per_unit"] = round(1e6 * search_s / out[unit], 4)
+        if info.get("anonymize_cpu_s") is not None:
+            out["cpu_us_per_unit"] = round(1e6 * info["anonymize_cpu_s"] / out[unit], 4)
+    return out
 
 
 def statement_seconds(log: list) -> list[tuple[str, int, float, float]]:
@@ -133,7 +162,7 @@ def main() -> None:
     p.add_argument("--transactions", type=int, nargs="+", default=[100_000, 1_000_000])
     p.add_argument("--algorithm", nargs="+", default=["partition"])
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--m", type=int, default=2, help="for aa/da/oa")
+    p.add_argument("--m", type=int, default=2, help="for the algorithms that take m")
     p.add_argument("--items", type=int, default=10_000)
     p.add_argument("--fanout", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
@@ -158,15 +187,17 @@ def main() -> None:
     for n in args.transactions:
         path = baskets(args, n)
         for algorithm in args.algorithm:
-            m = args.m if algorithm in ("aa", "da", "oa") else None
+            m = args.m if needs_m(algorithm) else None
             runs = [_run(args, path, n, algorithm, m, i) for i in range(1, args.repeat + 1)]
             ok = [r for r in runs if "error" not in r]
             row = median_row(ok) if ok else runs[0]
             rows.append(row)
             print(json.dumps(row), flush=True)
     cols = ["transactions", "item_rows", "algorithm", "k", "m", "load_s", "load_cpu_s", "search_s",
-            "anonymize_s", "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified", "levels",
-            "bucket_rows", "us_per_bucket_row", "runs", "error"]  # fmt: skip
+            "anonymize_s", "anonymize_cpu_s", "wall_s", "cpu_s", "peak_rss_mb", "ncp_pct", "verified",
+            "statements", "work_unit", "us_per_unit", "cpu_us_per_unit", "runs", "error"]  # fmt: skip
+    work = [name for row in rows for name in WORK.get(row["algorithm"], ())]
+    cols[-2:-2] = [name for name in dict.fromkeys(work) if name != "transactions"]
     from run import print_table
 
     print_table(rows, cols)
@@ -191,6 +222,17 @@ def _run(
         print("\n".join(f"# {x}" for x in lines[-6:]), file=sys.stderr)
         return {"transactions": n, "algorithm": algorithm, "error": (lines or ["?"])[-1]}
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _pct(share: float | None) -> float | None:
+    return None if share is None else round(100 * share, 3)
+
+
+def needs_m(algorithm: str) -> bool:
+    sys.path.insert(0, str(ROOT))
+    from setanon_sql.catalog import get
+
+    return get(algorithm).needs_m
 
 
 def _memory_gb() -> float:

@@ -296,6 +296,26 @@ def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tm
         store.close()
 
 
+@pytest.mark.parametrize("algorithm", ["aa", "da"])
+def test_the_work_figures_count_what_the_support_statements_found(tmp_path, algorithm):
+    # benchmarks/scale.py reads them as the walk's work: support statements, the itemsets they
+    # found (each kept once in itemset_supports, beside the single nodes), the rows of
+    # `expanded` each statement scans
+    path = tmp_path / "baskets.parquet"
+    write_baskets(path, SynthSpec(transactions=2_000, items=200, seed=5))
+    store, _ = open_store(path, hierarchy_spec=HierarchySpec(fanout=4, order="id"))
+    try:
+        result = run(store, algorithm, 5, 2, keep_intermediate=True)
+        with store.in_run(result.run):
+            found = store.scalar("SELECT count(*) FROM itemset_supports WHERE len(itemset) > 1")
+            rows = store.scalar("SELECT count(*) FROM expanded")
+        assert result.info["support_queries"] > 0
+        assert result.info["counted_itemsets"] == found > 0
+        assert result.info["expanded_rows"] == rows
+    finally:
+        store.close()
+
+
 # -- pairs counted by transaction or from their rarest node --------------------------------------
 def choosing(mp: pytest.MonkeyPatch, by_transaction: bool) -> None:
     """Make every pair count go one way, whatever the costs."""

@@ -50,6 +50,8 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         "violations": found,
         "violations_fixed": fixed,
         "support_queries": supports.queries,
+        "counted_itemsets": supports.counted,
+        "expanded_rows": sum(tree.support),  # what each support statement scans
         "supports_settled_on_sample": supports.settled,
     }
 

@@ -189,6 +189,7 @@ class Supports:
         self.sampled = tree.support[0] >= SAMPLE_FROM  # the root is in every transaction
         self.known: dict[Itemset, int] = {}
         self.queries = 0
+        self.counted = 0  # itemsets whose support SQL found: the walk's work, for benchmarks
         self.settled = 0  # itemsets found at least k on the sample, never counted in full
         self.violations: tuple[str, int] | None = None  # table, size
 
@@ -208,6 +209,7 @@ class Supports:
             return
         found = self._looked_up(missing) if self.violations else self._counted(missing)
         self.queries += 1
+        self.counted += len(missing)
         self.known.update((s, support) for s, (support, _) in found.items())
         self.store.put_arrow(
             "counted_supports",

@@ -67,6 +67,8 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         **km_cut.finish(store, cut, params, scratch),
         **info,
         "support_queries": supports.queries,
+        "counted_itemsets": supports.counted,
+        "expanded_rows": sum(tree.support),
     }
 
 
