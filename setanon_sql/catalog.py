@@ -127,8 +127,9 @@ _MAX_ITEMSETS = Option(
     "max_itemsets",
     int,
     50_000_000,
-    "refuse when the expanded transactions hold more itemsets of 1..m nodes than this "
-    "(their count grows as length^m)",
+    "refuse when the transactions to count hold more itemsets than this (OA: the expanded "
+    "ones, 1..m nodes; DA: those generalized by the cut, one size at a time); their number "
+    "grows as length^m",
     minimum=1,
 )
 

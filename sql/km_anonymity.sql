@@ -109,9 +109,16 @@ WHERE NOT b.moved OR s.support < $k
 ORDER BY b.pos;
 
 -- name: km_expanded_lengths
--- How many transactions of the expanded table $source have each length (root aside).
+-- How many expanded transactions have each length (root aside).
 SELECT n, count(*) AS transactions
-FROM (SELECT count(*) - 1 AS n FROM query_table($source) GROUP BY tid)
+FROM (SELECT count(*) - 1 AS n FROM expanded GROUP BY tid)
+GROUP BY n
+ORDER BY n;
+
+-- name: km_generalized_lengths
+-- How many transactions generalized by the current cut have each length.
+SELECT n, count(*) AS transactions
+FROM (SELECT count(*) AS n FROM generalized GROUP BY tid)
 GROUP BY n
 ORDER BY n;
 
@@ -119,19 +126,6 @@ ORDER BY n;
 -- The violating expanded itemsets in walk order, as their nodes (`item_1`.. `item_m`, NULL past
 -- an itemset's size).
 SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos;
-
--- name: km_open_expanded
--- The expanded transactions cut down to the nodes at or above the cut (`cut_node(node)` and
--- their ancestors): the cut only coarsens, so itemsets of nodes below it never count again.
-CREATE OR REPLACE TABLE open_expanded AS
-SELECT e.tid, e.node, e.last
-FROM expanded AS e
-SEMI JOIN (
-    SELECT DISTINCT a.ancestor AS node
-    FROM cut_node AS c
-    JOIN closure AS a ON a.node = c.node
-) AS o ON o.node = e.node
-ORDER BY e.node, e.tid;
 
 -- name: km_split_expanded
 -- The expanded transactions cut down to the nodes of `split_node(node, is_child)` (the cut and

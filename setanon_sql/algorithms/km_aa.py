@@ -14,12 +14,10 @@ k^m-anonymity holds.
 
 from __future__ import annotations
 
-from ..engine import ddl
-from ..engine.builders import render
 from ..engine.contract import Workspace
 from ..params import Params
 from ..progress import Progress
-from . import km_cut, km_specialize, km_sql
+from . import km_cut, km_specialize
 
 
 def run(store: Workspace, params: Params, progress: Progress) -> dict:
@@ -33,7 +31,7 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         km_cut.write_cut(store, cut)
         store.run("km_generalized")
         table = f"violations_l{level}"
-        _count_level(store, params, level, table)
+        km_cut.count_violations(store, level, table, params.k, keep=params.keep_intermediate)
         stats = km_cut.walk(store, cut, supports, table, level, params.k, progress)
         found += stats.walked
         fixed += stats.fixed
@@ -54,16 +52,3 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         "expanded_rows": sum(tree.support),  # what each support statement scans
         "supports_settled_on_sample": supports.settled,
     }
-
-
-def _count_level(store: Workspace, params: Params, level: int, table: str) -> None:
-    """`violations_l{level}`: the level's itemsets under k in walk order; with keep_intermediate,
-    every itemset's support is kept too, as `support_l{level}`."""
-    counted = km_sql.generalized_supports(level)
-    if params.keep_intermediate:
-        support = f"support_l{level}"
-        every = km_sql.generalized_supports(level, below=None)
-        store.execute(ddl.create_table_as(support, render(every)), step=support)
-        counted = km_sql.below_k(support)
-    ordered = render(km_sql.in_walk_order({level: counted}))
-    store.execute(ddl.create_table_as(table, ordered), {"k": params.k}, step=table)

@@ -13,11 +13,10 @@ count (0 for a leaf); a cut's NCP is the sum of its nodes' costs / (instances * 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import comb
-from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
@@ -29,9 +28,6 @@ from ..params import Params
 from ..progress import Progress
 from ..store.hierarchy import preorder_children
 from . import km_sql as sql
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsRichComparison
 
 Itemset = tuple[int, ...]
 
@@ -50,8 +46,8 @@ LAST_BATCH = 1_048_576
 # Ties the search to nothing random: the same candidates are settled on every run.
 SAMPLE_FROM = 100_000
 SAMPLE_SHARE = 4
-# Expanded itemsets DA and OA may count by default. WV2 m=2 holds 24M (DA: 490 MB peak RSS);
-# WV1 (fan-out 5) m=3 holds 86M (DA: 170 s, 1.4 GB); WV2 m=3 holds 561M.
+# What check_itemsets reads the transactions' lengths from (the root aside in `expanded`).
+LENGTHS = {"expanded": "km_expanded_lengths", "generalized": "km_generalized_lengths"}
 
 
 @dataclass(frozen=True)
@@ -171,15 +167,10 @@ class Supports:
     Single nodes come with the tree; larger itemsets must be fetched before they are read.
     The search only ever compares a support with k, so a support may be known only on one
     side of k; it is then kept as a bound, and `itemset_supports.exact` is false:
-    - by default itemsets are counted; from SAMPLE_FROM transactions on, first in the sample
-      (tid % SAMPLE_SHARE = 0), and an itemset held there k times or more is kept with that
-      sample count, a lower bound >= k of its support; the others are counted in the rest of
-      the transactions, their support the sum of both counts.
-    - with `use_violations(table, size)` (DA) they are looked up instead: `table` holds every
-      expanded `size`-itemset at or above the cut with support under k, so such an itemset is
-      under k exactly when it is listed, and a smaller one at or above the cut never is (the
-      itemsets of the cut it generalizes are anonymous). The support stands as 0 (under k) or
-      k (at least k).
+    Itemsets are counted when the walk first needs them; from SAMPLE_FROM transactions on,
+    first in the sample (tid % SAMPLE_SHARE = 0), and an itemset held there k times or more is
+    kept with that sample count, a lower bound >= k of its support; the others are counted in
+    the rest of the transactions, their support the sum of both counts.
     """
 
     def __init__(self, store: Workspace, tree: Tree, k: int) -> None:
@@ -191,23 +182,18 @@ class Supports:
         self.queries = 0
         self.counted = 0  # itemsets whose support SQL found: the walk's work, for benchmarks
         self.settled = 0  # itemsets found at least k on the sample, never counted in full
-        self.violations: tuple[str, int] | None = None  # table, size
 
     def __getitem__(self, itemset: Itemset) -> int:
         if len(itemset) == 1:
             return self.tree.support[itemset[0]]
         return self.known[itemset]
 
-    def use_violations(self, table: str, size: int) -> None:
-        """Look itemsets of the cut's level up in `table` instead of counting them."""
-        self.violations = (table, size)
-
     def fetch(self, itemsets: Iterable[Itemset]) -> None:
         """Find every itemset not yet known, in one statement."""
         missing = {s for s in itemsets if len(s) > 1 and s not in self.known}
         if not missing:
             return
-        found = self._looked_up(missing) if self.violations else self._counted(missing)
+        found = self._counted(missing)
         self.queries += 1
         self.counted += len(missing)
         self.known.update((s, support) for s, (support, _) in found.items())
@@ -224,17 +210,13 @@ class Supports:
         self.store.run("km_add_supports")
         self.store.drop_tables("candidates", "counted_supports", step="drop_candidates")
 
-    def _put_candidates(
-        self,
-        itemsets: Iterable[Itemset],
-        width: int,
-        order: Callable[[int], SupportsRichComparison],
-    ) -> None:
-        """Store the itemsets as `candidates(size, item_1, ...)`, each one's nodes in `order`."""
+    def _put_candidates(self, itemsets: Iterable[Itemset], width: int) -> None:
+        """Store the itemsets as `candidates(size, item_1, ...)`, each one's nodes rarest
+        first."""
         columns: dict[str, list[int | None]] = {"size": []}
         columns.update({f"item_{j}": [] for j in range(1, width + 1)})
         for s in itemsets:
-            ordered = sorted(s, key=order)
+            ordered = sorted(s, key=self._rarest_first)
             columns["size"].append(len(s))
             for j in range(width):
                 columns[f"item_{j + 1}"].append(ordered[j] if j < len(s) else None)
@@ -258,7 +240,7 @@ class Supports:
     def _count(self, itemsets: set[Itemset], part: str | None) -> dict[Itemset, int]:
         """Support of each itemset in `expanded`, or in one part of it (one statement)."""
         width = max(len(s) for s in itemsets)
-        self._put_candidates(itemsets, width, self._rarest_first)
+        self._put_candidates(itemsets, width)
         sizes = sorted({len(s) for s in itemsets})
         by_transaction = frozenset(
             size
@@ -309,20 +291,6 @@ class Supports:
             rarest += support[first]
         combinations = sum(support[x] for x in firsts) * sum(support[x] for x in seconds)
         return combinations < rarest * support[0]  # the root: |D|
-
-    def _looked_up(self, missing: set[Itemset]) -> dict[Itemset, tuple[int, bool]]:
-        assert self.violations is not None
-        table, size = self.violations
-        found = dict.fromkeys(missing, (self.k, False))
-        sized = [s for s in missing if len(s) == size]
-        if sized:
-            self._put_candidates(sized, size, lambda x: x)
-            listed = self.store.arrow(
-                render(sql.listed_candidates(table, size)), step="listed_candidates"
-            )
-            for itemset in listed.column("itemset").to_pylist():
-                found[tuple(itemset)] = (0, False)
-        return found
 
 
 def best_fix(cut: Cut, supports: Supports, itemset: Itemset, k: int) -> Itemset:
@@ -420,6 +388,20 @@ def start(store: Workspace, tree: Tree, k: int) -> Supports:
     return supports
 
 
+def count_violations(store: Workspace, size: int, table: str, k: int, *, keep: bool) -> None:
+    """`table`: the `size`-itemsets of the generalized transactions (`generalized`: the cut's
+    nodes) with support under k, in walk order; with `keep`, every itemset's support is kept
+    too, as `support_l{size}`."""
+    counted = sql.generalized_supports(size)
+    if keep:
+        support = f"support_l{size}"
+        every = sql.generalized_supports(size, below=None)
+        store.execute(ddl.create_table_as(support, render(every)), step=support)
+        counted = sql.below_k(support)
+    ordered = render(sql.in_walk_order({size: counted}))
+    store.execute(ddl.create_table_as(table, ordered), {"k": k}, step=table)
+
+
 def count_expanded_violations(store: Workspace, params: Params, name: str) -> None:
     """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
     sizes = range(1, (params.m or 1) + 1)
@@ -435,21 +417,20 @@ def count_expanded_violations(store: Workspace, params: Params, name: str) -> No
 def check_itemsets(
     store: Workspace, params: Params, name: str, sizes: Sequence[int], source: str
 ) -> None:
-    """Refuse to count the itemsets of `sizes` nodes of the expanded transactions in `source`
-    when they are more than options["max_itemsets"]: counting makes one row per itemset held
-    by each transaction, which grows as length^m, and would exhaust memory first."""
+    """Refuse to count the itemsets of `sizes` nodes of the transactions in `source` (a key of
+    LENGTHS) when they are more than options["max_itemsets"]: counting makes one row per
+    itemset held by each transaction, which grows as length^m, and would exhaust memory first."""
     limit = params.options["max_itemsets"]
     held = sum(
         count * sum(comb(n, s) for s in sizes)
-        for n, count in store.run("km_expanded_lengths", {"source": source}).tuples(
-            "n", "transactions"
-        )
+        for n, count in store.run(LENGTHS[source]).tuples("n", "transactions")
     )
     if held > limit:
         what = f"{sizes[0]}..{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+        instead = "aa or da, " if source == "expanded" else ""
         raise TooLargeError(
-            f"{name}: the expanded transactions hold {held:,} itemsets of {what} nodes, more "
-            f"than max_itemsets = {limit:,}; use aa, a smaller m, or raise the option "
+            f"{name}: the {source} transactions hold {held:,} itemsets of {what} nodes, more "
+            f"than max_itemsets = {limit:,}; use {instead}a smaller m, or raise the option "
             "(--option max_itemsets=N)"
         )
 

@@ -1,18 +1,27 @@
 """DA, direct anonymization (Terrovitis et al. 2008): k^m-anonymity over the expanded itemsets.
 
-An itemset of hierarchy nodes has the same support under every cut holding its nodes, so the
-search counts supports once, over the *expanded* transactions (each item with all its
-ancestors), generalized itemsets included: a cut is k^m-anonymous exactly when no expanded
-itemset under k lies wholly in it.
+An itemset of hierarchy nodes has the same support under every cut holding its nodes (its
+support in the *expanded* transactions, each item with all its ancestors): a cut is
+k^m-anonymous exactly when no expanded itemset under k lies wholly in it.
 
-The search fixes sizes in turn, smallest first. For size s, one statement counts the s-itemsets
-under k of the expanded transactions cut down to the nodes at or above the current cut
-(`violations_l{s}`; the cut only coarsens, so nodes below it never count again, which keeps
-m=3 countable). Then, until none is left, one statement takes those lying wholly in the cut
-and puts them in the paper's walk order (`violations_in_cut`); and each one still under k when its turn
-comes is fixed with the generalization of least added cost against the whole cut. Fixing all
-sizes at once in walk order, the old design, let early fixes of large itemsets of rare nodes
-coarsen the cut far beyond need (WV2, k=10, m=2: NCP 22.95 % against 2.13 %).
+The search fixes sizes in turn, smallest first. For size s, in rounds until none is left: one
+statement counts the s-itemsets under k lying wholly in the cut, which are those of the
+transactions generalized by the cut (`violations_in_cut`, in the paper's walk order); each one
+still under k when its turn comes is fixed with the generalization of least added cost against
+the whole cut. Fixing all sizes at once in walk order, an older design, let early fixes of
+large itemsets of rare nodes coarsen the cut far beyond need (WV2, k=10, m=2: NCP 22.95 %
+against 2.13 %).
+
+Only what these decisions read is counted (issue 30). The walk reads the support of each open
+image and of its generalizations, and counts them when it first needs them, as AA does
+(`km_cut.Supports`). An earlier design counted every expanded s-itemset at or above the cut
+up front and looked them up; on a vocabulary of 16,470 items (fan-out 8) that was 66 million
+pairs held, and DA refused. The decisions are the same: an itemset of cut nodes has one support
+in both sources; the walk asks only for itemsets some transaction holds (images and
+generalizations of held itemsets), for which "listed under k" and "counted under k" agree; and
+a smaller one at or above the cut was taken as anonymous, which it is: its transactions are
+those of the held itemsets of cut nodes below it, each anonymous after the smaller sizes'
+rounds. `max_itemsets` still bounds what one round's count may hold.
 
 Then, with the option `specialize` (default on), the specialization pass (`km_specialize`)
 pushes generalized cut nodes back down while k^m-anonymity holds.
@@ -20,14 +29,10 @@ pushes generalized cut nodes back down while k^m-anonymity holds.
 
 from __future__ import annotations
 
-import pyarrow as pa
-
-from ..engine import ddl
-from ..engine.builders import render
 from ..engine.contract import Workspace
 from ..params import Params
 from ..progress import Progress
-from . import km_cut, km_specialize, km_sql
+from . import km_cut, km_specialize
 
 
 def run(store: Workspace, params: Params, progress: Progress) -> dict:
@@ -38,40 +43,27 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
     walked = fixed = rounds = 0
     for size in range(1, m + 1):
         progress(f"itemsets of {size}", size - 1, m)
-        table = f"violations_l{size}"
-        _write_cut_nodes(store, cut)
-        store.run("km_open_expanded")
-        km_cut.check_itemsets(store, params, "da", [size], "open_expanded")
-        counted = render(km_sql.expanded_supports(size, "open_expanded"))
-        store.execute(ddl.create_table_as(table, counted), {"k": k}, step=table)
-        supports.use_violations(table, size)
-        in_cut = ddl.create_table_as(
-            "violations_in_cut", render(km_sql.in_walk_order({size: km_sql.in_cut(table, size)}))
-        )
         while True:
-            store.execute(in_cut, step="violations_in_cut")
+            km_cut.write_cut(store, cut)
+            store.run("km_generalized")
+            km_cut.check_itemsets(store, params, "da", [size], "generalized")
+            km_cut.count_violations(store, size, "violations_in_cut", k, keep=False)
             rounds += 1
             if not store.count("violations_in_cut"):
                 break
             stats = km_cut.walk(store, cut, supports, "violations_in_cut", size, k, progress)
             walked += stats.walked
             fixed += stats.fixed
-            _write_cut_nodes(store, cut)
     info: dict = {"violations_walked": walked, "violations_fixed": fixed, "rounds": rounds}
     if params.options["specialize"]:
         info["cut_ncp_before_specialize"] = round(tree.ncp(cut.cost()), 6)
         cut, info["splits"] = km_specialize.specialize(store, cut, m, k, progress)
     progress("release", m, m)
-    scratch = ["open_expanded", "violations_in_cut", "cut_node"]
     return {
-        **km_cut.finish(store, cut, params, scratch),
+        **km_cut.finish(store, cut, params, ["generalized", "violations_in_cut"]),
         **info,
         "support_queries": supports.queries,
         "counted_itemsets": supports.counted,
         "expanded_rows": sum(tree.support),
+        "supports_settled_on_sample": supports.settled,
     }
-
-
-def _write_cut_nodes(store: Workspace, cut: km_cut.Cut) -> None:
-    """Store the cut's nodes as `cut_node(node)`."""
-    store.put_arrow("cut_node", pa.table({"node": pa.array(cut.nodes(), pa.int32())}))

@@ -68,18 +68,6 @@ def split_violations(m: int) -> exp.Expr:
     return out
 
 
-def in_cut(table: str, width: int) -> exp.Select:
-    """The itemsets of `table` (`width` item columns, support) lying wholly in the cut
-    `cut_node(node)`."""
-    items = [exp.column(f"item_{j}", quoted=True) for j in range(1, width + 1)]
-    cut = select(exp.column("node", quoted=True)).from_(exp.table_("cut_node", quoted=True))
-    return (
-        select(*items, exp.column("support", quoted=True))
-        .from_(exp.table_(table, quoted=True))
-        .where(exp.and_(*[exp.In(this=item, query=cut.subquery()) for item in items]))
-    )
-
-
 def _sorted_ranks(ranks: list[exp.Expr]) -> list[exp.Expr]:
     """The ranks in increasing order, as separate columns: for one or two ranks plain integers
     (LEAST, GREATEST), which sort in half the time of lists (3.9M pairs: 2.7 s CPU against
@@ -283,19 +271,4 @@ def _by_transaction(size: int, part: str | None) -> exp.Select:
     )
     return q.join(exp.table_("candidates", quoted=True).as_("c", quoted=True), on=on).group_by(
         *_items("c", size)
-    )
-
-
-def listed_candidates(table: str, width: int) -> exp.Select:
-    """The itemsets of `candidates(item_1, ...)` (node ids increasing) listed in `table`."""
-    on = exp.and_(
-        *[
-            exp.EQ(this=col("v", f"item_{j}"), expression=col("c", f"item_{j}"))
-            for j in range(1, width + 1)
-        ]
-    )
-    return (
-        select(_node_list(_items("c", width)).as_("itemset", quoted=True))
-        .from_(exp.table_("candidates", quoted=True).as_("c", quoted=True))
-        .join(exp.table_(table, quoted=True).as_("v", quoted=True), on=on)
     )

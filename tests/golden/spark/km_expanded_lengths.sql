@@ -5,7 +5,7 @@ SELECT
 FROM (
   SELECT
     COUNT(*) - 1 AS n
-  FROM $source
+  FROM expanded
   GROUP BY
     tid
 )
