@@ -1,19 +1,23 @@
-"""Partition on Spark `local[2]` against DuckDB, whole process per run (issue 16).
+"""Partition or AA on Spark `local[2]` against DuckDB, whole process per run (issues 16, 29).
 
     python benchmarks/spark.py --data wv2 --engine duckdb spark --k 10 --repeat 3
+    python benchmarks/spark.py --data wv2 synth:1000000 --algorithm aa --m 2 --k 10 --repeat 1
     python benchmarks/spark.py --data synth:1000000 --engine spark --k 10 --repeat 1
     python benchmarks/spark.py --data parquet:/tmp/setanon-synth/baskets_n1000000_i10000_s1.parquet \
         --engine spark --repeat 1 --driver-memory 8g --trace
 
 Each run is a fresh Python process (this script with --worker) that loads the Parquet input,
-runs Partition, verifies and measures, and prints one JSON line. Spark's work happens in a JVM
+runs the algorithm (`--algorithm partition` or `aa`), verifies and measures, and prints one JSON line
+with the seconds of each step (the statements of one name summed). Spark's work happens in a JVM
 that Python starts and never reaps, so the CPU and peak memory of a Spark run are read from the
 JVM's /proc entries just before it stops and added to the Python process's own. Inputs: WV2
 (`../shared/data`, its shipped hierarchy) converted once to long Parquet; `synth:N` is
 `setanon synth -n N` with a fan-out-5 hierarchy; `parquet:FILE` is a Parquet file of long
 (tid, item) rows or baskets (`benchmarks/scale.py`), with a fan-out-5 hierarchy. The median of
-each figure is printed; the releases of the two engines are compared row for row. `--trace`
-prints every Spark statement's seconds (the slowest first) after each run.
+each figure is printed, then both engines' steps side by side (seconds and statements per step,
+the first run of each, the slowest on Spark first; `--top` of them); the releases of the two
+engines are compared row for row. `--trace` prints every Spark statement's seconds (the slowest
+first) after each run.
 """
 
 from __future__ import annotations
@@ -85,9 +89,9 @@ def worker(args: argparse.Namespace) -> None:
     from setanon_sql.store.hierarchy_spec import HierarchySpec
 
     spec = HierarchySpec(**json.loads(args.hierarchy))
-    params = Params(algorithm="partition", k=args.k)
+    params = Params(algorithm=args.algorithm, k=args.k, m=args.m)
     started = time.perf_counter()
-    out: dict = {"engine": args.worker, "k": args.k}
+    out: dict = {"engine": args.worker, "algorithm": args.algorithm, "k": args.k, "m": args.m}
     if args.worker == "duckdb":
         from setanon_sql import api
         from setanon_sql.store import release_io as release
@@ -99,6 +103,8 @@ def worker(args: argparse.Namespace) -> None:
             with store.in_run(result.run):
                 if args.release:
                     release.write_release(store, args.release)
+        out["statements"] = len(store.ex.log)
+        steps = profile(store.ex.log)
         jvm_cpu = jvm_peak = 0.0
     else:
         from setanon_sql import spark_run
@@ -122,6 +128,7 @@ def worker(args: argparse.Namespace) -> None:
             written = spark_run.write_release(store, args.release)
             spark_run.replace_folder(written, Path(args.release))
         out["statements"] = len(ex.log)
+        steps = profile(ex.log)
         if args.trace:
             for i, e in sorted(enumerate(ex.log, 1), key=lambda ie: -ie[1].seconds):
                 head = " ".join(e.sql.split())[:100]
@@ -148,8 +155,37 @@ def worker(args: argparse.Namespace) -> None:
         "py_peak_mb": me.ru_maxrss / 1024,
         "ncp_pct": 100 * result.loss["ncp"],
         "verified": result.report.ok,
+        "steps": steps,
     }
     print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in out.items()}))
+
+
+def profile(log: list) -> dict[str, list]:
+    """Per step: [seconds, statements], summed over the log's entries of that step."""
+    steps: dict[str, list] = {}
+    for e in log:
+        got = steps.setdefault(e.step, [0.0, 0])
+        got[0] += e.seconds
+        got[1] += 1
+    return {k: [round(v[0], 3), v[1]] for k, v in steps.items()}
+
+
+def side_by_side(data: str, profiles: dict[str, dict[str, list]], top: int) -> None:
+    """Both engines' steps in one table, the slowest on Spark (or the last engine) first."""
+    engines = list(profiles)
+    lead = "spark" if "spark" in profiles else engines[-1]
+    steps = sorted(profiles[lead], key=lambda s: -profiles[lead][s][0])[:top]
+    head = "".join(f" | {e} s | {e} n" for e in engines)
+    print(f"STEPS {data}: step{head}")
+    for step in steps:
+        cells = "".join(" | {:.2f} | {}".format(*profiles[e].get(step, [0.0, 0])) for e in engines)
+        print(f"STEPS {data}: {step}{cells}")
+    totals = "".join(
+        f" | {sum(v[0] for v in profiles[e].values()):.2f} | "
+        f"{sum(v[1] for v in profiles[e].values())}"
+        for e in engines
+    )
+    print(f"STEPS {data}: all statements{totals}", flush=True)
 
 
 def release_rows(path: Path) -> list[tuple]:
@@ -162,7 +198,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", nargs="+", default=["wv2"], help="wv2, synth:N and/or parquet:FILE")
     ap.add_argument("--engine", nargs="+", default=["duckdb", "spark"])
+    ap.add_argument("--algorithm", default="partition", choices=["partition", "aa"])
     ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--m", type=int, default=None, help="AA's m (default 2 with --algorithm aa)")
+    ap.add_argument("--top", type=int, default=25, help="steps shown side by side")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--work", default="/tmp/setanon-spark-bench")
@@ -174,6 +213,8 @@ def main() -> None:
     ap.add_argument("--hierarchy", help=argparse.SUPPRESS)
     ap.add_argument("--release", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.algorithm == "aa" and args.m is None:
+        args.m = 2
     if args.worker:
         worker(args)
         return
@@ -181,14 +222,17 @@ def main() -> None:
     for data in args.data:
         source, spec = prepare(data, work)
         releases = {}
+        profiles: dict[str, dict[str, list]] = {}
         for engine in args.engine:
             runs = []
             for i in range(args.repeat):
                 rel = work / f"release-{engine}.parquet" if i == 0 else None
                 cmd = [sys.executable, __file__, "--worker", engine, "--input", str(source),
                        "--hierarchy", json.dumps(spec), "--k", str(args.k),
+                       "--algorithm", args.algorithm,
                        "--master", args.master, "--work", str(work)]  # fmt: skip
                 cmd += ["--driver-memory", args.driver_memory]
+                cmd += ["--m", str(args.m)] if args.m is not None else []
                 cmd += ["--stages"] if args.stages else []
                 cmd += ["--trace"] if args.trace else []
                 if rel is not None:
@@ -199,10 +243,12 @@ def main() -> None:
                     sys.stdout.write("".join(ln + "\n" for ln in done.stderr.splitlines()
                                              if ln.startswith(("STAGES", "TRACE"))))  # fmt: skip
                 runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+                profiles.setdefault(engine, runs[-1].pop("steps"))
                 print(data, json.dumps(runs[-1]), flush=True)
             keys = [k for k, v in runs[0].items() if isinstance(v, (int, float))]
             medians = {k: statistics.median(r[k] for r in runs) for k in keys}
             print(f"MEDIAN {data} {engine} x{len(runs)}: {json.dumps(medians)}", flush=True)
+        side_by_side(data, profiles, args.top)
         if {"duckdb", "spark"} <= releases.keys():
             same = release_rows(releases["duckdb"]) == release_rows(releases["spark"])
             print(f"{data}: Spark release identical to DuckDB's: {same}", flush=True)

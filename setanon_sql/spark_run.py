@@ -21,12 +21,11 @@ from typing import Any
 
 from . import catalog, runs
 from .api import Result, checked_release, finished, run_info
-from .engine import interrupts
+from .engine import ddl, interrupts
 from .engine.contract import Forwarding
 from .engine.log import Logged, Rows
 from .engine.spark import SparkExecutor, shuffle_partitions
 from .engine.spark_warehouse import ASIDE, STAGING
-from .engine.sqltext import quote
 from .errors import InputError, ParamsError
 from .params import Params
 from .progress import Progress, quiet
@@ -78,8 +77,8 @@ class SparkStore(Forwarding):
 
     def item_labels(self) -> list[str]:
         """The dataset's distinct item labels, in natural order."""
-        rows = self.query("SELECT DISTINCT label FROM tx_raw", step="item_labels")
-        return sorted((r[0] for r in rows), key=natural_key)
+        found = self.execute(ddl.distinct_values("label", "tx_raw"), step="item_labels")
+        return sorted((label for (label,) in found.tuples("label")), key=natural_key)
 
     def build_fanout(self, fanout: int, *, by_support: bool) -> Hierarchy:
         """The fan-out tree, built by the same statements as on DuckDB (fanout.py)."""
@@ -134,24 +133,28 @@ def read_source(store: SparkStore, source: SparkSource) -> None:
         inner = kind[len("array<") : -1] if lists and kind.startswith("array<") else kind
         if inner.startswith(_NESTED) or inner == "variant":
             raise nested_column(source.describe(), column, kind, what, lists=lists)
-    frame.createOrReplaceTempView(SOURCE_VIEW)
-    tid, item = quote(source.tid_col), quote(source.item_col)
+    renamed(frame, source.tid_col, source.item_col).createOrReplaceTempView(SOURCE_VIEW)
     if types[source.item_col].startswith("array"):
-        empty = store.query(
-            f"SELECT {tid} FROM {SOURCE_VIEW} WHERE array_length(coalesce({item}, [])) = 0 LIMIT 5",
-            step="empty_transactions",
-        )
+        empty = store.run("source_empty_transactions").tuples("tid_label")
         if empty:
             raise InputError(
-                f"{source.describe()}: empty transaction(s) with tid {[r[0] for r in empty]}"
+                f"{source.describe()}: empty transaction(s) with tid {[t for (t,) in empty]}"
             )
-        label = f"unnest(CAST({item} AS VARCHAR[]))"  # Spark casts no generator
+        store.run("source_pairs_from_lists")
     else:
-        label = f"CAST({item} AS VARCHAR)"
-    store.execute(
-        f"CREATE OR REPLACE TEMP VIEW source_pairs AS SELECT {tid} AS tid_label, {label} AS label "
-        f"FROM {SOURCE_VIEW}",
-        step="source_pairs",
+        store.run("source_pairs_from_items")
+
+
+def renamed(frame: Any, tid_col: str, item_col: str) -> Any:
+    """The source's tid and item columns as `tid_label` and `item` (the names the load's
+    statements read), picked by position: a column name is never parsed nor written into SQL."""
+    from pyspark.sql import functions as F
+
+    names = frame.columns
+    plain = frame.toDF(*(f"c{i}" for i in range(len(names))))
+    return plain.select(
+        F.col(f"c{names.index(tid_col)}").alias("tid_label"),
+        F.col(f"c{names.index(item_col)}").alias("item"),
     )
 
 
@@ -161,7 +164,7 @@ def load(store: SparkStore, source: SparkSource, spec: HierarchySpec) -> list[st
     spec.check()
     read_source(store, source)
     store.run("source_distinct")
-    store.execute("DROP VIEW IF EXISTS source_pairs", step="drop_source")
+    store.execute(ddl.drop_view("source_pairs"), step="drop_source")
     problems = store.run("source_check").one()
     _check_problems(problems, source.describe())
     size_shuffles(store.ex, int(problems["pairs"]))
@@ -246,7 +249,8 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     check_algorithm(params.algorithm)
     algo = catalog.get(params.algorithm)
     store.require_hierarchy()
-    runs.check_k(params.k, int(store.scalar("SELECT count(*) FROM tids", step="transactions")))
+    counted = store.execute(ddl.count_rows("tids"), step="transactions").one()
+    runs.check_k(params.k, int(counted["rows"]))
     started = time.perf_counter()
     info = algo.runner()(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)

@@ -55,14 +55,30 @@ LIMIT 5;
 -- list of items is empty or NULL: such a transaction cannot be released.
 SELECT tid_label FROM source_input WHERE len(coalesce(item, [])) = 0 LIMIT 5;
 
+-- name: source_empty_transactions :spark
+-- The same on Spark: array_length, which sqlglot writes as Spark's size() (DuckDB's len of a
+-- list would become Spark's length(), of strings only).
+SELECT tid_label FROM source_input WHERE array_length(coalesce(item, [])) = 0 LIMIT 5;
+
 -- name: source_pairs_from_lists
 -- `source_pairs(tid_label, label)` from a table input whose item column holds a list of items
 -- per row (view `source_input`): a row per listed item, as text.
 CREATE OR REPLACE TEMP TABLE source_pairs AS
 SELECT tid_label, CAST(unnest(item) AS VARCHAR) AS label FROM source_input;
 
+-- name: source_pairs_from_lists :spark
+-- The same on Spark as a view (`source_distinct` reads it once: its rows are never kept), the
+-- list cast rather than each item (Spark casts no generator).
+CREATE OR REPLACE TEMP VIEW source_pairs AS
+SELECT tid_label, unnest(CAST(item AS VARCHAR[])) AS label FROM source_input;
+
 -- name: source_pairs_from_items
 -- `source_pairs(tid_label, label)` from a table input of one item a row (view `source_input`),
 -- the item as text.
 CREATE OR REPLACE TEMP TABLE source_pairs AS
+SELECT tid_label, CAST(item AS VARCHAR) AS label FROM source_input;
+
+-- name: source_pairs_from_items :spark
+-- The same on Spark as a view (`source_distinct` reads it once: its rows are never kept).
+CREATE OR REPLACE TEMP VIEW source_pairs AS
 SELECT tid_label, CAST(item AS VARCHAR) AS label FROM source_input;

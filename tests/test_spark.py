@@ -533,3 +533,24 @@ def test_a_table_made_again_by_the_same_statement_keeps_its_rows(spark, tmp_path
         assert store.scalar("SELECT sum(n) FROM other") == sum(map(len, FIG2_TX))
     finally:
         store.ex.drop_database()
+
+
+def test_holding_a_table_runs_its_query_once(spark, tmp_path):
+    """A held table's query runs once: its layout is read from the physical plan, not from
+    running it. Reading the part count from the frame's RDD prepared the plan, its broadcast
+    job included, and caching then ran the broadcast again (a job per held table)."""
+    store = spark_store(spark, write_parquet(tmp_path, FIG2_TX), AB_TREE)
+    tracker = spark.sparkContext.statusTracker()
+    joined = (
+        "CREATE OR REPLACE TABLE per_label AS SELECT n.label, count(*) AS uses "
+        "FROM tx JOIN node AS n ON n.id = tx.item GROUP BY n.label"
+    )
+    try:
+        store.execute(joined, step="hold_once")
+        jobs = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup("hold_once")]
+        stages = [tracker.getStageInfo(s) for j in jobs for s in j.stageIds]
+        # one job builds the broadcast of `node`, one computes and counts the table
+        assert len(jobs) == 2, [s.name for s in stages if s is not None]
+        assert store.scalar("SELECT sum(uses) FROM per_label") == sum(map(len, FIG2_TX))
+    finally:
+        store.ex.drop_database()

@@ -33,6 +33,7 @@ from .log import Answer, Logged, Rows, StatementLog
 from .spark_session import session, shuffle_partitions
 from .spark_sql import (
     _SPARK_TYPES,
+    COUNT,
     DIALECT,
     _count_sql,
     _reads,
@@ -41,6 +42,9 @@ from .spark_sql import (
     _unordered,
     _unqualify_temp,
     bind,
+    create_database,
+    drop_database,
+    drop_table,
     duckdb_setting,
     rewrite,
     to_spark,
@@ -78,7 +82,7 @@ class LazyCount:
         if self._rows is None:
             if self._ex.seq != self._seq:
                 raise RuntimeError("a statement's row count was read after another statement ran")
-            self._rows = [(self._ex.spark.sql(self._sql).collect()[0][0],)]
+            self._rows = [(self._ex.spark.sql(self._sql).first()[COUNT],)]
         return self._rows
 
     def one(self) -> dict[str, Any]:
@@ -114,7 +118,7 @@ class SparkExecutor(StatementLog):
                 f"Spark database folder {folders.of(database).toString()} exists: choose "
                 "another --run, or --replace a run of this tool"
             )
-        self._raw(f"CREATE DATABASE {_ident(database)}")
+        self._raw(create_database(database))
         self.spark.catalog.setCurrentDatabase(database)
         interrupts.watch(self)
 
@@ -178,7 +182,7 @@ class SparkExecutor(StatementLog):
                 continue
             count = _count_sql(tree)
             if isinstance(tree, exp.Insert) and count and _reads(tree.expression, tree.this.name):
-                count_now = self.spark.sql(count).collect()[0][0]  # before the insert changes it
+                count_now = self.spark.sql(count).first()[COUNT]  # before the insert changes it
                 count = None
             else:
                 count_now = None
@@ -326,7 +330,7 @@ class SparkExecutor(StatementLog):
             started = time.perf_counter()
             self.spark.sparkContext.setJobGroup("persist", "persist")
             with self.interruptible():
-                self.spark.sql(f"DROP TABLE IF EXISTS {target}")
+                self._raw(drop_table(name, self.catalog))
                 frame.write.format("parquet").saveAsTable(target)
             self._release(name)
             self._record(
@@ -427,7 +431,7 @@ class SparkExecutor(StatementLog):
 
         self.close()
         self.spark.catalog.setCurrentDatabase("default")
-        self._raw(f"DROP DATABASE IF EXISTS {_ident(self.catalog)} CASCADE")
+        self._raw(drop_database(self.catalog))
         folders = Folders(self.spark)
         folders.delete(folders.of(self.catalog))
 

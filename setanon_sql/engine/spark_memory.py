@@ -11,7 +11,7 @@ Why each part:
   the rounds; a lost block would recompute them all). The leaf also carries the cache's real
   size and row count, so Spark broadcasts the small tables (the hierarchy, a round's chosen
   splits) and plans no shuffle for them.
-- Partitioned by tid (`by_tid`): every table with a `tid` column is hash-partitioned by it
+- Partitioned by tid (`laid_out`): every table with a `tid` column is hash-partitioned by it
   into the session's shuffle partitions, once, when it is made. Spark then joins two such
   tables on tid partition by partition, with no shuffle: Partition's rounds join the frontier
   with `tx` on tid (`partition_open_bucket`: 782 s of a 56-minute 10^7 run when both sides
@@ -85,10 +85,7 @@ def cache_id(frame: Any) -> int | None:
 def cache(frame: Any, partitions: int) -> tuple[Any, Any, int]:
     """Compute `frame` once into Spark's cache (partitioned by tid when it has a tid column)
     and return the cached frame, the leaf that reads it, and its row count."""
-    if TID in frame.columns and not by_tid(frame, partitions):
-        frame = frame.repartition(partitions, TID)
-    elif frame._jdf.rdd().getNumPartitions() > partitions:
-        frame = frame.coalesce(partitions)  # a query over a union adds up its parts
+    frame = laid_out(frame, partitions)
     frame = frame.persist()
     try:
         _cut_lineage(frame)
@@ -97,6 +94,23 @@ def cache(frame: Any, partitions: int) -> tuple[Any, Any, int]:
         frame.unpersist(blocking=False)
         raise
     return frame, leaf(frame), rows
+
+
+def laid_out(frame: Any, partitions: int) -> Any:
+    """`frame` hash-partitioned by tid into `partitions` parts when it has a tid column, else in
+    at most `partitions` parts, decided from its physical plan alone. Reading the part count
+    from the frame's RDD (as this did) runs the plan's preparation, broadcasts included, and
+    `persist` then plans and runs them again: every held table paid its broadcasts twice."""
+    plan = frame._jdf.queryExecution().executedPlan()
+    parting = plan.outputPartitioning()
+    if TID in frame.columns:
+        if not _hashes_on(parting, _tid_id(frame), partitions):
+            return frame.repartition(partitions, TID)
+        return frame
+    parts = parting.numPartitions()
+    if parts == 0 or parts > partitions:  # 0: known only when it runs (a file scan, a union)
+        return frame.coalesce(partitions)  # a query over a union adds up its parts
+    return frame
 
 
 def _cut_lineage(frame: Any) -> None:
@@ -110,17 +124,13 @@ def _cut_lineage(frame: Any) -> None:
         cached.get().cachedRepresentation().cacheBuilder().cachedColumnBuffers().localCheckpoint()
 
 
-def by_tid(frame: Any, partitions: int) -> bool:
-    """Whether the frame's plan leaves its rows hash-partitioned on its own `tid` column into
-    `partitions` parts (the layout every tid-keyed table of the run shares)."""
-    qe = frame._jdf.queryExecution()
-    output = qe.analyzed().output()
-    tid = next(
-        (output.apply(i) for i in range(output.length()) if output.apply(i).name() == TID), None
-    )
-    if tid is None:
-        return False
-    return _hashes_on(qe.executedPlan().outputPartitioning(), tid.exprId().id(), partitions)
+def _tid_id(frame: Any) -> int | None:
+    """The expression id of the frame's own `tid` column (None when it has none)."""
+    output = frame._jdf.queryExecution().analyzed().output()
+    for i in range(output.length()):
+        if output.apply(i).name() == TID:
+            return int(output.apply(i).exprId().id())
+    return None
 
 
 def _hashes_on(partitioning: Any, expr_id: int, partitions: int) -> bool:

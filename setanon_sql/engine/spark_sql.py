@@ -206,15 +206,67 @@ def _returns_rows(tree: exp.Expr) -> bool:
     return isinstance(tree, exp.Query)
 
 
+COUNT = "rows"  # the column of a row count (`count_rows`, as `ddl.count_rows` names it)
+
+
 def _count_sql(tree: exp.Expr) -> str | None:
-    """The query that counts what a CREATE TABLE AS or INSERT ... SELECT writes."""
+    """The query that counts what a CREATE TABLE AS or INSERT ... SELECT writes, as `rows`."""
     if isinstance(tree, exp.Create) and tree.kind == "TABLE" and tree.expression is not None:
-        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-        return f"SELECT count(*) FROM {exp.to_identifier(target.name, quoted=True).sql(DIALECT)}"
+        return count_rows(_target(tree).name)
     if isinstance(tree, exp.Insert) and isinstance(tree.expression, exp.Query):
-        inner = tree.expression.copy()
-        return exp.select(exp.Count(this=exp.Star())).from_(inner.subquery("inserted")).sql(DIALECT)
+        inner = tree.expression.copy().subquery("inserted")
+        return exp.select(_count_column()).from_(inner).sql(DIALECT)
     return None
+
+
+def _count_column() -> exp.Expr:
+    return exp.Count(this=exp.Star()).as_(COUNT, quoted=True)
+
+
+def count_rows(name: str) -> str:
+    """SELECT count(*) AS rows FROM name (a table or view of the run).
+
+    Example:
+        >>> count_rows("tids")
+        'SELECT COUNT(*) AS `rows` FROM `tids`'
+    """
+    return exp.select(_count_column()).from_(_table(name)).sql(DIALECT)
+
+
+def _table(name: str, database: str | None = None) -> exp.Table:
+    db = exp.to_identifier(database, quoted=True) if database is not None else None
+    return exp.Table(this=exp.to_identifier(name, quoted=True), db=db)
+
+
+def create_database(name: str, *, if_missing: bool = False) -> str:
+    """CREATE DATABASE [IF NOT EXISTS] name, as Spark SQL.
+
+    Example:
+        >>> create_database("run_x", if_missing=True)
+        'CREATE SCHEMA IF NOT EXISTS `run_x`'
+    """
+    return exp.Create(this=_table(name), kind="SCHEMA", exists=if_missing).sql(DIALECT)
+
+
+def drop_database(name: str) -> str:
+    """DROP DATABASE IF EXISTS name CASCADE, as Spark SQL (the caller decides it may).
+
+    Example:
+        >>> drop_database("run_x")
+        'DROP SCHEMA IF EXISTS `run_x` CASCADE'
+    """
+    drop = exp.Drop(tables=[_table(name)], kind="SCHEMA", exists=True, cascade=True)
+    return drop.sql(DIALECT)
+
+
+def drop_table(name: str, database: str) -> str:
+    """DROP TABLE IF EXISTS database.name, as Spark SQL.
+
+    Example:
+        >>> drop_table("release", "run_x")
+        'DROP TABLE IF EXISTS `run_x`.`release`'
+    """
+    return exp.Drop(tables=[_table(name, database)], kind="TABLE", exists=True).sql(DIALECT)
 
 
 def ident(name: str) -> str:

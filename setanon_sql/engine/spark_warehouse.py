@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from .spark_sql import create_database, drop_database
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -27,6 +28,7 @@ ASIDE = "setanon_replaced__"
 
 
 def _ident(name: str) -> str:
+    """A name as Spark's catalog API takes it (not SQL text run)."""
     return "`" + name.replace("`", "``") + "`"
 
 
@@ -118,17 +120,17 @@ class StagedRun:
             folders.rename(final, aside)
         self.spark.catalog.setCurrentDatabase("default")
         try:  # the earlier run's catalog entry goes first: dropping it deletes its folder
-            self.spark.sql(f"DROP DATABASE IF EXISTS {_ident(self.run)} CASCADE")
+            self.spark.sql(drop_database(self.run))
             folders.rename(staged, final)
         except BaseException:
             if had and not folders.exists(final):
                 folders.rename(aside, final)
             raise
         # the staged folder moved: its catalog entry goes (deleting a folder no longer there)
-        self.spark.sql(f"DROP DATABASE IF EXISTS {_ident(self.staging)} CASCADE")
+        self.spark.sql(drop_database(self.staging))
         if had:
             folders.delete(aside)
-        self.spark.sql(f"CREATE DATABASE IF NOT EXISTS {_ident(self.run)}")
+        self.spark.sql(create_database(self.run, if_missing=True))
         for table in folders.tables(final):
             self.spark.catalog.createTable(
                 f"{_ident(self.run)}.{_ident(table)}",
@@ -137,7 +139,7 @@ class StagedRun:
             )
 
     def _drop(self, database: str) -> None:
-        self.spark.sql(f"DROP DATABASE IF EXISTS {_ident(database)} CASCADE")
+        self.spark.sql(drop_database(database))
         folders = Folders(self.spark)
         folders.delete(folders.of(database))
 

@@ -1,8 +1,5 @@
--- source_pairs_from_items (sql/load.sql) as Spark SQL; $name parameters left unbound
-DROP TABLE IF EXISTS source_pairs;
-
-CREATE TABLE source_pairs
-USING PARQUET AS
+-- source_pairs_from_items (sql/load.sql, its :spark variant) as Spark SQL; $name parameters left unbound
+CREATE OR REPLACE TEMPORARY VIEW source_pairs AS
 SELECT
   tid_label,
   CAST(item AS STRING) AS label

@@ -1,9 +1,6 @@
--- source_pairs_from_lists (sql/load.sql) as Spark SQL; $name parameters left unbound
-DROP TABLE IF EXISTS source_pairs;
-
-CREATE TABLE source_pairs
-USING PARQUET AS
+-- source_pairs_from_lists (sql/load.sql, its :spark variant) as Spark SQL; $name parameters left unbound
+CREATE OR REPLACE TEMPORARY VIEW source_pairs AS
 SELECT
   tid_label,
-  CAST(EXPLODE(item) AS STRING) AS label
+  EXPLODE(CAST(item AS ARRAY<STRING>)) AS label
 FROM source_input;
