@@ -8,11 +8,12 @@ its `partition()` once and prints `NCP x% ...`. Its code never enters this repos
 Per size this writes setanon's own synthetic baskets (`setanon synth`, a vocabulary like the
 issue's third row: 870 items) as SPMF lines, builds one fan-out-5 tree with `setanon hierarchy
 build --fanout 5 --order id`, and gives the same two files to both tools. Then it runs rounds,
-each the peer then ours per algorithm (`setanon anonymize DATA -H TREE -a A -k K -q -o
+each ours per algorithm then the peer (`setanon anonymize DATA -H TREE -a A -k K -q -o
 release.csv --json`: input checks, load, search, verifier, NCP, release written), so the two
 alternate A B A B; the first `--warmup` rounds are not counted. It prints medians of wall and
-CPU seconds, the medians of the pairwise ratios peer / ours (wall and CPU), both NCPs and our median peak RSS, with the
-load average before and after each size. Every release of ours is verified by anonymize itself
+CPU seconds, the medians of the pairwise ratios peer / ours (wall and CPU), both NCPs and our
+median peak RSS, with the load average before and after each size. Ours goes first in a round
+so that a peer stopped by `--peer-timeout` (its row then says so) still leaves ours measured. Every release of ours is verified by anonymize itself
 (its JSON says `"verified": true`; this script stops if not). Example:
 
     python benchmarks/peer.py --peer /tmp/peer --size 100000 --repeat 3
@@ -128,9 +129,9 @@ def main() -> None:
             load0 = os.getloadavg()[0]
             peers, ours = [], {a: [] for a in args.algorithm}
             for round_ in range(args.warmup + args.repeat):
+                row = {a: ours_once(setanon, spmf, tree, a, args.k, work) for a in args.algorithm}
                 pr = peer_once(args.peer, spmf, tree, args.k, args.peer_timeout)
                 print(f"# round {round_} peer {pr['wall_s']:.1f} s", file=sys.stderr, flush=True)
-                row = {a: ours_once(setanon, spmf, tree, a, args.k, work) for a in args.algorithm}
                 if round_ >= args.warmup:
                     peers.append(pr)
                     for a in args.algorithm:
