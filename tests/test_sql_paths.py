@@ -1,7 +1,6 @@
 """Every statement the package runs is a named statement from sql/, a sqlglot expression, or
 text made by engine/ddl.py from quoted names and literal values: no SQL handed to an
-executor as a string literal, an f-string or a concatenation (issue 27). Spark's own
-database statements are the known exceptions while they are moved (see KNOWN)."""
+executor as a string literal, an f-string or a concatenation (issue 27)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "setanon_sql"
 RUNNERS = {"execute", "scalar", "query", "arrow", "_raw"}
-KNOWN = {"engine/spark.py", "engine/spark_warehouse.py", "spark_run.py"}
 
 
 def pasted_sql(path: Path, root: Path = PACKAGE) -> list[str]:
@@ -31,12 +29,7 @@ def pasted_sql(path: Path, root: Path = PACKAGE) -> list[str]:
 
 
 def test_no_statement_is_pasted_together_outside_sql_and_ddl():
-    found = [
-        hit
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if str(path.relative_to(PACKAGE)) not in KNOWN
-        for hit in pasted_sql(path)
-    ]
+    found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in pasted_sql(path)]
     assert found == []
 
 

@@ -372,9 +372,7 @@ def bound_column(kind: str, values: list) -> list | str:
         >>> bound_column("INTEGER", [True, 2])  # a bool is not written as a number
         [True, 2]
     """
-    if kind.upper() not in INTEGER_TYPES or not all(
-        type(v) is int or v is None for v in values
-    ):
+    if kind.upper() not in INTEGER_TYPES or not all(type(v) is int or v is None for v in values):
         return values
     return "[" + ", ".join("NULL" if v is None else str(v) for v in values) + "]"
 

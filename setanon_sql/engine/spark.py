@@ -82,7 +82,7 @@ class LazyCount:
         if self._rows is None:
             if self._ex.seq != self._seq:
                 raise RuntimeError("a statement's row count was read after another statement ran")
-            self._rows = [(self._ex.spark.sql(self._sql).first()[COUNT],)]
+            self._rows = [(_row_count(self._ex.spark, self._sql),)]
         return self._rows
 
     def one(self) -> dict[str, Any]:
@@ -182,7 +182,7 @@ class SparkExecutor(StatementLog):
                 continue
             count = _count_sql(tree)
             if isinstance(tree, exp.Insert) and count and _reads(tree.expression, tree.this.name):
-                count_now = self.spark.sql(count).first()[COUNT]  # before the insert changes it
+                count_now = _row_count(self.spark, count)  # before the insert changes it
                 count = None
             else:
                 count_now = None
@@ -473,3 +473,11 @@ def database_folder(spark: SparkSession, database: str) -> Path | None:
     elif "://" in warehouse:
         return None
     return Path(warehouse) / f"{database.lower()}.db"
+
+
+def _row_count(spark: Any, sql: str) -> int:
+    """The `rows` column of a count statement's one row."""
+    row = spark.sql(sql).first()
+    if row is None:
+        raise RuntimeError(f"a row count returned no row: {sql}")
+    return int(row[COUNT])

@@ -133,7 +133,7 @@ def _tid_id(frame: Any) -> int | None:
     return None
 
 
-def _hashes_on(partitioning: Any, expr_id: int, partitions: int) -> bool:
+def _hashes_on(partitioning: Any, expr_id: int | None, partitions: int) -> bool:
     kind = partitioning.getClass().getSimpleName()
     if kind == "PartitioningCollection":
         parts = partitioning.partitionings()
