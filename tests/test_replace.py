@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from helpers.cli import EX, as_from_a_terminal, cli, fig2, interrupt
+from helpers.cli import EX, as_from_a_terminal, cli, fig2, holding, interrupt
 from helpers.user_files import baskets
 
 from setanon_sql.errors import ExitCode
@@ -133,7 +133,8 @@ def test_a_signal_during_the_replacement_keeps_the_run(tmp_path, sig, code):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    holding(proc, db)
+    time.sleep(2)  # into the work
     interrupt(proc, sig, code)
     assert snapshot(db, "r") == before
     con = duckdb.connect(str(db), read_only=True)

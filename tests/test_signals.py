@@ -11,7 +11,7 @@ import time
 
 import duckdb
 import pytest
-from helpers.cli import as_from_a_terminal, interrupt
+from helpers.cli import as_from_a_terminal, holding, interrupt
 from helpers.user_files import baskets, user_db, user_objects
 
 
@@ -38,7 +38,8 @@ def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
         text=True,
         preexec_fn=as_from_a_terminal,
     )
-    time.sleep(3)
+    holding(proc, db)
+    time.sleep(2)  # into the work
     interrupt(proc, sig, code)
     assert not out.exists()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.csv")]

@@ -7,7 +7,8 @@ import json
 import os
 import signal
 import subprocess
-from contextlib import redirect_stderr, redirect_stdout
+import time
+from contextlib import redirect_stderr, redirect_stdout, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,22 @@ def as_from_a_terminal() -> None:
     before this one) can leave SIGINT so in the test process; the CLI then never sees it."""
     signal.pthread_sigmask(signal.SIG_SETMASK, set())
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def holding(proc: subprocess.Popen, path: Path, *, timeout: float = 120) -> None:
+    """Wait until the child process has `path` open: past its start-up (imports), inside the
+    command's work. A signal sent during the imports ends Python before the CLI handles it
+    (exit -2, not 130), which a fixed sleep risks on a loaded machine."""
+    target = str(Path(path).resolve())
+    fds = Path(f"/proc/{proc.pid}/fd")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        with suppress(OSError):  # a descriptor may close while it is read
+            if any(os.readlink(fd) == target for fd in fds.iterdir()):
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"the process never opened {target}")
 
 
 def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = False) -> str:
