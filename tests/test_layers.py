@@ -25,7 +25,8 @@ LAYERS = {
     "sweep": 9,
     "spark_run": 9,
     "cli": 10,
-    "__main__": 11,
+    "console": 11,
+    "__main__": 12,
 }
 
 

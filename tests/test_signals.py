@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -53,3 +54,37 @@ def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
         con.close()
     assert status == [("failed",)]
     assert not [s for s in schemas if s.startswith("run_")]
+
+
+# Stands in for Ctrl-C landing while Python imports the command line: importing
+# setanon_sql.cli raises KeyboardInterrupt, exactly where the signal would.
+_INTERRUPT_THE_IMPORT = """
+import sys
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "setanon_sql.cli":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Finder())
+sys.argv = ["setanon", "datasets"]
+from setanon_sql.console import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_cli_imports_is_one_line_and_130():
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPT_THE_IMPORT], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 130
+    assert done.stderr == "error: interrupted\n"
+
+
+def test_the_console_entry_runs_the_cli(tmp_path):
+    """The installed `setanon` script and `python -m setanon_sql` both go through the console
+    module, so the guard above is the one users get."""
+    done = subprocess.run(
+        [sys.executable, "-m", "setanon_sql", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "anonymize" in done.stdout
+    script = Path(sys.executable).with_name("setanon")
+    assert "setanon_sql.console" in script.read_text()
