@@ -128,17 +128,35 @@ ORDER BY n;
 SELECT * EXCLUDE (pos, support) FROM violations_expanded ORDER BY pos;
 
 -- name: km_split_expanded
--- The expanded transactions cut down to the nodes of `split_node(node, is_child)` (the cut and
--- the children of the nodes it may split), for the transactions holding one of those children:
--- the others generalize as before, so splitting cannot make their itemsets violate.
+-- The expanded transactions cut down to the nodes of `split_node(node, is_child, split_of,
+-- whole)` (the cut, its candidates to split marked `whole`, and their children with the
+-- candidate they split), for the transactions holding one of those children: the others
+-- generalize as before, so splitting cannot make their itemsets violate. Only itemsets holding
+-- a child can name a split. `open` is false for the children of a candidate with a child under
+-- $k: that child alone forbids the split, so no larger itemset holding one of its children can
+-- change a decision (km_sql.split_violations).
 CREATE OR REPLACE TABLE split_expanded AS
 WITH touched AS (
     SELECT DISTINCT e.tid
     FROM expanded AS e
     JOIN split_node AS s ON s.node = e.node AND s.is_child
+), cut_down AS (
+    SELECT e.tid, e.node, e.last, s.is_child, s.split_of
+    FROM expanded AS e
+    JOIN split_node AS s ON s.node = e.node
+    SEMI JOIN touched AS t ON t.tid = e.tid
+), splittable AS (
+    SELECT split_of
+    FROM (
+        SELECT node, split_of, count(*) AS support
+        FROM cut_down
+        WHERE is_child
+        GROUP BY node, split_of
+    ) AS c
+    GROUP BY split_of
+    HAVING min(support) >= $k
 )
-SELECT e.tid, e.node, e.last
-FROM expanded AS e
-JOIN split_node AS s ON s.node = e.node
-SEMI JOIN touched AS t ON t.tid = e.tid
-ORDER BY e.tid, e.node;
+SELECT tid, node, last, is_child,
+       NOT is_child OR split_of IN (SELECT split_of FROM splittable) AS open
+FROM cut_down
+ORDER BY tid, node;

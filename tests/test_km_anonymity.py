@@ -159,6 +159,57 @@ def test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut(db, k, m):
         assert splits == len({a for c in nodes for a in tree.ancestors(c)[1:]})
 
 
+def _needs_of_every_split_violation(store, tree, nodes, candidates, m, k):
+    """The pass's count before issue 30 cut it down: every itemset of 1..m nodes of
+    split_expanded under k (cut nodes alone and itemsets holding a child under k included),
+    each turned into its needs in Python."""
+    from sqlglot import exp, select
+
+    from setanon_sql.engine.builders import itemset_supports
+
+    parts = [
+        select(*[exp.column(f"item_{j}") for j in range(1, size + 1)]).from_(
+            itemset_supports("split_expanded", size, pair_condition=km_sql.not_descendant).subquery(
+                f"s{size}"
+            )
+        )
+        for size in range(1, m + 1)
+    ]
+    km_specialize.put_split_expanded(store, tree, nodes, candidates, k)
+    itemsets = [
+        tuple(x for x in row if x is not None)
+        for q in parts
+        for row in store.query(render(q), {"k": k})
+    ]
+    store.drop_tables("split_node", "split_expanded")
+    return km_specialize.needs_of(tree, candidates, itemsets)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(db=databases(max_leaves=8, max_tx=12), k=st.integers(1, 4), m=st.integers(1, 3))
+def test_the_pass_counting_only_what_can_change_a_decision_decides_as_counting_all(db, k, m):
+    # only itemsets holding a child, beyond size 1 none holding a child of a candidate with a
+    # child under k, and their needs not the itemsets: a cut that differs from the one of the
+    # full count would mean a decision changed
+    txs, edges = db
+    assume(k <= len(txs))
+    ours = km_specialize._split_needs
+    cuts = []
+    for count in (ours, _needs_of_every_split_violation):
+        km_specialize._split_needs = count  # hypothesis takes no function-scoped monkeypatch
+        try:
+            with make_store(txs, edges) as store, runs.making(store, "specialize"):
+                t = km_cut.load_tree(store)
+                km_cut.start(store, t, k)
+                root = km_cut.Cut(t)
+                root.merge((0,))
+                cut, splits = km_specialize.specialize(store, root, m, k, lambda *a: None)
+        finally:
+            km_specialize._split_needs = ours
+        cuts.append((sorted(cut.nodes()), splits))
+    assert cuts[0] == cuts[1]
+
+
 def test_a_split_waits_for_a_node_still_to_be_decided():
     # ALL=0, A=1 (a1=2, a2=3), B=4 (b1=5, b2=6); {a1, B} is under k: splitting A is refused
     # while B may stay whole, and B, saving more, is judged first and taken

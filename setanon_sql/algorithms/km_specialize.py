@@ -51,8 +51,8 @@ def specialize(
             if not candidates:
                 continue
             progress(f"specialize pass {passes} depth {depth}", depth, max(t.depth))
-            violating = _split_violations(store, t, nodes, candidates, m, k)
-            for a in choose_splits(t, candidates, violating):
+            needs = _split_needs(store, t, nodes, candidates, m, k)
+            for a in choose(t, candidates, needs):
                 nodes.remove(a)
                 nodes.update(t.children(a))
                 splits += 1
@@ -62,31 +62,60 @@ def specialize(
     return out, splits
 
 
-def _split_violations(
+def _split_needs(
     store: Workspace, tree: km_cut.Tree, nodes: set[int], candidates: list[int], m: int, k: int
-) -> list[Itemset]:
-    """The itemsets under k of the cut with every candidate split (one statement)."""
-    children = [c for a in candidates for c in tree.children(a)]
+) -> set[Needs]:
+    """What the itemsets under k of the cut with every candidate split need (one statement):
+    itemsets needing the same splits and kept nodes come back once."""
+    put_split_expanded(store, tree, nodes, candidates, k)
+    found = store.query(render(km_sql.split_violations(m)), {"k": k}, step="split_violations")
+    store.drop_tables("split_node", "split_expanded", step="drop_split")
+    return {
+        (
+            frozenset(a for a in row[:m] if a is not None),
+            frozenset(x for x in row[m:] if x is not None),
+        )
+        for row in found
+    }
+
+
+def put_split_expanded(
+    store: Workspace, tree: km_cut.Tree, nodes: set[int], candidates: list[int], k: int
+) -> None:
+    """`split_node` (the cut, its candidates marked whole, their children with the candidate
+    they split) and from it `split_expanded`."""
+    whole = set(candidates)
+    kids = [(c, a) for a in candidates for c in tree.children(a)]
+    cut = sorted(nodes)
     store.put_arrow(
         "split_node",
         pa.table(
             {
-                "node": pa.array(sorted(nodes) + children, pa.int32()),
-                "is_child": pa.array([False] * len(nodes) + [True] * len(children)),
+                "node": pa.array(cut + [c for c, _ in kids], pa.int32()),
+                "is_child": pa.array([False] * len(cut) + [True] * len(kids)),
+                "split_of": pa.array([None] * len(cut) + [a for _, a in kids], pa.int32()),
+                "whole": pa.array([a in whole for a in cut] + [False] * len(kids)),
             }
         ),
     )
-    store.run("km_split_expanded")
-    found = store.arrow(render(km_sql.split_violations(m)), {"k": k}, step="split_violations")
-    store.drop_tables("split_node", "split_expanded", step="drop_split")
-    return [tuple(s) for s in found.column("itemset").to_pylist()]
+    store.run("km_split_expanded", {"k": k})
+
+
+def needs_of(tree: km_cut.Tree, candidates: list[int], violating: Iterable[Itemset]) -> set[Needs]:
+    """What each itemset under k needs to lie in the cut: the candidates it needs split (the
+    parents of its children) and those it needs kept whole (its candidate nodes)."""
+    child_of = {c: a for a in candidates for c in tree.children(a)}
+    whole = set(candidates)
+    return {
+        (frozenset(child_of[x] for x in s if x in child_of), frozenset(x for x in s if x in whole))
+        for s in violating
+    }
 
 
 def choose_splits(
     tree: km_cut.Tree, candidates: list[int], violating: Iterable[Itemset]
 ) -> list[int]:
-    """The candidates to split: greedily by cost saved (then node id), refusing a split that
-    would complete a violating itemset, a candidate not yet taken counting as unsplit.
+    """The candidates to split given the itemsets under k (see `choose`).
 
     Example (the tree of Fig. 2 with preorder ids ALL=0, A=1, a1=2, a2=3, B=4, b1=5, b2=6):
         >>> t = km_cut.Tree((-1, 0, 1, 1, 0, 4, 4), (6, 3, 2, 3, 6, 5, 6), (0, 1, 2, 2, 1, 2, 2),
@@ -94,18 +123,20 @@ def choose_splits(
         >>> choose_splits(t, [1, 4], [(2, 5)])  # {a1, b1} under k: A or B stays, B saves more
         [4]
     """
-    child_of = {c: a for a in candidates for c in tree.children(a)}
-    whole = set(candidates)
-    needs: dict[int, list[Needs]] = {}
-    for itemset in violating:
-        split = frozenset(child_of[x] for x in itemset if x in child_of)
-        kept = frozenset(x for x in itemset if x in whole)
+    return choose(tree, candidates, needs_of(tree, candidates, violating))
+
+
+def choose(tree: km_cut.Tree, candidates: list[int], needs: Iterable[Needs]) -> list[int]:
+    """The candidates to split: greedily by cost saved (then node id), refusing a split that
+    would complete an itemset under k, a candidate not yet taken counting as unsplit."""
+    by_split: dict[int, list[Needs]] = {}
+    for split, kept in needs:
         for a in split:
-            needs.setdefault(a, []).append((split, kept))
+            by_split.setdefault(a, []).append((split, kept))
     taken: set[int] = set()
     for a in sorted(candidates, key=lambda a: (-saving(tree, a), a)):
         after = taken | {a}
-        if not any(split <= after and not kept & after for split, kept in needs.get(a, ())):
+        if not any(split <= after and not kept & after for split, kept in by_split.get(a, ())):
             taken.add(a)
     return sorted(taken)
 

@@ -9,16 +9,49 @@ WITH touched AS (
   FROM expanded AS e
   JOIN split_node AS s
     ON s.node = e.node AND s.is_child
+), cut_down AS (
+  SELECT
+    e.tid,
+    e.node,
+    e.last,
+    s.is_child,
+    s.split_of
+  FROM expanded AS e
+  JOIN split_node AS s
+    ON s.node = e.node
+  SEMI JOIN touched AS t
+    ON t.tid = e.tid
+), splittable AS (
+  SELECT
+    split_of
+  FROM (
+    SELECT
+      node,
+      split_of,
+      COUNT(*) AS support
+    FROM cut_down
+    WHERE
+      is_child
+    GROUP BY
+      node,
+      split_of
+  ) AS c
+  GROUP BY
+    split_of
+  HAVING
+    MIN(support) >= $k
 )
 SELECT
-  e.tid,
-  e.node,
-  e.last
-FROM expanded AS e
-JOIN split_node AS s
-  ON s.node = e.node
-SEMI JOIN touched AS t
-  ON t.tid = e.tid
+  tid,
+  node,
+  last,
+  is_child,
+  NOT is_child OR split_of IN (
+    SELECT
+      split_of
+    FROM splittable
+  ) AS open
+FROM cut_down
 ORDER BY
-  e.tid NULLS LAST,
-  e.node NULLS LAST;
+  tid NULLS LAST,
+  node NULLS LAST;
