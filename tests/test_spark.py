@@ -554,3 +554,46 @@ def test_holding_a_table_runs_its_query_once(spark, tmp_path):
         assert store.scalar("SELECT sum(uses) FROM per_label") == sum(map(len, FIG2_TX))
     finally:
         store.ex.drop_database()
+
+
+def test_small_tables_live_in_the_plan(spark, tmp_path):
+    """A small table from Python is a local relation: no job makes or counts it. A small table
+    made by a query is collected into one: one job, the query's (caching it cost a cached
+    scan, a checkpoint and a count besides). Both read back as made, take INSERTs, and a table
+    with a tid column is still cached, partitioned by tid (its joins with `tx` need no
+    shuffle)."""
+    store = spark_store(spark, write_parquet(tmp_path, FIG2_TX), AB_TREE)
+    tracker = spark.sparkContext.statusTracker()
+
+    def jobs(step: str) -> int:
+        return len(tracker.getJobIdsForGroup(step))
+
+    def scans(table: str) -> str:
+        return spark.table(table)._jdf.queryExecution().executedPlan().toString()
+
+    given = pa.table(
+        {"a": pa.array([1, 2, None], pa.int32()), "s": pa.array(["x", "é", None]),
+         "l": pa.array([[1, 2], [], None], pa.list_(pa.int64()))}
+    )  # fmt: skip
+    per_item = (
+        "CREATE OR REPLACE TABLE per_item AS SELECT item, count(*) AS n FROM tx GROUP BY item"
+    )
+    try:
+        store.put_arrow("small", given)
+        assert jobs("put_small") == 0
+        assert "LocalTableScan" in scans("small")
+        got = store.query("SELECT a, s, l FROM small ORDER BY a NULLS LAST")
+        assert got == [(1, "x", [1, 2]), (2, "é", []), (None, None, None)]
+        assert store.execute(per_item, step="small_query").one()["Count"] == 4  # a1 a2 b1 b2
+        assert jobs("small_query") == 1
+        assert "LocalTableScan" in scans("per_item")
+        assert store.scalar("SELECT sum(n) FROM per_item") == sum(map(len, FIG2_TX))
+        store.execute("INSERT INTO per_item SELECT item, n FROM per_item")
+        assert store.scalar("SELECT sum(n) FROM per_item") == 2 * sum(map(len, FIG2_TX))
+        store.execute(
+            "CREATE OR REPLACE TABLE per_tid AS SELECT tid, count(*) AS n FROM tx GROUP BY tid"
+        )
+        assert "LocalTableScan" not in scans("per_tid")
+        assert store.scalar("SELECT sum(n) FROM per_tid") == sum(map(len, FIG2_TX))
+    finally:
+        store.ex.drop_database()

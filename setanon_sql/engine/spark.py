@@ -1,7 +1,8 @@
 """The Spark side of the engine boundary: the same named statements, run on a Spark session.
 
 The statements are transpiled by `spark_sql`; the session is made by `spark_session`; the
-run's tables are held by `spark_memory`; the warehouse's folders are `spark_warehouse`'s.
+run's tables are held by `spark_memory` (cached) or `spark_local` (small: local relations);
+the warehouse's folders are `spark_warehouse`'s.
 
 `SparkExecutor` has the interface algorithms use on the DuckDB `Executor` (`execute`, `run`,
 `query`, `scalar`, `put_rows`, `unordered`, the log), so the drivers are not forked: Partition,
@@ -13,7 +14,9 @@ cut) under a temporary view of the table's name, and an `INSERT` appends to it. 
 rewrites its frontier tables every round: as Parquet tables each round paid a write, a read and
 a metastore round trip (Spark's fixed cost dominates on one machine), and without the checkpoint
 each round's plan would hold every earlier one. Only what the run leaves behind is written as
-Parquet tables of the run's database (`SparkExecutor.persist`, at the end of a run).
+Parquet tables of the run's database (`SparkExecutor.persist`, at the end of a run). A small
+table (from Python, or a query Spark expects to be small) is a local relation instead: its rows
+sit in the plan, with no cache to build, checkpoint and count (`spark_local`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import InputError, Terminated
-from . import interrupts, spark_memory, sqlfiles
+from . import interrupts, spark_local, spark_memory, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
 from .spark_session import session, shuffle_partitions
 from .spark_sql import (
@@ -283,8 +286,7 @@ class SparkExecutor(StatementLog):
         """Compute `frame` now into Spark's cache and let statements read it as `name`: as the
         table (which it replaces, released) or, with `append`, as the table's next piece.
         Returns its row count."""
-        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions") or 200)
-        cached, leaf, rows = spark_memory.cache(frame, partitions)
+        cached, leaf, rows = self._made(frame)
         if append:
             held = self._held[name]
             held.add(cached, leaf, rows)
@@ -295,12 +297,34 @@ class SparkExecutor(StatementLog):
             held = self._held[name] = fresh
         if len(held.pieces) > spark_memory.MAX_PIECES:
             merged = spark_memory.Held()
-            merged.add(*spark_memory.cache(held.view(), partitions))
+            merged.add(*self._made(held.view()))
             self._held[name] = merged
             held.release(keep=self._live_ids())
             held = merged
         held.view().createOrReplaceTempView(name)
         return rows
+
+    def _made(self, frame: Any) -> tuple[Any, Any, int]:
+        """Compute `frame` once: the cached frame (None for a local relation), the frame
+        statements read, its row count. A table Spark expects to be small and that has no tid
+        column is collected into a local relation (`spark_local.collected`); any other is
+        cached, a tid table partitioned by tid (`spark_memory.cache`)."""
+        if spark_memory.TID not in frame.columns and (
+            spark_local.expected_bytes(frame) <= spark_local.LOCAL_BYTES
+        ):
+            leaf, rows = spark_local.collected(self.spark, frame)
+            return None, leaf, rows
+        partitions = int(self.spark.conf.get("spark.sql.shuffle.partitions") or 200)
+        return spark_memory.cache(frame, partitions)
+
+    def _hold_local(self, name: str, frame: Any, rows: int) -> None:
+        """Let statements read a local relation (`spark_local`) as the table `name`, which it
+        replaces: nothing to compute nor count, so no job."""
+        fresh = spark_memory.Held()
+        fresh.add(None, frame, rows)
+        self._release(name)
+        self._held[name] = fresh
+        frame.createOrReplaceTempView(name)
 
     def _release(self, name: str, *, keep: set[int | None] | None = None) -> None:
         """Drop the table or view `name` of the run. Through the catalog's dropTempView: a
@@ -386,20 +410,27 @@ class SparkExecutor(StatementLog):
         bookkeeping: bool,
     ) -> None:
         self.seq += 1
-        schema = ", ".join(
-            f"{_ident(c)} {'BIGINT' if c == spark_memory.TID and t == 'INT' else t}"
+        types = [
+            "BIGINT" if c == spark_memory.TID and t == "INT" else t
             for c, t in zip(columns, types, strict=True)
-        )
-        data = list(zip(*values, strict=True)) if values else []
+        ]
+        schema = ", ".join(f"{_ident(c)} {t}" for c, t in zip(columns, types, strict=True))
+        rows = len(values[0]) if values else 0
         started = time.perf_counter()
-        frame = self.spark.createDataFrame(data, schema=schema)
-        if temp:
-            frame.createOrReplaceTempView(name)
-        else:
-            with self.interruptible():
+        self.spark.sparkContext.setJobGroup(f"put_{name}", f"put_{name}")
+        with self.interruptible():
+            frame = spark_local.local_frame(self.spark, columns, types, values)
+            if frame is None:  # a type with no Arrow form here: Spark's own parallelize
+                data = list(zip(*values, strict=True)) if values else []
+                frame = self.spark.createDataFrame(data, schema=schema)
+            if temp:
+                frame.createOrReplaceTempView(name)
+            elif rows <= spark_local.LOCAL_ROWS and spark_memory.TID not in columns:
+                self._hold_local(name, frame, rows)
+            else:
                 self._hold(name, frame)
         kind = "TEMPORARY VIEW" if temp else "TABLE"
-        sql = f"CREATE {kind} {name} AS <{len(data)} rows from Python>"
+        sql = f"CREATE {kind} {name} AS <{rows} rows from Python>"
         self._record(
             Logged(f"put_{name}", sql, None, time.perf_counter() - started), bookkeeping=bookkeeping
         )

@@ -47,9 +47,11 @@ class Held:
     rows: int = 0
 
     def add(self, cached: Any, leaf: Any, rows: int) -> None:
+        """A piece: its cached frame (None for a local relation, `spark_local`: nothing
+        cached) and the leaf statements read."""
         self.pieces.append(cached)
         self.leaves.append(leaf)
-        self.ids.append(cache_id(cached))
+        self.ids.append(None if cached is None else cache_id(cached))
         self.rows += rows
 
     def view(self) -> Any:
@@ -64,7 +66,7 @@ class Held:
         same statement shares its predecessor's columns, and unpersisting the old table would
         take the new one's rows with it ("Checkpoint block ... not found")."""
         for piece, ident in zip(self.pieces, self.ids, strict=True):
-            if ident is None or ident not in keep:
+            if piece is not None and (ident is None or ident not in keep):
                 piece.unpersist(blocking=False)
         self.pieces.clear()
         self.leaves.clear()
@@ -89,11 +91,20 @@ def cache(frame: Any, partitions: int) -> tuple[Any, Any, int]:
     frame = frame.persist()
     try:
         _cut_lineage(frame)
-        rows = frame.count()  # builds every partition's columns: the one job of the statement
+        rows = _build(frame)
     except BaseException:
         frame.unpersist(blocking=False)
         raise
     return frame, leaf(frame), rows
+
+
+def _build(frame: Any) -> int:
+    """Build every partition's cached columns and count their rows: the one job of the
+    statement, with no stage of its own. It counts the rows of a scan of the cache that reads
+    no column, as an RDD (counted in each task, summed by the driver). `frame.count()` planned
+    an aggregate over the cache instead: partial counts shuffled to a one-task final stage,
+    and its code generated and compiled, 0.2-0.3 s a table on `local[2]`."""
+    return int(frame.select()._jdf.queryExecution().toRdd().count())
 
 
 def laid_out(frame: Any, partitions: int) -> Any:
