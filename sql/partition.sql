@@ -15,9 +15,15 @@
 -- written once, with its final partition, to `partition_done` (append-only).
 
 -- name: partition_size
--- The transactions of the data, and the NCP scale: leaves x item instances.
+-- The transactions of the data, the NCP scale (leaves x item instances), and whether any node
+-- has more than 64 children: only then can a bucket hold children of rank >= 64 (a `wide`
+-- list); without, the rounds leave that list out of their keys (`$wide` false).
 SELECT (SELECT count(*) FROM tids) AS transactions,
-       (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx) AS scale;
+       (SELECT count(*) FROM node WHERE is_leaf) * (SELECT count(*) FROM tx) AS scale,
+       coalesce((
+           SELECT max(children) > 64
+           FROM (SELECT count(*) AS children FROM node WHERE parent IS NOT NULL GROUP BY parent)
+       ), false) AS wide;
 
 -- name: partition_child_rank
 -- Every non-root node with its rank among its siblings (0, 1, ...) and that rank's bit: a
@@ -94,11 +100,13 @@ WITH opened AS (
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id
 ), wide AS (
     -- children of rank >= 64 (none below a fan-out of 65) in a join of their own: a list
-    -- aggregate over every bucket would cost memory for lists that are all empty
+    -- aggregate over every bucket would cost memory for lists that are all empty; with no
+    -- such node in the hierarchy ($wide false) the join is not even made
     SELECT t.tid, list_sort(list_distinct(list(s.child))) AS wide
     FROM tx AS t
     JOIN node AS r ON r.parent IS NULL
     JOIN partition_expand_step AS s ON s.item = t.item AND s.node = r.id AND s.rank >= 64
+    WHERE $wide
     GROUP BY t.tid
 )
 SELECT o.tid::INTEGER AS tid, 0::INTEGER AS pid, o.expanded, o.mask::UBIGINT AS mask, w.wide,
@@ -121,13 +129,22 @@ LEFT JOIN wide AS w ON w.tid = o.tid;
 -- (the paper's own rule) always its first. Nodes ranked above the chosen one fail (with
 -- "split" leftovers they are not tried again). A node's gain sums, over the partition's item
 -- instances under it, their gain in leaf units; nodes whose split failed in that partition
--- (partition_blocked) are not candidates there.
+-- (partition_blocked) are not candidates there. With no node of more than 64 children ($wide
+-- false) every wide list is NULL and the buckets are grouped without that key (a list key
+-- costs the grouping of the whole frontier about twice as much).
 CREATE OR REPLACE TABLE partition_outcome AS
 WITH bucket AS (
     SELECT pid, expanded AS node, mask, wide, count(*) AS size,
            sum(tx_gain)::BIGINT AS bucket_gain
     FROM partition_bucket
+    WHERE $wide
     GROUP BY pid, expanded, mask, wide
+    UNION ALL
+    SELECT pid, expanded AS node, mask, NULL::INTEGER[] AS wide, count(*) AS size,
+           sum(tx_gain)::BIGINT AS bucket_gain
+    FROM partition_bucket
+    WHERE NOT $wide
+    GROUP BY pid, expanded, mask
 ), per_node AS (
     SELECT pid, node, sum(bucket_gain)::BIGINT AS gain_units,
            coalesce(sum(bucket_gain) FILTER (WHERE size >= $k), 0) AS realized_units,
@@ -147,16 +164,19 @@ WITH bucket AS (
                p.gain_units DESC, p.node) AS gain_rank
     FROM per_node AS p
     ANTI JOIN partition_blocked AS x ON x.pid = p.pid AND x.node = p.node
-), ranked AS (
-    SELECT *,
-           row_number() OVER (
-               PARTITION BY pid ORDER BY CASE WHEN NOT $first_only THEN rolled_back END, gain_rank
-           ) = 1 AS chosen
+), pick AS (
+    -- the rank each partition expands: its best that is not rolled back, else 1 (an aggregate,
+    -- not a second window: a window's set-up costs more than the few rows it orders)
+    SELECT pid,
+           CASE WHEN $first_only THEN 1
+                ELSE coalesce(min(gain_rank) FILTER (WHERE NOT rolled_back), 1) END AS chosen_rank
     FROM decided
+    GROUP BY pid
 )
-SELECT r.*, b.mask, b.wide, b.size, b.bucket_gain
-FROM ranked AS r
-JOIN bucket AS b ON b.pid = r.pid AND b.node = r.node;
+SELECT d.*, d.gain_rank = c.chosen_rank AS chosen, b.mask, b.wide, b.size, b.bucket_gain
+FROM decided AS d
+JOIN pick AS c ON c.pid = d.pid
+JOIN bucket AS b ON b.pid = d.pid AND b.node = d.node;
 
 -- name: partition_gain
 -- Information gain of every (partition, candidate node) pair of the level, in leaf units and
@@ -194,14 +214,15 @@ WHERE chosen;
 -- NULL when it stays: its bucket is small, the split is rolled back, or its large bucket
 -- gives it to a leftover of 1..k-1 (only transactions beyond the bucket's k of largest gain
 -- may go, and of these the partition takes the `need` of least gain, ties by smallest tid).
+-- Wide lists are matched only when there can be any ($wide).
 CREATE OR REPLACE TABLE partition_split AS
 WITH placed AS (
-    SELECT b.tid, b.pid, b.expanded, b.mask, b.wide, b.tx_gain,
-           l.size, l.need, l.rolled_back, l.new_pid
+    SELECT b.tid, b.pid, b.expanded, b.tx_gain, l.size, l.need, l.new_pid
     FROM partition_bucket AS b
     JOIN partition_balance AS l
       ON l.pid = b.pid AND l.expanded = b.expanded
-     AND l.mask IS NOT DISTINCT FROM b.mask AND l.wide IS NOT DISTINCT FROM b.wide
+     AND l.mask IS NOT DISTINCT FROM b.mask
+     AND (NOT $wide OR l.wide IS NOT DISTINCT FROM b.wide)
 ), donor AS (
     SELECT tid
     FROM (
@@ -245,6 +266,9 @@ FROM made;
 -- name: partition_block
 -- With the leftover going on splitting: the nodes that failed, and the chosen node where
 -- transactions stay, are not tried again in that partition (its new partitions may try them).
+-- Transactions stay exactly where a bucket of the chosen node gets no new partition (small, or
+-- the split rolled back; a leftover that takes donors has a small bucket too), so the
+-- partition's buckets say it, not its transactions.
 INSERT INTO partition_blocked
 WITH verdict AS (
     SELECT DISTINCT pid, node, rolled_back, gain_rank, chosen
@@ -255,8 +279,8 @@ FROM verdict AS o
 JOIN verdict AS c ON c.pid = o.pid AND c.chosen
 WHERE o.rolled_back AND (o.gain_rank < c.gain_rank OR c.rolled_back)
 UNION
-SELECT DISTINCT pid, expanded
-FROM partition_split
+SELECT pid, expanded
+FROM partition_balance
 WHERE new_pid IS NULL;
 
 -- name: partition_next_bucket
@@ -298,7 +322,7 @@ WITH opened AS (
     JOIN tx AS t ON t.tid = s.tid
     JOIN partition_expand_step AS e ON e.item = t.item AND e.node = s.expanded
     JOIN partition_expand_step AS n ON n.step = e.next_step AND n.rank >= 64
-    WHERE s.new_pid IS NOT NULL
+    WHERE $wide AND s.new_pid IS NOT NULL
     GROUP BY s.tid, e.child
 )
 SELECT o.tid, o.new_pid, o.expanded, o.mask::UBIGINT, w.wide, o.tx_gain

@@ -138,6 +138,20 @@ def test_wide_fanout_buckets_are_told_apart():
     assert release_of(store, result.run) == expected
 
 
+@pytest.mark.parametrize("leaves", [64, 65])
+def test_wide_lists_are_used_from_65_children_on(leaves):
+    # The rounds leave the wide list out of their keys when no node has more than 64 children
+    # (every child then has a bit): at 64 leaves that must change nothing, at 65 the child of
+    # rank 64 must still tell {a, j} apart from {a}, whichever leaf it is.
+    labels = [f"i{j:02d}" for j in range(leaves)]
+    tree = [(label, "ALL") for label in labels]
+    txs = [[labels[0]], [labels[0]]]
+    txs += [[labels[0], label] for label in labels[1:] for _ in range(2)]
+    store = make_store(txs, tree)
+    result = run(store, "partition", 2)
+    assert release_of(store, result.run) == {str(t): items for t, items in enumerate(txs)}
+
+
 def test_intermediate_tables_are_kept_only_on_request(table2):
     lean = run(table2, "partition", 2)
     full = run(table2, "partition", 2, keep_intermediate=True)

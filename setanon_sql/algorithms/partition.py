@@ -96,7 +96,8 @@ def top_down(
     store.run("partition_expand_step", {"drop": gain_mode(params) == "drop"})
     for name in ("start_moves", "start_done", "start_tree", "start_cut", "start_blocked"):
         store.run(f"partition_{name}")
-    active = row_count(store.run("partition_start_bucket"))
+    wide = bool(size["wide"])
+    active = row_count(store.run("partition_start_bucket", {"wide": wide}))
     level = made = 0
     work = 0  # bucket rows the SQL rounds read: how much work the data made, for benchmarks
     with store.unordered():  # every window and tie in partition.sql has an explicit order
@@ -110,7 +111,9 @@ def top_down(
             level += 1
             work += active
             progress("partition level", level, None)
-            new, active = _level(store, params, level, made + 1, float(size["scale"]), leftover)
+            new, active = _level(
+                store, params, level, made + 1, float(size["scale"]), leftover, wide=wide
+            )
             made += new
     store.run("partition_of")
     return {"levels": level, "partitions_made": made, "bucket_rows": work}
@@ -129,14 +132,30 @@ def round_rules(params: Params, leftover: str) -> dict[str, Any]:
 
 
 def _level(
-    store: Workspace, params: Params, level: int, next_pid: int, scale: float, leftover: str
+    store: Workspace,
+    params: Params,
+    level: int,
+    next_pid: int,
+    scale: float,
+    leftover: str,
+    *,
+    wide: bool,
 ) -> tuple[int, int]:
-    """One round over the whole frontier: the partitions it makes, the buckets left to try."""
+    """One round over the whole frontier: the partitions it makes, the buckets left to try.
+
+    `wide`: whether any node has more than 64 children, so that buckets can hold wide lists;
+    without, the statements leave that key out (it doubles the cost of grouping the frontier).
+    """
     rules = round_rules(params, leftover)
     keep_leftover = rules["keep_leftover"]
     store.run(
         "partition_outcome",
-        {"k": params.k, "realized": rules["realized"], "first_only": rules["first_only"]},
+        {
+            "k": params.k,
+            "realized": rules["realized"],
+            "first_only": rules["first_only"],
+            "wide": wide,
+        },
     )
     if params.keep_intermediate:
         store.run("partition_gain", {"scale": scale})
@@ -144,7 +163,7 @@ def _level(
             "partition_gain_log_start" if level == 1 else "partition_gain_log_add", {"level": level}
         )
     store.run("partition_balance", {"k": params.k, "next": next_pid})
-    store.run("partition_split", {"k": params.k})
+    store.run("partition_split", {"k": params.k, "wide": wide})
     new = row_count(store.run("partition_grow_tree", {"level": level}))
     if new:
         store.run("partition_add_cuts", {"level": level})
@@ -154,7 +173,7 @@ def _level(
         store.run("partition_block")
     active = row_count(store.run("partition_next_bucket", {"keep_leftover": keep_leftover}))
     if new:
-        active += row_count(store.run("partition_open_bucket"))
+        active += row_count(store.run("partition_open_bucket", {"wide": wide}))
     store.run("partition_retire")
     return new, active
 

@@ -20,9 +20,9 @@ WHERE
     o.gain_rank < c.gain_rank OR c.rolled_back
   )
 UNION
-SELECT DISTINCT
+SELECT
   pid,
   expanded
-FROM partition_split
+FROM partition_balance
 WHERE
   new_pid IS NULL;

@@ -31,7 +31,7 @@ WITH opened AS (
   JOIN partition_expand_step AS n
     ON n.step = e.next_step AND n.rank >= 64
   WHERE
-    NOT s.new_pid IS NULL
+    $wide AND NOT s.new_pid IS NULL
   GROUP BY
     s.tid,
     e.child

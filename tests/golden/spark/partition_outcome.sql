@@ -12,11 +12,28 @@ WITH bucket AS (
     COUNT(*) AS size,
     CAST(SUM(tx_gain) AS BIGINT) AS bucket_gain
   FROM partition_bucket
+  WHERE
+    $wide
   GROUP BY
     pid,
     expanded,
     mask,
     wide
+  UNION ALL
+  SELECT
+    pid,
+    expanded AS node,
+    mask,
+    CAST(NULL AS ARRAY<INT>) AS wide,
+    COUNT(*) AS size,
+    CAST(SUM(tx_gain) AS BIGINT) AS bucket_gain
+  FROM partition_bucket
+  WHERE
+    NOT $wide
+  GROUP BY
+    pid,
+    expanded,
+    mask
 ), per_node AS (
   SELECT
     pid,
@@ -52,21 +69,30 @@ WITH bucket AS (
   FROM per_node AS p
   ANTI JOIN partition_blocked AS x
     ON x.pid = p.pid AND x.node = p.node
-), ranked AS (
+), pick AS (
+  /* the rank each partition expands: its best that is not rolled back, else 1 (an aggregate, */
+  /* not a second window: a window's set-up costs more than the few rows it orders) */
   SELECT
-    *,
-    ROW_NUMBER() OVER (
-      PARTITION BY pid
-      ORDER BY CASE WHEN NOT $first_only THEN rolled_back END NULLS LAST, gain_rank NULLS LAST
-    ) = 1 AS chosen
+    pid,
+    CASE
+      WHEN $first_only
+      THEN 1
+      ELSE COALESCE(MIN(gain_rank) FILTER(WHERE
+        NOT rolled_back), 1)
+    END AS chosen_rank
   FROM decided
+  GROUP BY
+    pid
 )
 SELECT
-  r.*,
+  d.*,
+  d.gain_rank = c.chosen_rank AS chosen,
   b.mask,
   b.wide,
   b.size,
   b.bucket_gain
-FROM ranked AS r
+FROM decided AS d
+JOIN pick AS c
+  ON c.pid = d.pid
 JOIN bucket AS b
-  ON b.pid = r.pid AND b.node = r.node;
+  ON b.pid = d.pid AND b.node = d.node;

@@ -15,4 +15,20 @@ SELECT
     SELECT
       COUNT(*)
     FROM tx
-  ) AS scale;
+  ) AS scale,
+  COALESCE(
+    (
+      SELECT
+        MAX(children) > 64
+      FROM (
+        SELECT
+          COUNT(*) AS children
+        FROM node
+        WHERE
+          NOT parent IS NULL
+        GROUP BY
+          parent
+      )
+    ),
+    FALSE
+  ) AS wide;

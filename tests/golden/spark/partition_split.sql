@@ -8,19 +8,18 @@ WITH placed AS (
     b.tid,
     b.pid,
     b.expanded,
-    b.mask,
-    b.wide,
     b.tx_gain,
     l.size,
     l.need,
-    l.rolled_back,
     l.new_pid
   FROM partition_bucket AS b
   JOIN partition_balance AS l
     ON l.pid = b.pid
     AND l.expanded = b.expanded
     AND l.mask IS NOT DISTINCT FROM b.mask
-    AND l.wide IS NOT DISTINCT FROM b.wide
+    AND (
+      NOT $wide OR l.wide IS NOT DISTINCT FROM b.wide
+    )
 ), donor AS (
   SELECT
     tid

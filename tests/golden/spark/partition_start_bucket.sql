@@ -18,7 +18,8 @@ WITH opened AS (
     ON s.item = t.item AND s.node = r.id
 ), wide AS (
   /* children of rank >= 64 (none below a fan-out of 65) in a join of their own: a list */
-  /* aggregate over every bucket would cost memory for lists that are all empty */
+  /* aggregate over every bucket would cost memory for lists that are all empty; with no */
+  /* such node in the hierarchy ($wide false) the join is not even made */
   SELECT
     t.tid,
     ARRAY_SORT(ARRAY_COMPACT(ARRAY_DISTINCT(COLLECT_LIST(s.child)))) AS wide
@@ -27,6 +28,8 @@ WITH opened AS (
     ON r.parent IS NULL
   JOIN partition_expand_step AS s
     ON s.item = t.item AND s.node = r.id AND s.rank >= 64
+  WHERE
+    $wide
   GROUP BY
     t.tid
 )
