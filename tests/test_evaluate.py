@@ -216,6 +216,24 @@ def test_scores_match_the_definitions(case, seed) -> None:
     store.close()
 
 
+@SETTINGS
+@given(case=releases(max_tx=12), seed=st.integers(0, 3))
+def test_long_probes_match_the_definitions(case, seed) -> None:
+    """Queries of 4 and 5 items and attacks knowing up to 5: the tuples of more than 3 nodes
+    and the supports of more than 3 items are counted past their first pair, as the
+    definitions say."""
+    txs, edges, release, multiset = case
+    store = make_store(txs, edges)
+    put_release(store, "r", release)
+    workload = Workload(queries=8, targets=6, sizes=(2, 4, 5), minsup=0.2, seed=seed)
+    model = Promise(k=2, m=4, model="km", multiset=multiset)
+    out = evaluate(store, "r", model=model, workload=workload)
+    rows = check_scores(store, "r", release, Tree(edges), multiset)
+    assert {r["size"] for r in rows if r["workload"] == "attack"} <= {1, 2, 3, 4, 5}
+    _check_figures(out, rows, k=2)
+    store.close()
+
+
 def _check_figures(out: dict, rows: list[dict], k: int) -> None:
     """The per-size figures recomputed from the probes in Python."""
     for key, workload in (("itemset_queries", "random"), ("frequent_queries", "frequent")):
