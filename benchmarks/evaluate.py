@@ -5,6 +5,10 @@ The releases are made once into a DuckDB file (not timed); each timed run is a f
 that opens that file and evaluates one stored run, as `setanon evaluate --db DB --run R` would:
 
     python benchmarks/evaluate.py --db /tmp/wv2.duckdb --runs aa:10:2 partition:10 clump:10
+
+`--single RUN` evaluates one stored run of `--db` in this process and prints its figures with
+`steps`: each named statement's count and seconds from the statement log, the slowest first
+(what the 10^6 and 10^7 profiles of benchmarks/README.md quote).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def prepare(db: Path, specs: list[str]) -> list[str]:
         for s in specs:
             algorithm, k, *m = s.split(":")
             name = f"{algorithm}_k{k}" + (f"_m{m[0]}" if m else "")
-            if name not in store.schemas():
+            if not store.has_table("release", schema=name):
                 params = Params(
                     algorithm=algorithm, k=int(k), m=int(m[0]) if m else None, run_name=name
                 )
@@ -47,18 +51,25 @@ def prepare(db: Path, specs: list[str]) -> list[str]:
     return names
 
 
-def one(db: Path, run: str, queries: int, targets: int, seed: int) -> dict:
-    """Evaluate one stored run in this process and return its figures."""
-    sys.path.insert(0, str(ROOT))
+def one(args: argparse.Namespace) -> dict:
+    """Evaluate one stored run in this process; its figures and each statement's seconds."""
+    sys.path.insert(0, args.code)
     from setanon_sql import Store
     from setanon_sql.measure.evaluate import Workload, evaluate
 
-    store = Store(db)
+    store = Store(args.db, memory_limit=args.memory_limit, temp_dir=args.temp_dir)
+    workload = Workload(queries=args.queries, targets=args.targets, seed=args.seed)
     try:
-        out = evaluate(store, run, workload=Workload(queries=queries, targets=targets, seed=seed))
+        out = evaluate(store, args.single, workload=workload)
+        steps: dict[str, list] = {}
+        for entry in store.log:
+            step = steps.setdefault(entry.step, [0, 0.0])
+            step[0] += 1
+            step[1] += entry.seconds
     finally:
         store.close()
-    return out
+    ranked = sorted(steps.items(), key=lambda kv: -kv[1][1])
+    return out | {"steps": {name: [n, round(s, 3)] for name, (n, s) in ranked}}
 
 
 def timed(args: argparse.Namespace, run: str) -> dict:
@@ -115,10 +126,15 @@ def main() -> None:
     p.add_argument("--targets", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--repeat", type=int, default=3, help="timed processes per run")
-    p.add_argument("--single", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--code", default=str(ROOT), help="the package tree to import (another commit's)"
+    )
+    p.add_argument("--memory-limit", help="DuckDB's memory limit, e.g. 3.5GB")
+    p.add_argument("--temp-dir", help="DuckDB's spill folder")
+    p.add_argument("--single", metavar="RUN", help="evaluate this run here; print the figures")
     args = p.parse_args()
     if args.single:
-        out = one(args.db, args.single, args.queries, args.targets, args.seed)
+        out = one(args)
         print(json.dumps(out, default=float))
         return
     for run in prepare(args.db, args.runs):

@@ -39,36 +39,71 @@ WITH probes AS (
   FROM probe_items AS p
   JOIN frequency AS f
     ON f.item = p.item
-), pairs AS (
+), firsts AS (
+  /* each probe of 2+ items: its two least frequent items, in id order */
   SELECT
     r1.probe,
     r1.size,
-    t1.tid
+    LEAST(r1.item, r2.item) AS lo,
+    GREATEST(r1.item, r2.item) AS hi
   FROM ranked AS r1
   JOIN ranked AS r2
     ON r2.probe = r1.probe AND r2.pos = 2
-  JOIN tx AS t1
-    ON t1.item = r1.item
-  JOIN tx AS t2
-    ON t2.tid = t1.tid AND t2.item = r2.item
   WHERE
     r1.pos = 1
-), longer AS (
+), pair_tx AS MATERIALIZED (
+  /* the transactions holding some probe's first pair: a join within each transaction */
   SELECT
-    p.probe,
+    a.tid,
+    a.item AS lo,
+    b.item AS hi
+  FROM (
+    SELECT
+      t.tid,
+      t.item
+    FROM tx AS t
+    SEMI JOIN firsts AS f
+      ON f.lo = t.item
+  ) AS a
+  JOIN (
+    SELECT
+      t.tid,
+      t.item
+    FROM tx AS t
+    SEMI JOIN firsts AS f
+      ON f.hi = t.item
+  ) AS b
+    ON b.tid = a.tid AND b.item > a.item
+  SEMI JOIN firsts AS f
+    ON f.lo = a.item AND f.hi = b.item
+), pair_counts AS (
+  SELECT
+    lo,
+    hi,
+    COUNT(*) AS support
+  FROM pair_tx
+  GROUP BY
+    lo,
+    hi
+), longer AS (
+  /* the transactions holding a longer probe's first pair and every other item of it */
+  SELECT
+    f.probe,
     p.tid
-  FROM pairs AS p
+  FROM firsts AS f
+  JOIN pair_tx AS p
+    ON p.lo = f.lo AND p.hi = f.hi
   JOIN ranked AS r
-    ON r.probe = p.probe AND r.pos > 2
+    ON r.probe = f.probe AND r.pos > 2
   JOIN tx AS t
     ON t.tid = p.tid AND t.item = r.item
   WHERE
-    p.size > 2
+    f.size > 2
   GROUP BY
-    p.probe,
+    f.probe,
     p.tid
   HAVING
-    COUNT(*) = ANY_VALUE(p.size) IGNORE NULLS - 2
+    COUNT(*) = ANY_VALUE(f.size) IGNORE NULLS - 2
 ), counted AS (
   SELECT
     probe,
@@ -78,13 +113,13 @@ WITH probes AS (
     size = 1
   UNION ALL
   SELECT
-    probe,
-    COUNT(*) AS actual
-  FROM pairs
+    f.probe,
+    c.support AS actual
+  FROM firsts AS f
+  JOIN pair_counts AS c
+    ON c.lo = f.lo AND c.hi = f.hi
   WHERE
-    size = 2
-  GROUP BY
-    probe
+    f.size = 2
   UNION ALL
   SELECT
     probe,

@@ -13,10 +13,12 @@ WITH released AS (
       (
         CASE WHEN $multiset THEN COUNT(*) ELSE 1 END
       ) / ANY_VALUE(n.leaf_count) IGNORE NULLS
-    ) AS weight
+    ) AS weight,
+    ANY_VALUE(c.support) IGNORE NULLS AS support
   FROM (
     SELECT
       cls,
+      support,
       EXPLODE(nodes) AS node
     FROM eval_classes
   ) AS c
@@ -90,7 +92,8 @@ WITH released AS (
 SELECT
   r.cls,
   r.node,
-  r.weight
+  r.weight,
+  r.support
 FROM released AS r
 ANTI JOIN nested_classes AS c
   ON c.cls = r.cls
@@ -98,7 +101,8 @@ UNION ALL
 SELECT
   f.cls,
   f.node,
-  LEAST(1.0, SUM(r.weight)) AS weight
+  LEAST(1.0, SUM(r.weight)) AS weight,
+  ANY_VALUE(r.support) IGNORE NULLS AS support
 FROM flat AS f
 ANTI JOIN open AS o
   ON o.cls = f.cls AND o.node = f.node

@@ -3,7 +3,7 @@ DROP TABLE IF EXISTS eval_node_tuples;
 
 CREATE TABLE eval_node_tuples
 USING PARQUET AS
-WITH RECURSIVE needed AS (
+WITH needed AS (
   SELECT
     ROW_NUMBER() OVER () AS tuple,
     nodes
@@ -55,9 +55,10 @@ WITH RECURSIVE needed AS (
   WHERE
     _w = p.width
 ), firsts AS (
-  /* each tuple's two rarest nodes, in id order, with how often each repeats */
+  /* each tuple of 2+ nodes: its two rarest nodes, in id order, with how often each repeats */
   SELECT
     p1.tuple,
+    p1.width,
     LEAST(p1.node, p2.node) AS lo,
     GREATEST(p1.node, p2.node) AS hi,
     CASE WHEN p1.node < p2.node THEN p1.times ELSE p2.times END AS lo_times,
@@ -67,10 +68,11 @@ WITH RECURSIVE needed AS (
     ON p2.tuple = p1.tuple AND p2.pos = 2
   WHERE
     p1.pos = 1
-), pair_nodes AS MATERIALIZED (
+), pair_hits AS MATERIALIZED (
   /* the pairs of a class's nodes (by id) that begin some tuple: a join within each class */
   SELECT
     a.cls,
+    a.support,
     a.node AS lo,
     b.node AS hi,
     a.weight AS lo_weight,
@@ -80,55 +82,79 @@ WITH RECURSIVE needed AS (
     ON b.cls = a.cls AND b.node > a.node
   SEMI JOIN firsts AS f
     ON f.lo = a.node AND f.hi = b.node
-), anchors AS (
-  SELECT
-    p1.tuple,
-    c1.cls,
-    1 AS pos,
-    POWER(c1.weight, p1.times) AS weight
-  FROM positions AS p1
-  JOIN eval_class_nodes AS c1
-    ON c1.node = p1.node
-  WHERE
-    p1.pos = 1 AND p1.width = 1
-  UNION ALL
+), anchors AS MATERIALIZED (
+  /* every tuple of 2+ nodes in every class holding its two rarest nodes */
   SELECT
     f.tuple,
-    c.cls,
-    2 AS pos,
-    POWER(c.lo_weight, f.lo_times) * POWER(c.hi_weight, f.hi_times) AS weight
+    f.width,
+    h.cls,
+    h.support,
+    POWER(h.lo_weight, f.lo_times) * POWER(h.hi_weight, f.hi_times) AS weight
   FROM firsts AS f
-  JOIN pair_nodes AS c
-    ON c.lo = f.lo AND c.hi = f.hi
-), held(tuple, cls, pos, weight) AS (
+  JOIN pair_hits AS h
+    ON h.lo = f.lo AND h.hi = f.hi
+), held AS (
+  /* (tuple, support, weight) of every class holding the whole tuple: 1 node, 2 nodes, 3 */
+  /* nodes (one lookup each), more (the lookups counted per class) */
   SELECT
-    tuple,
-    cls,
-    pos,
-    weight
-  FROM anchors
+    p.tuple,
+    c.support,
+    POWER(c.weight, p.times) AS weight
+  FROM positions AS p
+  JOIN eval_class_nodes AS c
+    ON c.node = p.node
+  WHERE
+    p.width = 1
   UNION ALL
   SELECT
-    h.tuple,
-    h.cls,
-    h.pos + 1,
-    h.weight * POWER(c.weight, p.times)
-  FROM held AS h
+    tuple,
+    support,
+    weight
+  FROM anchors
+  WHERE
+    width = 2
+  UNION ALL
+  SELECT
+    a.tuple,
+    a.support,
+    a.weight * POWER(c.weight, p.times) AS weight
+  FROM anchors AS a
   JOIN positions AS p
-    ON p.tuple = h.tuple AND p.pos = h.pos + 1
+    ON p.tuple = a.tuple AND p.pos = 3
   JOIN eval_class_nodes AS c
-    ON c.cls = h.cls AND c.node = p.node
+    ON c.cls = a.cls AND c.node = p.node
+  WHERE
+    a.width = 3
+  UNION ALL
+  SELECT
+    a.tuple,
+    ANY_VALUE(a.support) IGNORE NULLS AS support,
+    ANY_VALUE(a.weight) IGNORE NULLS * PRODUCT(POWER(c.weight, p.times)) AS weight
+  FROM anchors AS a
+  JOIN positions AS p
+    ON p.tuple = a.tuple AND p.pos > 2
+  JOIN eval_class_nodes AS c
+    ON c.cls = a.cls AND c.node = p.node
+  WHERE
+    a.width > 3
+  GROUP BY
+    a.tuple,
+    a.cls
+  HAVING
+    COUNT(*) = ANY_VALUE(a.width) IGNORE NULLS - 2
+), sums AS (
+  SELECT
+    tuple,
+    SUM(support * weight) AS estimate,
+    SUM(support) AS candidates
+  FROM held
+  GROUP BY
+    tuple
 )
 SELECT
-  ANY_VALUE(n.nodes) IGNORE NULLS AS nodes,
-  SUM(k.support * h.weight) AS estimate,
-  SUM(k.support) AS candidates
-FROM held AS h
-JOIN positions AS p
-  ON p.tuple = h.tuple AND p.pos = 1 AND h.pos = p.width
+  n.nodes,
+  s.estimate,
+  s.candidates
+FROM sums AS s
 JOIN needed AS n
-  ON n.tuple = h.tuple
-JOIN eval_classes AS k
-  ON k.cls = h.cls
-GROUP BY
-  h.tuple;
+  ON n.tuple = s.tuple;
