@@ -81,7 +81,7 @@ def split_violations(m: int) -> exp.Select:
                 on=exp.EQ(this=col(f"r{j}", "node"), expression=col(f"s{size}", f"item_{j}")),
             )
         parts.append(q)
-    out: exp.Expr = parts[0]
+    out: exp.Query = parts[0]
     for q in parts[1:]:
         out = exp.union(out, q, distinct=False)
     return select("*").from_(out.subquery("needs", copy=False)).distinct()
