@@ -78,5 +78,5 @@ def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = Fals
         proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
-    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: "), err
     return err
