@@ -49,7 +49,7 @@ ORDER BY n.id;
 
 -- name: km_sample_keys
 -- The (transaction, node) pairs of the sample (tid % $share = 0) as keys tid * $span + node:
--- what counting candidates on the sample probes, a quarter of `expanded`.
+-- what counting candidates on the sample probes, one in $share of `expanded`'s transactions.
 CREATE OR REPLACE TABLE sample_keys AS
 SELECT tid * $span + node AS key
 FROM expanded

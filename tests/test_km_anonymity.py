@@ -367,10 +367,12 @@ def test_da_counting_what_its_walk_reads_finds_the_exhaustive_cut(db, k, m, samp
 
 
 # -- candidates settled on a sample --------------------------------------------------------------
-def sampled_and_full(store, k: int, m: int):
-    """AA with every candidate counted on the sample first, and with none."""
+def sampled_and_full(store, k: int, m: int, growth: int = km_cut.SAMPLE_GROWTH):
+    """AA with every candidate counted on the sample first (its share growing every `growth`
+    transactions), and with none."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(km_cut, "SAMPLE_FROM", 1)
+        mp.setattr(km_cut, "SAMPLE_GROWTH", growth)
         sampled = run(store, "aa", k, m)
         mp.setattr(km_cut, "SAMPLE_FROM", 10**12)
         full = run(store, "aa", k, m)
@@ -378,14 +380,19 @@ def sampled_and_full(store, k: int, m: int):
 
 
 @SETTINGS
-@given(db=databases(max_leaves=8, max_tx=16), k=st.integers(1, 3), m=st.integers(1, 3))
-def test_aa_settling_on_a_sample_gives_the_same_release(db, k, m):
+@given(
+    db=databases(max_leaves=8, max_tx=16),
+    k=st.integers(1, 3),
+    m=st.integers(1, 3),
+    growth=st.sampled_from([km_cut.SAMPLE_GROWTH, 1, 3]),
+)
+def test_aa_settling_on_a_sample_gives_the_same_release(db, k, m, growth):
     # only a support's comparison with k is read, and one of k or more on the sample is one
-    # in the whole data: the search, so the release, is the same
+    # in the whole data: the search, so the release, is the same whatever the sample's share
     txs, edges = db
     assume(k <= len(txs))
     with make_store(txs, edges) as store:
-        sampled, full = sampled_and_full(store, k, m)
+        sampled, full = sampled_and_full(store, k, m, growth)
         assert sampled.report.ok and full.report.ok  # both passed the verifier
         assert release_of(store, sampled.run) == release_of(store, full.run)
         assert full.info["supports_settled_on_sample"] == 0
@@ -416,8 +423,14 @@ def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tm
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(km_cut, "SAMPLE_FROM", 1)
             sampled = run(store, "aa", 5, 2, keep_intermediate=True)
+            mp.setattr(km_cut, "SAMPLE_GROWTH", 1_000)  # one transaction in 16, not in 4
+            smaller = run(store, "aa", 5, 2)
         full = run(store, "aa", 5, 2, keep_intermediate=True)
         assert sampled.info["supports_settled_on_sample"] > 0
+        # a smaller sample settles fewer candidates, and the rest are counted in full
+        settled = smaller.info["supports_settled_on_sample"]
+        assert 0 < settled < sampled.info["supports_settled_on_sample"]
+        assert smaller.report.ok and release_of(store, smaller.run) == release_of(store, full.run)
         assert sampled.report.ok and full.report.ok
         assert release_of(store, sampled.run) == release_of(store, full.run)
         with store.in_run(sampled.run):

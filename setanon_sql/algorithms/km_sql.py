@@ -238,8 +238,8 @@ def _by_rarest_node(size: int, part: str | None) -> exp.Select:
     """The `size`-itemsets' supports from each one's transactions: items come rarest first, so
     each join starts from the shortest list of transactions; the later items are found by the
     packed key of their (transaction, node) pair ($span: more than any node id), in the sample
-    among `sample_keys`, a quarter of the rows to scan and no key to compute. Costs the rarest
-    node's support per itemset."""
+    among `sample_keys`, a share of the rows to scan (`km_cut.sample_share`) and no key to
+    compute. Costs the rarest node's support per itemset."""
     q = select(
         _node_list(_items("c", size)).as_("itemset", quoted=True),
         exp.Count(this=exp.Star()).as_("support", quoted=True),
