@@ -21,8 +21,8 @@ CREATE OR REPLACE TABLE eval_probes (
 -- The first $limit of a size are taken by a top-$limit aggregate (min_by with a count), which
 -- keeps a heap of $limit rows per size: a window ordered every transaction of every size
 -- (3 sizes of synthetic 10^7: 21.8 s of evaluate's 140). DuckDB caps that count below a
--- million; a larger $limit (a size short of distinct itemsets in a large dataset) takes the
--- window.
+-- million ($top_cap); a larger $limit (a size short of distinct itemsets in a large dataset)
+-- takes the window.
 CREATE OR REPLACE TEMP TABLE eval_subsets AS
 WITH sizes AS (
     SELECT unnest($sizes::INTEGER[]) AS size
@@ -37,15 +37,15 @@ WITH sizes AS (
     FROM (
         SELECT size,
                min_by({'tid': tid, 'draw': draw}, {'draw': draw, 'tid': tid},
-                      least($limit, 999999)) AS picks
+                      least($limit, $top_cap)) AS picks
         FROM eligible
-        WHERE $limit < 1000000
+        WHERE $limit <= $top_cap
         GROUP BY size
     ) AS f, unnest(f.picks) AS u(pick)
     UNION ALL
     SELECT size, tid, draw
     FROM eligible
-    WHERE $limit >= 1000000
+    WHERE $limit > $top_cap
     QUALIFY row_number() OVER (PARTITION BY size ORDER BY draw, tid) <= $limit
 ), ranked AS (
     SELECT d.size, d.tid, d.draw, t.item,

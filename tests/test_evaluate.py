@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, ParamsError, Store, anonymize, runs
+from setanon_sql.measure import evaluate as evaluate_module
 from setanon_sql.measure.evaluate import Workload, evaluate, figures, frequent_itemsets, score
 from setanon_sql.runs import Promise
 
@@ -384,6 +385,29 @@ def test_same_seed_same_workload_and_sizes_bounded() -> None:
     counts = Counter((r["workload"], r["size"]) for r in first)
     assert max(counts.values()) <= 2
     assert {s for w, s in counts if w == "attack"} == {1, 2, 3}  # 1..m+1 known items
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    queries=st.integers(1, 5),
+    targets=st.integers(1, 5),
+    cap=st.integers(0, 3),
+)
+def test_the_top_n_draw_and_the_window_draw_alike(seed, queries, targets, cap) -> None:
+    # eval_subsets takes each size's first transactions with a top-n aggregate up to TOP_CAP,
+    # with a window beyond it: every limit above `cap` here goes to the window
+    store = make_store(FIG2_TX, AB_TREE)
+    put_release(store, "hand", HAND_RELEASE)
+    w = Workload(queries=queries, targets=targets, seed=seed)
+    m = Promise(k=2, m=2, model="km")
+    evaluate(store, "hand", model=m, workload=w)
+    top_n = probes(store, "hand")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(evaluate_module, "TOP_CAP", cap)
+        evaluate(store, "hand", model=m, workload=w)
+    assert probes(store, "hand") == top_n
+    store.close()
 
 
 def test_bad_parameters() -> None:

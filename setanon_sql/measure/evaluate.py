@@ -36,6 +36,11 @@ FREQUENT_CAP = 10_000
 """Frequent itemsets kept per size from 2 on (or --queries, if larger): see `frequent_itemsets`."""
 
 
+TOP_CAP = 999_999
+"""The most transactions `eval_subsets` draws per size with a top-n aggregate (DuckDB's limit
+for min_by's count); beyond, it orders them all with a window: the same draws, slower."""
+
+
 @dataclass(frozen=True)
 class Workload:
     """How many probes of which sizes, and the seed that draws them."""
@@ -184,7 +189,8 @@ def draw_subsets(
     the picks are those a draw from every transaction would give, at the cost of a few."""
     limit = 2 * n if distinct else n
     while True:
-        store.run("eval_subsets", {"sizes": sizes, "seed": seed, "salt": salt, "limit": limit})
+        params = {"sizes": sizes, "seed": seed, "salt": salt, "limit": limit, "top_cap": TOP_CAP}
+        store.run("eval_subsets", params)
         if not distinct or not store.run("eval_subsets_short", {"n": n, "limit": limit}).rows:
             return
         limit *= 4
