@@ -14,6 +14,12 @@ CREATE OR REPLACE TABLE eval_probes (
     workload VARCHAR, size INTEGER, qid BIGINT, tid BIGINT, itemset INTEGER[], actual BIGINT
 );
 
+-- name: eval_lengths
+-- Every transaction's number of items, for the draws of eval_subsets (made once: the queries'
+-- and the attacks' draws read it, a grouping of every item instance each time otherwise).
+CREATE OR REPLACE TEMP TABLE eval_lengths AS
+SELECT tid, count(*) AS items FROM tx GROUP BY tid;
+
 -- name: eval_subsets
 -- For each size in $sizes, the first $limit transactions with at least that many items in a
 -- random order (`draw`, ties by tid), each with one random subset of that size (`itemset`,
@@ -26,12 +32,10 @@ CREATE OR REPLACE TABLE eval_probes (
 CREATE OR REPLACE TEMP TABLE eval_subsets AS
 WITH sizes AS (
     SELECT unnest($sizes::INTEGER[]) AS size
-), lengths AS NOT MATERIALIZED (
-    SELECT tid, count(*) AS items FROM tx GROUP BY tid
 ), eligible AS NOT MATERIALIZED (
     SELECT s.size, l.tid, hash(l.tid, s.size, $seed, $salt) AS draw
     FROM sizes AS s
-    JOIN lengths AS l ON l.items >= s.size
+    JOIN eval_lengths AS l ON l.items >= s.size
 ), drawn AS (
     SELECT f.size, u.pick.tid AS tid, u.pick.draw AS draw
     FROM (

@@ -163,6 +163,8 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
     """Fill `eval_probes` with the random and frequent workloads and the attacks."""
     sizes, seed = list(workload.sizes), workload.seed
     store.run("eval_probes_create")
+    if workload.queries or workload.targets:
+        store.run("eval_lengths")
     if workload.queries:
         draw_subsets(store, sizes, seed, _SALT_QUERIES, workload.queries, distinct=True)
         store.run("eval_pick_random", {"n": workload.queries})

@@ -6,30 +6,45 @@ USING PARQUET AS
 WITH sizes AS (
   SELECT
     EXPLODE(CAST($sizes AS ARRAY<INT>)) AS size
-), lengths AS (
+), eligible AS NOT MATERIALIZED (
   SELECT
-    tid,
-    COUNT(*) AS items
-  FROM tx
-  GROUP BY
-    tid
+    s.size,
+    l.tid,
+    HASH(l.tid, s.size, $seed, $salt) AS draw
+  FROM sizes AS s
+  JOIN eval_lengths AS l
+    ON l.items >= s.size
 ), drawn AS (
+  SELECT
+    f.size,
+    u.pick.tid AS tid,
+    u.pick.draw AS draw
+  FROM (
+    SELECT
+      size,
+      MIN_BY(STRUCT(tid AS tid, draw AS draw), STRUCT(draw AS draw, tid AS tid)) AS picks
+    FROM eligible
+    WHERE
+      $limit <= $top_cap
+    GROUP BY
+      size
+  ) AS f
+  LATERAL VIEW
+  EXPLODE(f.picks) u AS pick
+  UNION ALL
   SELECT
     size,
     tid,
     draw
   FROM (
     SELECT
-      s.size,
-      l.tid,
-      HASH(l.tid, s.size, $seed, $salt) AS draw,
-      ROW_NUMBER() OVER (
-        PARTITION BY s.size
-        ORDER BY HASH(l.tid, s.size, $seed, $salt) NULLS LAST, l.tid NULLS LAST
-      ) AS _w
-    FROM sizes AS s
-    JOIN lengths AS l
-      ON l.items >= s.size
+      size,
+      tid,
+      draw,
+      ROW_NUMBER() OVER (PARTITION BY size ORDER BY draw NULLS LAST, tid NULLS LAST) AS _w
+    FROM eligible
+    WHERE
+      $limit > $top_cap
   ) AS _t
   WHERE
     _w <= $limit
