@@ -440,7 +440,7 @@ def test_aa_settles_candidates_on_a_sample_and_says_which_supports_are_bounds(tm
             exact = {tuple(s): n for s, n in rows}
             assert store.scalar("SELECT bool_and(exact) FROM itemset_supports")
         assert len(bounds) == sampled.info["supports_settled_on_sample"]
-        # the same search asks for the same itemsets; a bound is the count on a quarter of the
+        # the same search asks for the same itemsets; a bound is the count on one in 4 of the
         # transactions: at least k, at most the support
         assert all(5 <= n <= exact[tuple(s)] for s, n in bounds)
     finally:
