@@ -98,9 +98,9 @@ class Tree:
 
 
 def sample_share(transactions: int) -> int:
-    """One transaction in how many is in the sample: SAMPLE_SHARE, times one more for every
-    SAMPLE_GROWTH transactions beyond the first: the sample holds between 625,000 and 1.25 M
-    transactions from 2.5 M on.
+    """One transaction in how many is in the sample: SAMPLE_SHARE times the whole multiples of
+    SAMPLE_GROWTH in the data (at least once), so from 2.5 M transactions on the sample holds
+    between 625,000 and 1.25 M of them.
 
     Example:
         >>> [sample_share(n) for n in (100_000, 1_000_000, 5_000_000, 10_000_000)]
