@@ -186,9 +186,9 @@ class Supports:
     The search only ever compares a support with k, so a support may be known only on one
     side of k; it is then kept as a bound, and `itemset_supports.exact` is false:
     Itemsets are counted when the walk first needs them; from SAMPLE_FROM transactions on,
-    first in the sample (tid % share = 0, `sample_share`), and an itemset held there k times or more is
-    kept with that sample count, a lower bound >= k of its support; the others are counted in
-    the rest of the transactions, their support the sum of both counts.
+    first in the sample (tid % share = 0, `sample_share`), and an itemset held there k times
+    or more is kept with that sample count, a lower bound >= k of its support; the others are
+    counted in the rest of the transactions, their support the sum of both counts.
     """
 
     def __init__(self, store: Workspace, tree: Tree, k: int) -> None:
