@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from helpers.cli import EX, cli
 
+from setanon_sql.engine import limits
 from setanon_sql.engine.limits import THREADS_PER_CORE, cores
 from setanon_sql.errors import ExitCode
 
@@ -37,6 +38,20 @@ def test_a_memory_limit_too_small_for_the_work_is_said_with_the_limit() -> None:
     assert r.code == ExitCode.RESOURCES, r.stderr
     assert "ran out of memory" in r.stderr and "--memory-limit" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_spill_files_at_their_cap_are_said_as_disk_not_memory(tmp_path, monkeypatch) -> None:
+    # DuckDB reports its spill cap as an out-of-memory error; telling the analyst to raise
+    # --memory-limit then sent a 10^8 run back with the same disk (the cap: free disk / 2)
+    monkeypatch.setattr(limits, "spill_cap", lambda temp_dir, free=None: "1MiB")
+    out = tmp_path / "out.csv"
+    r = cli("anonymize", WV1, "--fanout", 5, "-a", "aa", "-k", 10, "-m", 2,
+            "--memory-limit", "30MB", "--threads", 1, "-q", "-o", out)  # fmt: skip
+    assert r.code == ExitCode.RESOURCES, r.stderr
+    assert "spill files" in r.stderr and "cap of 1.0 MiB" in r.stderr, r.stderr
+    assert "--temp-dir" in r.stderr and "ran out of memory" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def _file_size_limit() -> None:

@@ -161,6 +161,15 @@ class Executor(StatementLog):
         """DuckDB's out-of-memory and out-of-disk errors as what they are: the machine's
         limits, said with the limit in force and what to change (exit 5, not a bug)."""
         text = first_line(e)
+        if limits.SPILL_FULL in str(e):  # an out-of-memory error by its type, a full disk by cause
+            folder = self.setting("temp_directory")
+            cap = self.setting("max_temp_directory_size")
+            return ResourceError(
+                f"DuckDB's spill files in {folder} reached their cap of {cap} in step {step} "
+                f"({text}); the cap is {limits.SPILL_SHARE:.0%} of the disk free there when the "
+                "database was opened: free disk space, spill elsewhere with --temp-dir, or "
+                "raise --memory-limit"
+            )
         if isinstance(e, duckdb.OutOfMemoryException):
             limit = self.setting("memory_limit")
             return ResourceError(

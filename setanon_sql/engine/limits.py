@@ -21,6 +21,9 @@ MIN_BYTES = 1 << 30  # never below 1 GiB, whatever the machine reports
 THREADS_PER_CORE = 4  # --threads above this many per core only costs (DuckDB starts them all)
 # how DuckDB's IO errors say the disk (or a limit on it) is full
 DISK_FULL = ("no space left", "disk quota", "file too large", "max_temp_directory_size")
+# how DuckDB says its spill files reached max_temp_directory_size: an OutOfMemoryException whose
+# first line ("failed to offload data block ...") does not say so; a later line names the setting
+SPILL_FULL = "'max_temp_directory_size' setting"
 
 
 def physical_memory() -> int | None:
