@@ -62,10 +62,12 @@ def one(args: argparse.Namespace) -> dict:
     rows = store.scalar("SELECT count(*) FROM tx")
     params = Params(algorithm=args.algorithm, k=args.k, m=args.m or None)
     cpu1 = time.process_time()
-    result = anonymize(store, params)
+    try:
+        result = anonymize(store, params)
+    finally:  # a run that fails late (10^8: the spill cap in information_loss) keeps its profile
+        if args.profile:
+            write_profile(Path(args.profile), statement_seconds(store.log))
     anonymize_cpu = time.process_time() - cpu1  # every thread's: DuckDB's workers too
-    if args.profile:
-        write_profile(Path(args.profile), statement_seconds(store.log))
     return {
         "transactions": args.n,
         "item_rows": rows,
@@ -213,6 +215,7 @@ def _run(
     cmd += ["--temp-dir", args.temp_dir] if args.temp_dir else []
     if args.profile:
         cmd += ["--profile", f"{args.profile}{n}_{algorithm}_k{args.k}_r{i}.tsv"]
+    started = time.perf_counter()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -220,7 +223,8 @@ def _run(
     if done.returncode:
         lines = [x for x in done.stderr.strip().splitlines() if x.strip(" ^~")]
         print("\n".join(f"# {x}" for x in lines[-6:]), file=sys.stderr)
-        return {"transactions": n, "algorithm": algorithm, "error": (lines or ["?"])[-1]}
+        return {"transactions": n, "algorithm": algorithm, "error": (lines or ["?"])[-1],
+                "wall_s": round(time.perf_counter() - started, 2)}  # fmt: skip
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
