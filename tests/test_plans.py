@@ -145,7 +145,7 @@ def test_measuring_statements_do_not_explode(name):
                 with store.ex.recording(log):
                     ev.evaluate(store, release, model=model, workload=workload)
     steps = {p.step for p in log.plans}
-    assert {"information_loss", "information_loss_multiset", "verify_generalizes",
+    assert {"information_loss_part", "information_loss_multiset", "verify_generalizes",
             "verify_covers", "verify_matching", "instance_nodes", "eval_class_nodes",
             "eval_release_scores", "eval_generalization"} <= steps  # fmt: skip
     assert exploded(log) == []

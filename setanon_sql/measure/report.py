@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..runs import Promise, promise_of, read_info
 from ..store.database import Store
+from . import metrics
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
 from .verify import verify_promise
 
@@ -43,9 +44,7 @@ def run_report(
         levels = store.run("eval_levels").dicts()
         top = store.run("eval_most_generalized", {"n": 15}).dicts()
         candidates = store.run("eval_candidates_per_known").tuples("known", "candidates")
-        loss = store.run(
-            "information_loss_multiset" if model.multiset else "information_loss"
-        ).one()
+        loss = metrics.information_loss(store, multiset=model.multiset)
     return {
         "run": run,
         "info": info,
