@@ -15,7 +15,8 @@ SELECT (SELECT min(tid) FROM tids) AS first_tid, (SELECT max(tid) FROM tids) AS 
 -- `node` first, then each transaction's items are matched to its released nodes only. A
 -- repeated release row only repeats a node in a min(), so the release is not made distinct.
 -- Why a range of transactions: the grouping holds every instance of it, and at 10^8
--- transactions (439 M instances) one statement's hash tables overflowed a 32 GB spill cap.
+-- transactions (439 M instances) one statement's hash tables overflowed a 32 GB spill cap
+-- (metrics.PART_INSTANCES).
 WITH cover AS (
     SELECT t.tid, t.item, min(c.ncp) AS ncp, min(c.lm) AS lm
     FROM tx AS t
