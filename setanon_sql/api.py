@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import resource
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from .progress import Progress, quiet
 from .store import sources as load_mod
 from .store.database import Store
 from .store.hierarchy_spec import HierarchySpec
+from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
     from .measure.verify_disassociation import DisassociationReport
@@ -191,11 +193,20 @@ class Result:
         }
 
 
-def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Result:
-    """Run one algorithm into a new run schema, verify its release, measure its loss.
+def anonymize(
+    store: Store,
+    params: Params,
+    *,
+    progress: Progress = quiet,
+    outputs: RunOutputs | None = None,
+    read: Iterable[str | Path | None] = (),
+) -> Result:
+    """Run one algorithm into a new run schema, verify its release, measure its loss, and
+    write `outputs` (release file or folder, table, SQL log) as the run takes its place.
 
     A release that fails the verifier raises VerificationError: it is never returned, and its
-    run is removed.
+    run is removed. Outputs are checked before the work against `read` (the files the caller
+    read), the database and every source its registry names.
     """
     algo = catalog.get(params.algorithm)
     if algo.needs_hierarchy:  # disassociation releases every term as it is: needs none (#28)
@@ -205,9 +216,12 @@ def anonymize(store: Store, params: Params, *, progress: Progress = quiet) -> Re
     runs.check_k(params.k, store.count("tids"))
     name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
     record = {"k": params.k, "m": params.m, "options": params.options}
+    if outputs is not None:
+        outputs.check(inputs_of(store, read), replace=params.replace)
+        outputs = replace(outputs, manifest={"run": name, **(outputs.manifest or {})})
     started = time.perf_counter()
     with runs.making(
-        store, name, algorithm=algo.name, params=record, replace=params.replace
+        store, name, algorithm=algo.name, params=record, replace=params.replace, outputs=outputs
     ) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
@@ -403,7 +417,7 @@ def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
     if not runs.promise_of(store, run).disassociated:
         raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
     with store.in_run(run, scratch=True):
-        return {"run": run, **draw(store, path)}
+        return {"run": run, **draw(store, path, inputs_of(store))}
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import catalog
 from .engine.log import Rows
@@ -24,6 +24,15 @@ from .params import check_whole
 if TYPE_CHECKING:
     from .engine.contract import Workspace
     from .store.database import Run, Store
+    from .store.outputs import Publication
+
+
+class Outputs(Protocol):
+    """What a run writes as it is made (`store.publish.RunOutputs`, or a table run's)."""
+
+    def stage(self, store: Store, run: Run, publication: Publication) -> None: ...
+
+    def in_swap(self, store: Store, run: Run) -> None: ...
 
 RUN_PREFIX = "run_"
 INFO_TABLE = "run_info"
@@ -67,6 +76,7 @@ def making(
     algorithm: str = "",
     params: Mapping[str, Any] | None = None,
     replace: bool = False,
+    outputs: Outputs | None = None,
 ) -> Iterator[Run]:
     """Make a run: record it, create its schema and make it the place unqualified names are
     created. On success its `sql_log` is saved and the run marked complete with
@@ -75,9 +85,16 @@ def making(
 
     A run that replaces a live run of its name (`replace`) is built in a schema of its own
     and swapped in at the end, in one transaction with the earlier run's removal: the earlier
-    run survives every failure and interrupt of its replacement."""
+    run survives every failure and interrupt of its replacement.
+
+    `outputs` (a release file or folder, a release table, an SQL log) are written while the run
+    is still being made and take their places with it: the files are put in place just before
+    the swap and what they replace is removed just after it, the table is written inside the
+    swap's transaction, and a failure of any of these undoes them all, the earlier run and its
+    files left as they were (#40)."""
     from .store.database import Run, renamed_schema
     from .store.dataset import save_log
+    from .store.outputs import Publication
 
     reg = store.registry
     reg.ensure()
@@ -97,6 +114,7 @@ def making(
     )
     run, outer = Run(schema, run_id, name=name), store.run_ctx
     started = time.perf_counter()
+    files = Publication()
     try:
         with store.ex.recording(run.log):
             reg.create_schema(schema, "run", run_id)
@@ -107,14 +125,21 @@ def making(
             run.log[:] = [renamed_schema(e, schema, name) for e in run.log]
         save_log(store.ex, run.log)
         reg.record_tables(schema, "run", run_id)
+        if outputs is not None:
+            outputs.stage(store, run, files)
+        files.publish()
         with store.ex.transaction():
+            if outputs is not None:
+                outputs.in_swap(store, run)
             if old is not None:
                 reg.swap_run(old, schema, name, run_id)
             reg.end_run(
                 run_id, "complete", seconds=time.perf_counter() - started, results=run.results
             )
         run.schema = name
+        files.commit()
     except BaseException as e:
+        files.rollback()
         reason = "interrupted" if isinstance(e, KeyboardInterrupt) else first_line(e)
         if reg.owner_of(run.schema) is not None:
             reg.drop_schema(run.schema, force=True)

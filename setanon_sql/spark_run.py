@@ -330,7 +330,7 @@ def anonymize_source(
     from .engine.log import replay_script
     from .engine.spark import session
     from .engine.spark_warehouse import StagedRun
-    from .store.release_io import write_text_atomic
+    from .store.outputs import check_file, write_text
 
     check_algorithm(params.algorithm)
     from pyspark.sql import SparkSession
@@ -360,8 +360,9 @@ def anonymize_source(
                     shutil.rmtree(written, ignore_errors=True)
                 raise
         if sql_log is not None:
-            write_text_atomic(
-                sql_log, replay_script(ex.log, title=LOG_TITLE.format(run=staged.run))
+            script = replay_script(ex.log, title=LOG_TITLE.format(run=staged.run))
+            write_text(
+                check_file(sql_log, fmt="sql", formats=("sql",))[0], script
             )
         return result, notes
     finally:

@@ -159,6 +159,13 @@ SELECT d.dataset_id, d.kind, d.schema_name, d.source, d.format, d.rows, d.items,
 FROM setanon.datasets AS d
 ORDER BY d.dataset_id;
 
+-- name: registry_sources
+-- The files the datasets and hierarchies were read from (or how they were made), which no
+-- output of the tool may replace.
+SELECT source FROM setanon.datasets
+UNION
+SELECT source FROM setanon.hierarchies;
+
 -- name: registry_add_dataset
 -- Record a new dataset.
 INSERT INTO setanon.datasets VALUES (

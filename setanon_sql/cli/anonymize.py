@@ -152,7 +152,7 @@ def anonymize_cmd(
     with open_data(src, hier, dbo) as store:
         result = anonymize_into(
             store, params, output, output_table, sql_log, per_transaction, as_json or quiet,
-            files=(files or "csv") if folder else None,
+            files=(files or "csv") if folder else None, read=read,
         )  # fmt: skip
     summary = run_summary(result, output)
     if output_table is not None:
@@ -169,13 +169,11 @@ def _disassociates(algorithm: str) -> bool:
 
 
 def release_files(output: Path | None, sql_log: Path | None, read: list[Path | None]) -> None:
-    """The files a run will write, checked before any work."""
-    from ..store import release_io as release
+    """The files a run will write, checked before any work (and again against the registry's
+    inputs once the database is open)."""
+    from ..store.publish import RunOutputs
 
-    if output is not None:
-        release.check_output(output, read)
-    if sql_log is not None:
-        release.check_output(sql_log, read, fmt="sql", formats=("sql",))
+    RunOutputs(path=output, sql_log=sql_log).check(read, replace=False)
 
 
 def anonymize_into(
@@ -188,11 +186,13 @@ def anonymize_into(
     silent: bool,
     *,
     files: str | None = None,
+    read: list[Path | None] | None = None,
 ) -> Any:
-    """Run, then write what was asked: the release file (a disassociation run's: the folder
-    of `files`), the release table, the SQL log."""
+    """Run and write what was asked, as the run takes its place (`api.anonymize`): the release
+    file (a disassociation run's: the folder of `files`), the release table, the SQL log."""
     from .. import api
     from ..store import release_io as release
+    from ..store.publish import RunOutputs
     from .progress import cli_progress
 
     target = (
@@ -200,23 +200,17 @@ def anonymize_into(
         if output_table is not None
         else None
     )
+    outputs = RunOutputs(
+        path=output,
+        folder=files if output is not None else None,
+        per_transaction=per_transaction,
+        refined=bool(files is not None and params.options.get("refine")),
+        table=target,
+        sql_log=sql_log,
+        manifest=folder_manifest(params) if files is not None else None,
+    )
     with cli_progress(not silent and sys.stderr.isatty()) as progress:
-        result = api.anonymize(store, params, progress=progress)
-    with store.in_run(result.run) as row:
-        if files is not None and output is not None:  # a disassociated release (#28)
-            from ..store.disassociated_files import write_folder
-
-            write_folder(
-                store, output, fmt=files, refined=params.options["refine"],
-                manifest=folder_manifest(result),
-            )  # fmt: skip
-        elif output is not None:
-            release.write_release(store, output, per_transaction=per_transaction)
-        if target is not None:
-            release.write_table(store, target, row["run_id"], per_transaction=per_transaction)
-    if sql_log is not None:
-        release.write_text_atomic(sql_log, store.replay_script(result.run))
-    return result
+        return api.anonymize(store, params, progress=progress, outputs=outputs, read=read or [])
 
 
 def disassociation_folder(
@@ -248,15 +242,17 @@ def disassociation_folder(
     return True
 
 
-def folder_manifest(result: Any) -> dict[str, Any]:
-    """What a release folder's release.json says of its run."""
+def folder_manifest(params: Any) -> dict[str, Any]:
+    """What a release folder's release.json says of its run (the run's name is added by the
+    library)."""
+    from ..catalog import get
+
     return {
         "release": "disassociation",
-        "algorithm": result.algorithm,
-        "k": result.params.k,
-        "m": result.params.m,
-        "options": result.params.options,
-        "run": result.run,
+        "algorithm": get(params.algorithm).name,
+        "k": params.k,
+        "m": params.m,
+        "options": params.options,
     }
 
 

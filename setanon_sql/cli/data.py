@@ -223,9 +223,9 @@ def synth_cmd(
     """Write seeded synthetic baskets (Zipf-like popularity, correlated patterns) as Parquet,
     for scale tests and benchmarks."""
     from ..measure.synthetic import SynthSpec, write_baskets
-    from ..store import release_io as release
+    from ..store import outputs
 
-    release.check_output(output, [], formats=("parquet",))
+    output = outputs.check_file(output, [], formats=("parquet",))[0]
     spec = SynthSpec(
         transactions=transactions, items=items, seed=seed, patterns=patterns,
         pattern_share=pattern_share, min_length=min_length, tail=tail,

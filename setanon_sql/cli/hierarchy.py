@@ -38,8 +38,7 @@ def hierarchy_build(
 ) -> None:
     """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the
     data's items."""
-    from ..store import hierarchy
-    from ..store import release_io as release
+    from ..store import hierarchy, outputs
     from ..store.hierarchy_spec import HierarchySpec
 
     if source is None:
@@ -48,7 +47,7 @@ def hierarchy_build(
         raise ParamsError("give exactly one of --fanout F or --code-prefix")
     spec = HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
     spec.check()
-    release.check_output(output, [source], fmt="csv", formats=("csv",))
+    output = outputs.check_file(output, [source], formats=("csv",))[0]
     src = o.SourceOpts(source, format, table, tid_col, item_col, encoding=encoding)
     with open_data(src, o.HierOpts(), o.DbOpts()) as store:
         h = spec.build(store)

@@ -158,13 +158,14 @@ def report_cmd(
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
     attacks (charts inline, nothing loaded from elsewhere)."""
     from ..measure.report import render_html, run_report
-    from ..store import release_io as release
+    from ..store import outputs
 
-    release.check_output(output, [db], fmt="html", formats=("html",))
+    page(output, [db])
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
+        target = page(output, [db], store)
         data = run_report(store, run, workload=workload)
-    release.write_text_atomic(output, render_html(data))
+    outputs.write_text(target, render_html(data))
     emit({"run": run, "output": str(output)}, as_json, "report written")
 
 
@@ -187,14 +188,14 @@ def compare_cmd(
 ) -> None:
     """Evaluate stored runs on one seeded workload and print them side by side."""
     from ..measure.compare import compare
-    from ..store import release_io as release
 
     if report is not None:
-        release.check_output(report, [db], fmt="html", formats=("html",))
+        page(report, [db])
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
+        target = page(report, [db], store) if report is not None else None
         found = compare(store, runs, workload=workload)
-    _comparison(found, as_json, report)
+    _comparison(found, as_json, target)
 
 
 SHOWN = [
@@ -203,12 +204,22 @@ SHOWN = [
 ]  # fmt: skip
 
 
+def page(path: Path, read: list[Path | None], store: Any = None) -> Path:
+    """An HTML page to write, checked before the work: `.html`, and no input of the command
+    (with `store`, none its registry names either)."""
+    from ..store import outputs
+    from ..store.publish import inputs_of
+
+    every = read if store is None else inputs_of(store, read)
+    return outputs.check_file(path, every, formats=("html",))[0]
+
+
 def _comparison(found: list[dict[str, Any]], as_json: bool, report: Path | None) -> None:
     if report is not None:
         from ..measure.report import render_compare_html
-        from ..store import release_io as release
+        from ..store import outputs
 
-        release.write_text_atomic(report, render_compare_html(found))
+        outputs.write_text(report, render_compare_html(found))
     present = {c for r in found for c in r}
     columns = [c for c in SHOWN if c in present]  # --json has every figure
     rows(found, as_json, "comparison", columns)
@@ -259,7 +270,6 @@ def sweep_cmd(
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
     workload, and print the trade-off in one table (and chart, with --report)."""
     from ..catalog import get
-    from ..store import release_io as release
     from ..sweep import sweep
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
@@ -270,11 +280,13 @@ def sweep_cmd(
         "--m is for the k^m algorithms (aa, da, oa); none is swept",
     )
     specs = _hierarchies(hierarchy, fanout, order)
+    read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs]
     if report is not None:
-        release.check_output(report, inputs(src, o.HierOpts(), dbo), fmt="html", formats=("html",))
+        page(report, read)
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     found: list[dict[str, Any]] = []
     with open_data(src, o.HierOpts(), dbo) as store:
+        target = page(report, read, store) if report is not None else None
         for tag, spec in specs:
             store.use_hierarchy(spec.build(store), spec.describe())
             found += sweep(
@@ -287,7 +299,7 @@ def sweep_cmd(
                 tag=tag if len(specs) > 1 else "",
                 progress=lambda name: None,
             )
-    _comparison(found, as_json, report)
+    _comparison(found, as_json, target)
 
 
 def _hierarchies(files: str | None, fanout: int | None, order: str | None) -> list[tuple[str, Any]]:

@@ -31,9 +31,9 @@ def reconstruct_cmd(
     One dataset consistent with the release, for tools that need plain baskets; not the
     original, and its co-occurrences across chunks are chance."""
     from .. import api
-    from ..store import release_io as release
+    from ..store import outputs
 
-    release.check_output(output, [db])
+    outputs.check_file(output, [db])
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads)) as store:
         data = api.reconstruct(store, run, output)
     emit(data, as_json, "reconstruction written")

@@ -108,8 +108,8 @@ def anonymize_table_cmd(
 ) -> None:
     """k-anonymize a table's quasi-identifier columns by greedy set cover over closed frequent
     generalized records (Kenig & Tassa); the release is verified before it is written."""
-    from ..relational import COVER_CAP, MINE_BEAM, anonymize_table, export
-    from ..store import release_io as release
+    from ..relational import COVER_CAP, MINE_BEAM, anonymize_table
+    from ..store import outputs
     from ..store.database import Store
 
     o.refuse_unless(
@@ -118,9 +118,10 @@ def anonymize_table_cmd(
     )
     o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
+    taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
+    read = [source, db, *taxonomy_files]
     if output is not None:
-        taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
-        release.check_output(output, [source, db, *taxonomy_files])
+        outputs.check_file(output, read)
     with Store(db, **dbo.settings()) as store:
         result = anonymize_table(
             store,
@@ -140,9 +141,9 @@ def anonymize_table_cmd(
             improve=not no_improve,
             mine_beam=MINE_BEAM if mine_beam is None else (mine_beam or None),
             cover_cap=COVER_CAP if cover_cap is None else (cover_cap or None),
+            output=output,
+            read=read,
         )
-        if output is not None:
-            export(store, result, output)
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:
         typer.echo(json.dumps(summary, default=str))

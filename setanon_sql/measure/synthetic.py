@@ -18,7 +18,6 @@ Example:
 from __future__ import annotations
 
 import math
-import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from ..engine import ddl, sqlfiles
 from ..errors import ParamsError
 from ..params import check_whole
 from ..store.database import Store
+from ..store.outputs import Publication
 
 _MACROS = ("u", "rank", "item", "pattern_item")
 MAX_TRANSACTIONS = 10**9  # 10^8 is the largest benchmark; beyond is a typo, not a wish
@@ -105,18 +105,17 @@ def write_baskets(path: str | Path, spec: SynthSpec, *, store: Store | None = No
     own = store is None
     store = store or Store()
     started = time.perf_counter()
-    partial = path.with_name(path.name + ".partial")
     try:
-        for name in _MACROS:
-            store.run(f"synthetic_macro_{name}")
-        copy = ddl.copy_to(
-            baskets_sql(), str(partial), "parquet", compression="zstd", row_group_size=1000000
-        )
-        store.execute(copy, spec.parameters(), step="synthetic_baskets")
-        os.replace(partial, path)
+        with Publication().written() as files:
+            partial = files.file(path)
+            for name in _MACROS:
+                store.run(f"synthetic_macro_{name}")
+            copy = ddl.copy_to(
+                baskets_sql(), str(partial), "parquet", compression="zstd", row_group_size=1000000
+            )
+            store.execute(copy, spec.parameters(), step="synthetic_baskets")
         written = store.run("synthetic_written", {"p": str(path)}).one()
     finally:
-        partial.unlink(missing_ok=True)
         if own:
             store.close()
     return {

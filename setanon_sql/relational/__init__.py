@@ -26,6 +26,8 @@ from ..errors import ParamsError, VerificationError
 from ..params import check_whole
 from ..progress import Progress, quiet
 from ..store.database import Store
+from ..store.outputs import check_file
+from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
 from .data import TableData, TableSource, load_table
 from .diversity import check_feasible, l_diversify
@@ -33,6 +35,7 @@ from .improve import ImproveStats
 from .improve import improve as improve_clusters
 from .mining import mine_closed
 from .output import (
+    TableOutput,
     TableReport,
     loss,
     make_release,
@@ -116,6 +119,8 @@ def anonymize_table(
     mine_beam: int | None = MINE_BEAM,
     cover_cap: float | None = COVER_CAP,
     progress: Progress = quiet,
+    output: str | Path | None = None,
+    read: Sequence[str | Path | None] = (),
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
     when `l` is given), verify the release and measure its loss. With `improve` (the default)
@@ -130,6 +135,9 @@ def anonymize_table(
     dearer than the paper's start gives and the O(ln k) bound holds; None runs the paper's
     cover alone. The kept start's tables are `cover`, `cluster_k` (and `l_merge`); `work` and
     the `improve_*` tables are the last improvement's scratch.
+
+    `output` (CSV or Parquet) is checked before the work against `read`, the database and its
+    registry's sources, and written as the run takes its place (`runs.making`).
 
     A release failing the verifier raises VerificationError; it is never returned.
     """
@@ -147,9 +155,13 @@ def anonymize_table(
     name = runs.name_for(store, run_name, runs.default_base("table", k, l=l))
     record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
     record |= {"improve": improve, "mine_beam": mine_beam, "cover_cap": cover_cap}
+    out = None
+    if output is not None:
+        out = TableOutput(check_file(output, inputs_of(store, read))[0])
     with runs.making(
-        store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace
-    ) as run:
+        store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace,
+        outputs=out,
+    ) as run:  # fmt: skip
         data = load_table(
             store,
             source,
@@ -163,6 +175,8 @@ def anonymize_table(
             measure=fn,
         )
         runs.check_k(k, data.rows, of="table", unit="rows")
+        if out is not None:
+            out.columns = list(data.columns)
         if l is not None:
             check_feasible(store, l, sensitive)
         mined = mine_closed(store, k, beam=mine_beam, progress=progress)

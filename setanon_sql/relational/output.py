@@ -8,7 +8,7 @@ offending rows land in `violations_table_validity`, `violations_table_k`, `viola
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,9 @@ from sqlglot import exp, select
 from ..engine import ddl
 from ..engine.builders import render
 from ..errors import ParamsError
-from ..store.database import Store
-from ..store.release_io import check_output, copy_to_file
+from ..store.database import Run, Store
+from ..store.outputs import Publication, check_file
+from ..store.release_io import copy_to_file
 from .data import long_qi
 
 
@@ -227,10 +228,34 @@ def loss(store: Store, qi: Sequence[str]) -> dict[str, float]:
 
 
 def write_table_release(
-    store: Store, run: str, path: str | Path, columns: Sequence[str], *, fmt: str | None = None
+    store: Store,
+    run: str,
+    path: str | Path,
+    columns: Sequence[str],
+    *,
+    fmt: str | None = None,
+    publication: Publication | None = None,
 ) -> Path:
-    """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically."""
-    path, fmt = check_output(path, fmt=fmt)
+    """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically
+    (staged in `publication` when one is given)."""
+    path, fmt = check_file(path, fmt=fmt)
     table = exp.table_("table_release", db=run, catalog=store.ex.catalog, quoted=True)
     sql = render(select(*[_c(c) for c in columns]).from_(table).order_by(_c("rid")))
-    return copy_to_file(store, sql, path, fmt, step="write_table_release")
+    return copy_to_file(
+        store, sql, path, fmt, step="write_table_release", publication=publication
+    )
+
+
+@dataclass
+class TableOutput:
+    """A table run's release file, written as the run takes its place (`runs.making`); its
+    columns are known once the table is loaded."""
+
+    path: Path
+    columns: list[str] = field(default_factory=list)
+
+    def stage(self, store: Store, run: Run, publication: Publication) -> None:
+        write_table_release(store, run.schema, self.path, self.columns, publication=publication)
+
+    def in_swap(self, store: Store, run: Run) -> None:
+        """Nothing goes into the database."""

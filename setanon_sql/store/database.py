@@ -258,9 +258,10 @@ class Store(Forwarding):
         finally:
             self.point(run=self.run_ctx.schema if self.run_ctx else None)
 
-    def replay_script(self, name: str) -> str:
+    def replay_script(self, name: str, *, title_name: str | None = None) -> str:
         """The SQL that rebuilds a stored run on a fresh DuckDB holding the same input files:
-        its dataset's statements, its hierarchy's, then its own."""
+        its dataset's statements, its hierarchy's, then its own (`title_name`: the name the
+        run is kept by, when it is still being built under another)."""
         row = self.registry.run(name)
         parts = []
         if row["dataset_id"]:
@@ -271,7 +272,8 @@ class Store(Forwarding):
         entries: list[Logged] = []
         for schema in parts:
             entries.extend(self.stored_log(schema))
-        return replay_script(entries, title=f"setanon-sql: replay of run {name}")
+        title = f"setanon-sql: replay of run {title_name or name}"
+        return replay_script(entries, title=title)
 
     def stored_log(self, schema: str, step: str | None = None) -> list[Logged]:
         """The `sql_log` one of the tool's schemas keeps."""

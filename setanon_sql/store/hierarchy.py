@@ -348,21 +348,15 @@ def build_code_prefix(items: Iterable[str]) -> Hierarchy:
 
 
 def write_csv(h: Hierarchy, path: str | Path) -> None:
-    """Write `child,parent` rows (with a header), atomically."""
-    import os
-    import tempfile
+    """Write `child,parent` rows (with a header), atomically (`outputs`)."""
+    from .outputs import Publication, target_of
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
+    with Publication().written() as files:
+        tmp = files.file(target_of(path))
+        with tmp.open("w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(["child", "parent"])
             w.writerows(h.edges())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def describe(h: Hierarchy) -> dict[str, int | str]:

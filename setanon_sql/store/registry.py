@@ -174,6 +174,10 @@ class Registry:
     def datasets(self) -> list[dict[str, Any]]:
         return self._q("registry_datasets") if self.exists else []
 
+    def sources(self) -> list[dict[str, Any]]:
+        """The files (or descriptions) every dataset and hierarchy was read from."""
+        return self._q("registry_sources") if self.exists else []
+
     def add_dataset(self, **row: Any) -> None:
         self._q("registry_add_dataset", row)
 

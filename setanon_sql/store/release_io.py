@@ -1,15 +1,13 @@
 """Reading and writing releases: long (tid, item) or per-transaction files, or a DuckDB table.
 
 Ids and labels are written back exactly as the source gave them. Outputs are checked before any
-work (folder, format, not an input) and written under a temporary name beside their target, then
-renamed, so a failure or an interrupt never leaves a half-written output.
+work and staged beside their target, then renamed into place (`outputs`), so a failure or an
+interrupt never leaves a half-written output.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Iterable
+from contextlib import nullcontext
 from pathlib import Path
 
 import duckdb
@@ -19,6 +17,7 @@ from ..engine.duckdb import names_catalog
 from ..engine.sqltext import split_qualified
 from ..errors import InputError, ParamsError, first_line
 from .database import Store
+from .outputs import Publication, check_file
 
 OUTPUT_FORMATS = ("csv", "parquet")
 
@@ -30,72 +29,22 @@ def release_query(*, per_transaction: bool = False) -> str:
     ).sql
 
 
-def same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False
-
-
-def check_output(
-    path: str | Path,
-    inputs: Iterable[str | Path | None] = (),
-    fmt: str | None = None,
+def copy_to_file(
+    store: Store,
+    sql: str,
+    path: Path,
+    fmt: str,
     *,
-    formats: tuple[str, ...] = OUTPUT_FORMATS,
-) -> tuple[Path, str]:
-    """The output path and format, checked before any work: a known format, an existing
-    writable folder, not a folder itself, and not the same file as any input.
-
-    `fmt` names the format when the file's extension does not (an .sql log, say)."""
-    path = Path(path)
-    fmt = (fmt or path.suffix.lstrip(".")).lower()
-    if fmt not in formats:
-        raise ParamsError(
-            f"output format must be one of {', '.join(formats)} "
-            f"(got {fmt or 'no extension'!r} from {path})"
-        )
-    folder = path.parent
-    if not folder.is_dir():
-        raise ParamsError(f"output folder does not exist: {folder}")
-    if not os.access(folder, os.W_OK):
-        raise ParamsError(f"output folder is not writable: {folder}")
-    if path.is_dir():
-        raise ParamsError(f"output {path} is a folder")
-    for source in inputs:
-        if source is None:
-            continue
-        for candidate in (Path(source), Path(f"{source}.wal")):
-            if same_file(path, candidate):
-                raise ParamsError(f"output {path} names an input ({source}); it would be lost")
-    return path, fmt
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write text beside `path` under a temporary name, then rename it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def copy_to_file(store: Store, sql: str, path: Path, fmt: str, *, step: str) -> Path:
-    """COPY a query's result to a file beside `path` under a temporary name, then rename it,
-    so a failure never leaves a half-written output."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        store.execute(ddl.copy_to(sql, tmp, fmt), step=step)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    step: str,
+    publication: Publication | None = None,
+) -> Path:
+    """COPY a query's result to `path`, staged beside it and put in place by `publication`
+    (one of its own when none is given), so a failure never leaves a half-written output."""
+    if publication is None:
+        with Publication().written() as own:
+            return copy_to_file(store, sql, path, fmt, step=step, publication=own)
+    tmp = publication.file(path)
+    store.execute(ddl.copy_to(sql, str(tmp), fmt), step=step)
     return path
 
 
@@ -105,13 +54,14 @@ def write_release(
     *,
     fmt: str | None = None,
     per_transaction: bool = False,
+    publication: Publication | None = None,
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
-    path, fmt = check_output(path, fmt=fmt)
+    path, fmt = check_file(path, fmt=fmt)
     sql = release_query(per_transaction=per_transaction)
     if per_transaction and fmt == "csv":  # a list is written as its JSON text
         sql = ddl.json_column(sql, "items")
-    return copy_to_file(store, sql, path, fmt, step="write_release")
+    return copy_to_file(store, sql, path, fmt, step="write_release", publication=publication)
 
 
 def output_table_target(store: Store, table: str, *, replace: bool) -> tuple[str, str]:
@@ -149,13 +99,15 @@ def write_table(
     run_id: int,
     *,
     per_transaction: bool = False,
+    own: bool = True,
 ) -> str:
-    """Copy the current run's labelled release into a table of the database, in one
-    transaction, and record it as the tool's (so a later --replace may replace it)."""
+    """Copy the current run's labelled release into a table of the database and record it as
+    the tool's (so a later --replace may replace it): in one transaction of its own, or with
+    `own=False` inside the caller's (the one that swaps a run in)."""
     schema, name = target
     release = release_query(per_transaction=per_transaction)
     try:
-        with store.ex.transaction():
+        with store.ex.transaction() if own else nullcontext():
             if store.registry.owner_of(schema, name) is not None:
                 store.registry.drop_table(schema, name)
             store.execute(

@@ -1,0 +1,85 @@
+"""What a run writes when it is made, in one place: its release file (or a disassociated
+release's folder), its release table in the database and its SQL log, each checked before the
+work against every input the command reads, the registry's included, and written while the run
+is still being made, so that the run and its outputs take their places together (#40).
+
+The library writes; the command line only says where (sqlite-utils' rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import outputs
+from .database import Run, Store
+from .outputs import Publication
+
+
+@dataclass(frozen=True)
+class RunOutputs:
+    """Where a run's release goes. `folder` is the file format of a disassociated release's
+    folder (then `path` is that folder); `table` an --output-table's (schema, name)."""
+
+    path: Path | None = None
+    folder: str | None = None
+    per_transaction: bool = False
+    refined: bool = False
+    table: tuple[str, str] | None = None
+    sql_log: Path | None = None
+    manifest: dict[str, Any] | None = None
+
+    @property
+    def any(self) -> bool:
+        return self.path is not None or self.table is not None or self.sql_log is not None
+
+    def check(self, inputs: Iterable[str | Path | None], *, replace: bool) -> None:
+        """Refuse, before any work, an output that names or holds a file the run reads."""
+        read = list(inputs)
+        if self.path is not None and self.folder is not None:
+            from .disassociated_files import check_folder
+
+            check_folder(self.path, read, replace=replace, fmt=self.folder)
+        elif self.path is not None:
+            outputs.check_file(self.path, read)
+        if self.sql_log is not None:
+            outputs.check_file(self.sql_log, read, fmt="sql", formats=("sql",))
+
+    def stage(self, store: Store, run: Run, publication: Publication) -> None:
+        """Write the files, staged in `publication`, from the run's schema (still the current
+        one): `runs.making` puts them in place just before it swaps the run in."""
+        from . import release_io
+
+        if self.path is not None and self.folder is not None:
+            from .disassociated_files import write_folder
+
+            write_folder(
+                store, self.path, fmt=self.folder, refined=self.refined,
+                manifest=self.manifest or {}, publication=publication,
+            )  # fmt: skip
+        elif self.path is not None:
+            release_io.write_release(
+                store, self.path, per_transaction=self.per_transaction, publication=publication
+            )
+        if self.sql_log is not None:
+            script = store.replay_script(run.schema, title_name=run.name)
+            outputs.write_text(outputs.target_of(self.sql_log), script, publication)
+
+    def in_swap(self, store: Store, run: Run) -> None:
+        """Write the release table inside the transaction that swaps the run in."""
+        if self.table is not None:
+            from . import release_io
+
+            release_io.write_table(
+                store, self.table, run.id, per_transaction=self.per_transaction, own=False
+            )
+
+
+def inputs_of(
+    store: Store, given: Iterable[str | Path | None] = ()
+) -> list[str | Path | None]:
+    """Every file a command on `store` reads: those given, the database, and the sources its
+    registry names."""
+    read: list[str | Path | None] = [*given, store.path]
+    return read + list(outputs.registry_inputs(store.registry))
