@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,10 +230,35 @@ def check_options(
         raise ParamsError(
             "--engine spark writes the release as a Parquet folder: --output X.parquet"
         )
-    if output is not None and output.exists() and not is_spark_output(output):
+    if output is not None:
+        check_spark_output(output, [source, hierarchy.path])
+
+
+def check_spark_output(output: Path, inputs: list[str | Path | None]) -> None:
+    """A Spark release folder, checked before any work: no input, holding none, and new or a
+    folder Spark wrote holding nothing else (only Spark's own files are ever deleted)."""
+    from .store import outputs
+
+    if output.exists() and not is_spark_output(output):
         raise ParamsError(f"output {output} exists and is not a Parquet folder Spark wrote")
-    if output is not None and not output.parent.is_dir():
+    if not output.parent.is_dir():
         raise ParamsError(f"output folder does not exist: {output.parent}")
+    for source in outputs.protected(inputs):
+        if outputs.same_file(output, source) or outputs.inside(source, output):
+            raise ParamsError(f"output {output} names or holds an input ({source})")
+    foreign = sorted(p.name for p in output.iterdir() if not _sparks(p)) if output.exists() else []
+    if foreign:
+        raise ParamsError(
+            f"output folder {output} holds files Spark did not write ({', '.join(foreign[:5])}); "
+            "move them or choose another folder"
+        )
+    outputs.repair(output)
+
+
+def _sparks(path: Path) -> bool:
+    """A file Spark writes in a Parquet folder: its parts, its marker, their checksums."""
+    name = path.name.removeprefix(".").removesuffix(".crc")
+    return path.is_file() and (name == "_SUCCESS" or name.startswith("part-"))
 
 
 def run_name(params: Params) -> str:
@@ -273,8 +297,10 @@ def write_release(store: SparkStore, path: str | Path, *, per_transaction: bool 
 
     name = "release_per_transaction" if per_transaction else "release_labelled"
     (text,) = to_spark(sqlfiles.statement(name, DIALECT).sql)
+    from .store.outputs import staged_name
+
     path = Path(path)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    tmp = staged_name(path, "tmp")  # Spark makes it; a killed run's is repaired by the next
     started = time.perf_counter()
     try:
         with store.ex.interruptible():
@@ -292,8 +318,10 @@ def replace_folder(new: Path, path: Path) -> None:
     if not path.exists():
         os.replace(new, path)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
-    os.replace(path, old / path.name)
+    from .store.outputs import staged_name
+
+    old = staged_name(path, "old")  # Spark's files only (`check_spark_output`)
+    os.replace(path, old)
     os.replace(new, path)
     shutil.rmtree(old)
 

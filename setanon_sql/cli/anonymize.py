@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -168,7 +169,9 @@ def _disassociates(algorithm: str) -> bool:
     return found is not None and found.disassociated
 
 
-def release_files(output: Path | None, sql_log: Path | None, read: list[Path | None]) -> None:
+def release_files(
+    output: Path | None, sql_log: Path | None, read: Sequence[str | Path | None]
+) -> None:
     """The files a run will write, checked before any work (and again against the registry's
     inputs once the database is open)."""
     from ..store.publish import RunOutputs
@@ -305,6 +308,7 @@ def anonymize_spark(
         hierarchy=spec, output=output, run=params.run_name, encoding=src.encoding,
     )  # fmt: skip
     assert spec is not None  # check_options refused a run without a hierarchy
+    release_files(None, sql_log, [src.source, spec.path, output])
     source = spark_run.SparkSource(
         path=src.source if src.table is None else None,
         table=src.table,

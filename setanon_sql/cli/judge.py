@@ -13,7 +13,7 @@ from ..errors import ParamsError
 from . import options as o
 from .app import app
 from .output import emit, rows
-from .stores import inputs, open_data, open_db, run_only
+from .stores import inputs, open_data, open_db, registered, run_only
 
 DEFAULT_RISK_THRESHOLD = 0.2
 
@@ -160,7 +160,7 @@ def report_cmd(
     from ..measure.report import render_html, run_report
     from ..store import outputs
 
-    page(output, [db])
+    page(output, [db, *registered(db)])
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(output, [db], store)
@@ -190,7 +190,7 @@ def compare_cmd(
     from ..measure.compare import compare
 
     if report is not None:
-        page(report, [db])
+        page(report, [db, *registered(db)])
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(report, [db], store) if report is not None else None

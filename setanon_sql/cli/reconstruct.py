@@ -11,7 +11,7 @@ import typer
 from . import options as o
 from .app import app
 from .output import emit
-from .stores import open_db
+from .stores import open_db, registered
 
 
 @app.command("reconstruct")
@@ -33,7 +33,7 @@ def reconstruct_cmd(
     from .. import api
     from ..store import outputs
 
-    outputs.check_file(output, [db])
+    outputs.check_file(output, [db, *registered(db)])
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads)) as store:
         data = api.reconstruct(store, run, output)
     emit(data, as_json, "reconstruction written")

@@ -15,8 +15,24 @@ if TYPE_CHECKING:  # the engine is imported by the commands that open one, not b
 
 
 def inputs(src: SourceOpts, hier: HierOpts, dbo: DbOpts) -> list[Path | None]:
-    """Every file a command reads, so that no output may name one of them."""
-    return [src.source, hier.hierarchy, dbo.db]
+    """Every file a command reads, so that no output may name one of them: its command line's
+    and those the --db's registry names (the library checks these again once it is open)."""
+    return [src.source, hier.hierarchy, dbo.db, *registered(dbo.db)]
+
+
+def registered(db: Path | None) -> list[Path]:
+    """The sources an existing --db's registry names (none for a new or foreign file: opening
+    it is then the work's to refuse)."""
+    if db is None or not Path(db).is_file():
+        return []
+    from ..store.database import Store
+    from ..store.outputs import registry_inputs
+
+    try:
+        with Store(db, read_only=True) as store:
+            return registry_inputs(store.registry)
+    except Exception:  # noqa: BLE001 - not readable here: the command says why when it opens it
+        return []
 
 
 def open_data(src: SourceOpts, hier: HierOpts, dbo: DbOpts, *, read_only: bool = False) -> Store:

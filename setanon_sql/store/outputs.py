@@ -91,21 +91,21 @@ def check_file(
     format when the file's extension does not (an .sql log, say). Repairs what a killed write
     of the same file left beside it."""
     given = Path(path)
+    path = target_of(given)
+    for source in protected(inputs):
+        if same_file(path, source):
+            raise ParamsError(f"output {given} names an input ({source}); it would be lost")
     fmt = (fmt or given.suffix.lstrip(".")).lower()
     if fmt not in formats:
         raise ParamsError(
             f"output format must be one of {', '.join(formats)} "
             f"(got {fmt or 'no extension'!r} from {given})"
         )
-    path = target_of(given)
     _writable_folder(path.parent, given)
     if path.is_dir():
         raise ParamsError(f"output {given} is a folder")
     if os.path.ismount(path):
         raise ParamsError(f"output {given} is a mount point; name a file")
-    for source in protected(inputs):
-        if same_file(path, source):
-            raise ParamsError(f"output {given} names an input ({source}); it would be lost")
     repair(path)
     return path, fmt
 
@@ -117,21 +117,21 @@ def check_folder(
     input and holds none, and it is new, empty, or a release folder the tool wrote (its
     manifest lists every file in it) with `replace`."""
     given = Path(path)
+    path = target_of(given)
+    for source in protected(inputs):
+        if same_file(path, source) or inside(source, path):
+            raise ParamsError(f"output {given} names or holds an input ({source})")
     if given.suffix.lower() in FILE_SUFFIXES and not given.is_dir():
         raise ParamsError(
             f"output {given} names a file, but this release is a folder of files: "
             "give a folder name (no extension)"
         )
-    path = target_of(given)
     _writable_folder(path.parent, given)
     if os.path.ismount(path):
         raise ParamsError(
             f"output {given} is a mount point; a release folder is put in place by renaming, "
             "which a mount point does not allow: name a folder inside it"
         )
-    for source in protected(inputs):
-        if same_file(path, source) or inside(source, path):
-            raise ParamsError(f"output {given} names or holds an input ({source})")
     if path.exists() and not path.is_dir():
         raise ParamsError(
             f"output {given} exists and is not a folder (this release is a folder of files)"
