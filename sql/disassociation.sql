@@ -285,8 +285,8 @@ ANTI JOIN (
 -- name: cover_figures
 -- The cover check of every cluster (see cover.py): its records, its record-chunk rows
 -- (records x chunks they touch), its term chunk's terms and the coverage they may give
--- (each in at most min(size, $k - 1) records), the distinct (record chunks, shared chunks)
--- one record touches (each at most $m), and its joint cluster with that joint's shared rows.
+-- (each in at most min(size, $k - 1) records), its record chunks, and its joint cluster
+-- with that joint's shared rows and shared chunks.
 CREATE OR REPLACE TABLE cover_figures AS
 WITH places AS (
     SELECT cluster, item, chunk, NULL::INTEGER AS shared FROM dis_chunk
@@ -302,28 +302,34 @@ WITH places AS (
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
     GROUP BY m.cluster, m.tid
 ), shapes AS (
-    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows, sum(shared) AS shared_rows,
-           list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
+    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows, sum(shared) AS shared_rows
     FROM touched
     GROUP BY cluster
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
+), chunks AS (
+    SELECT cluster, count(DISTINCT chunk) AS chunks FROM dis_chunk GROUP BY cluster
+), shared_chunks AS (
+    SELECT joint, count(DISTINCT chunk) AS chunks FROM dis_shared GROUP BY joint
 ), joints AS (
     SELECT j.joint, j.cluster, sum(p.shared_rows) OVER (PARTITION BY j.joint) AS shared_rows
     FROM dis_joint AS j
     JOIN shapes AS p ON p.cluster = j.cluster
 )
 SELECT p.cluster, p.size, p.chunk_rows, coalesce(t.terms, 0) AS terms,
-       coalesce(t.terms, 0) * least(p.size, $k - 1) AS term_cover, p.touches,
-       j.joint, coalesce(j.shared_rows, 0) AS shared_rows
+       coalesce(t.terms, 0) * least(p.size, $k - 1) AS term_cover,
+       coalesce(c.chunks, 0) AS chunks, j.joint, coalesce(j.shared_rows, 0) AS shared_rows,
+       coalesce(s.chunks, 0) AS shared_chunks
 FROM shapes AS p
 LEFT JOIN terms AS t ON t.cluster = p.cluster
+LEFT JOIN chunks AS c ON c.cluster = p.cluster
 LEFT JOIN joints AS j ON j.cluster = p.cluster
+LEFT JOIN shared_chunks AS s ON s.joint = j.joint
 ORDER BY p.cluster;
 
 -- name: cover_figures_read
 -- Every cluster's shape, in cluster order, as the driver reads it.
-SELECT cluster, size, chunk_rows, term_cover, touches, joint, shared_rows
+SELECT cluster, size, chunk_rows, term_cover, terms, chunks, joint, shared_rows, shared_chunks
 FROM cover_figures
 ORDER BY cluster;
 

@@ -153,10 +153,12 @@ LEFT JOIN counted AS c USING (workload, size, qid, cluster, kind, unit, chunk);
 -- Every probe's estimate and candidates. Per cluster: the estimate is the cluster's size
 -- times the product over places of the share of rows holding the probe's items there (a
 -- term-chunk term: $term_support of the cluster's records). The candidates are the records
--- of the cluster that some reconstruction lets hold the probe's items (cover.py's bound:
--- the rows of each part, and the rows the other records need; a probe in the term chunk
--- alone: every record of the cluster), summed over clusters; a probe held only in shared
--- chunks is counted once per joint cluster.
+-- of the cluster that some reconstruction lets hold the probe's items (cover.py's counts:
+-- the rows of each part, and the room the other records leave once each of the probe's t
+-- term-chunk terms sits on a record with a row; a probe in the term chunk alone: every
+-- record of the cluster when a record with a row can take it, else only the records left
+-- without a row), summed over clusters; a probe held only in shared chunks is counted once
+-- per joint cluster.
 CREATE OR REPLACE TEMP TABLE de_cluster_scores AS
 WITH terms AS (
     SELECT workload, size, qid, cluster, count(*) AS n_terms
@@ -174,29 +176,37 @@ WITH terms AS (
     GROUP BY workload, size, qid, cluster
 ), clusters_of AS (
     SELECT DISTINCT workload, size, qid, cluster FROM de_probe_places
+), scored AS (
+    SELECT o.workload, o.size, o.qid, o.cluster, v.records, v.chunk_rows, v.term_cover,
+           v.shared_rows, v.others, v.joint_deficit, a.p, a.q, a.joint, a.share, a.least_rows,
+           coalesce(t.n_terms, 0) AS n_terms,
+           v.shared_rows - v.others + v.slack - coalesce(t.n_terms, 0) AS room
+    FROM clusters_of AS o
+    JOIN de_cover AS v ON v.cluster = o.cluster
+    LEFT JOIN parts AS a
+      ON a.workload = o.workload AND a.size = o.size AND a.qid = o.qid AND a.cluster = o.cluster
+    LEFT JOIN terms AS t
+      ON t.workload = o.workload AND t.size = o.size AND t.qid = o.qid AND t.cluster = o.cluster
 )
-SELECT o.workload, o.size, o.qid, o.cluster, v.records AS n, coalesce(a.p, 0) AS p,
-       coalesce(a.q, 0) AS q, a.joint,
-       v.records * coalesce(a.share, 1.0)
-           * power(least(v.records, $term_support) / v.records, coalesce(t.n_terms, 0))
-           AS estimate,
+SELECT workload, size, qid, cluster, records AS n, coalesce(p, 0) AS p, coalesce(q, 0) AS q,
+       joint, n_terms,
+       records * coalesce(share, 1.0)
+           * power(least(records, $term_support) / records, n_terms) AS estimate,
        CASE
-           WHEN a.p IS NULL THEN v.records
-           WHEN a.p = 0 AND a.q = 1 THEN a.least_rows
-           WHEN a.p = 0 THEN least(a.least_rows, (v.shared_rows - v.joint_deficit) // (a.q - 1))
+           WHEN p IS NULL THEN CASE WHEN room >= 0 THEN records
+                                    WHEN room = -1 THEN least(records, term_cover - n_terms + 1)
+                                    ELSE 0 END
+           WHEN p = 0 AND n_terms = 0 AND q = 1 THEN least_rows
+           WHEN p = 0 AND n_terms = 0
+               THEN least(least_rows, (shared_rows - joint_deficit) // (q - 1))
            ELSE least(
-               a.least_rows, v.records,
-               CASE WHEN a.p - 1 + a.q > 0
-                    THEN (v.shared_rows - v.others + v.slack) // (a.p - 1 + a.q) END,
-               CASE WHEN a.q > 0 THEN (v.shared_rows - v.others) // a.q END
+               least_rows, records,
+               CASE WHEN p - 1 + q > 0 THEN room // (p - 1 + q)
+                    WHEN room < 0 THEN 0 END,
+               CASE WHEN q > 0 THEN (shared_rows - others) // q END
            )
        END AS candidates
-FROM clusters_of AS o
-JOIN de_cover AS v ON v.cluster = o.cluster
-LEFT JOIN parts AS a
-  ON a.workload = o.workload AND a.size = o.size AND a.qid = o.qid AND a.cluster = o.cluster
-LEFT JOIN terms AS t
-  ON t.workload = o.workload AND t.size = o.size AND t.qid = o.qid AND t.cluster = o.cluster;
+FROM scored;
 
 -- name: de_eval_scores
 -- Every probe with its actual support (where one is needed), estimate and candidates, as
@@ -204,7 +214,8 @@ LEFT JOIN terms AS t
 CREATE OR REPLACE TEMP TABLE eval_scores AS
 WITH per_cluster AS (
     SELECT workload, size, qid, sum(estimate) AS estimate,
-           coalesce(sum(greatest(candidates, 0)) FILTER (WHERE p > 0 OR q = 0), 0) AS candidates
+           coalesce(sum(greatest(candidates, 0)) FILTER (WHERE p > 0 OR q = 0 OR n_terms > 0), 0)
+               AS candidates
     FROM de_cluster_scores
     GROUP BY workload, size, qid
 ), per_joint AS (
@@ -212,7 +223,7 @@ WITH per_cluster AS (
     FROM (
         SELECT workload, size, qid, joint, max(greatest(candidates, 0)) AS candidates
         FROM de_cluster_scores
-        WHERE p = 0 AND q > 0
+        WHERE p = 0 AND q > 0 AND n_terms = 0
         GROUP BY workload, size, qid, joint
     )
     GROUP BY workload, size, qid

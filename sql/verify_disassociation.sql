@@ -215,39 +215,31 @@ WHERE node IN (SELECT node FROM dv_chunk_rows GROUP BY node HAVING count(*) >= $
 
 -- name: dv_cover_shapes
 -- What the adversary sees of every cluster, from the release alone: its size, its released
--- record-chunk rows, its term-chunk terms, its joint cluster and that joint's shared rows;
--- and from its records, the distinct (record chunks, shared chunks) one record touches, each
--- at most $m.
+-- record-chunk rows and record chunks, its term-chunk terms and the coverage they may give
+-- (each in at most min(size, $k - 1) records), its joint cluster and that joint's shared rows
+-- and shared chunks. cover.unsafe decides from these counts alone (see cover.py).
 CREATE OR REPLACE TEMP TABLE dv_cover_shapes AS
-WITH touched AS (
-    SELECT cluster, tid,
-           count(DISTINCT chunk) FILTER (WHERE kind = 'record') AS chunks,
-           count(DISTINCT chunk) FILTER (WHERE kind = 'shared') AS shared
-    FROM dv_record_places
-    GROUP BY cluster, tid
-), touches AS (
-    SELECT cluster, list(DISTINCT [least(chunks, $m), least(shared, $m)]) AS touches
-    FROM touched
-    GROUP BY cluster
-), row_counts AS (
-    SELECT kind, unit, count(DISTINCT (chunk, "row")) AS rows FROM dv_rows GROUP BY kind, unit
+WITH row_counts AS (
+    SELECT kind, unit, count(DISTINCT (chunk, "row")) AS rows, count(DISTINCT chunk) AS chunks
+    FROM dv_rows
+    GROUP BY kind, unit
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM term_chunks GROUP BY cluster
 )
 SELECT c.cluster, c.size, coalesce(r.rows, 0) AS chunk_rows,
-       coalesce(t.terms, 0) * least(c.size, $k - 1) AS term_cover,
-       coalesce(x.touches, []) AS touches, j.joint, coalesce(s.rows, 0) AS shared_rows
+       coalesce(t.terms, 0) * least(c.size, $k - 1) AS term_cover, coalesce(t.terms, 0) AS terms,
+       coalesce(r.chunks, 0) AS chunks, j.joint, coalesce(s.rows, 0) AS shared_rows,
+       coalesce(s.chunks, 0) AS shared_chunks
 FROM clusters AS c
 LEFT JOIN row_counts AS r ON r.kind = 'record' AND r.unit = c.cluster
 LEFT JOIN terms AS t ON t.cluster = c.cluster
-LEFT JOIN touches AS x ON x.cluster = c.cluster
 LEFT JOIN joint_clusters AS j ON j.cluster = c.cluster
 LEFT JOIN row_counts AS s ON s.kind = 'shared' AND s.unit = j.joint
 ORDER BY c.cluster;
 
 -- name: dv_cover_read
 -- Every cluster's shape as the release shows it, in cluster order (read by cover.shape_of).
-SELECT cluster, size, chunk_rows, term_cover, touches, joint, shared_rows
+SELECT cluster, size, chunk_rows, term_cover, terms, chunks, joint, shared_rows, shared_chunks
 FROM dv_cover_shapes
 ORDER BY cluster;
 

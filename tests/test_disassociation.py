@@ -279,11 +279,13 @@ def test_random_data_verifies_and_keeps_the_promise(data, k, m, refine):
 
 
 def test_a_cover_is_found_and_repaired():
-    """2k-1 records: k hold a, k hold c, one both. Each chunk ({a}, {c}) is k^m-anonymous,
-    but every reconstruction puts a and c together in exactly one record: a cover. The
-    repair suppresses one occurrence; the release passes."""
+    """2k-1 records: k hold a, k hold c, one both, and one record holds d. Each chunk ({a},
+    {c}) is k^m-anonymous, but no reconstruction puts a and c together in more than two
+    records: a cover. The repair suppresses one occurrence; the release passes. (Without d,
+    a would then fit only on the two records without c: refused, see
+    test_disassociation_terms.py.)"""
     k = 3
-    data = [["a", "c"]] + [["a"]] * (k - 1) + [["c"]] * (k - 1)
+    data = [["a", "c"]] + [["a"]] * (k - 1) + [["c"]] * (k - 1) + [["d"]]
     store, result = disassociate(data, k, 2, refine=False)
     assert result.info["unsafe_clusters"] == 1
     assert result.info["suppressed"] == 1
@@ -294,7 +296,7 @@ def test_a_cover_is_found_and_repaired():
 def test_the_verifier_catches_a_cover():
     """The same release without the repair fails the verifier's cover check."""
     k = 3
-    shape = cover.ClusterShape(1, 2 * k - 1, 2 * k, 0, ((2, 0),), None, 0)
+    shape = cover.ClusterShape(1, 2 * k - 1, 2 * k, 0, 0, 2, None, 0, 0)
     assert cover.unsafe([shape], k=k, m=2) == [1]
     assert cover.unsafe([shape], k=k, m=1) == []
 

@@ -10,9 +10,19 @@ Checks (each one statement of `sql/verify_disassociation.sql`, every cluster at 
 - every record chunk and shared chunk is k^m-anonymous: no itemset of at most m of its items
   is held by 1..k-1 of its rows;
 - every term-chunk term is held by fewer than k records of its cluster (the format's promise);
-- no cover: for every cluster, an itemset of at most m terms that one of its records holds
-  across chunks can be held by at least k of its records in some reconstruction consistent
-  with the release (`algorithms/disassociation/cover.py` states the adversary and the bound).
+- no inference pins an itemset (#40): every itemset of at most m terms has, over the
+  reconstructions consistent with the release, no candidates or at least k (the candidates
+  of a placement of the rows are the records that hold the itemset in some placement of the
+  term chunk's terms; `algorithms/disassociation/cover.py` states the adversary and derives
+  the counts). With n records, R record-chunk rows, T term-chunk terms, cap = min(n, k-1),
+  slack = R + T cap - n and room = slack - t for an itemset of one term of each of p record
+  chunks and t term-chunk terms, a cluster without shared chunks fails exactly when
+  - p >= 2 and 1 <= room // (p - 1) <= k - 1 (a cover: chunk terms coupled across chunks), or
+  - p = 0 and room = -1 and n - R <= k - 1 (term-chunk terms that fit only on the records
+    left without a row, e.g. `a b` x5 and `hiv` x4, k=5: hiv on exactly those 4);
+  a chunk term with term-chunk terms (p = 1) is held by its rows or by no reconstruction.
+  Shared chunks are judged on the safe side (a placement with k holders must be found).
+  The counts come from one statement over every cluster (`dv_cover_shapes`).
 
 The check's working tables are temporary; the offending rows stay in `dv_violations`.
 """
@@ -88,7 +98,7 @@ def verify(store: Workspace, *, k: int, m: int) -> DisassociationReport:
         store.run(name, {"k": k} if "$k" in sqlfiles.statement(name).sql else None)
     problems = dict(store.run("dv_problems").tuples("problem", "n"))
     failing = chunk_km_violations(store, k=k, m=m)
-    store.run("dv_cover_shapes", {"k": k, "m": m})
+    store.run("dv_cover_shapes", {"k": k})
     rows = store.run("dv_cover_read").tuples(*cover.SHAPE_COLUMNS)
     shapes = [cover.shape_of(row) for row in rows]
     bad = cover.unsafe(shapes, k=k, m=m)

@@ -11,23 +11,35 @@ meet leave no room for more (the "cover problem"). Stated exactly, the adversary
 - every term-chunk term is held by at least 1 and at most min(n, k-1) records of its cluster
   (VERPART puts every term of support >= k into a record chunk, so a worst-case adversary
   knows the bound).
-A reconstruction is any assignment of rows and terms to the records meeting these. The
-promise checked here: for every itemset S of at most m terms that some record of a cluster
-holds, with S_R the part of S in record or shared chunks touching 2..m chunks, some
-reconstruction has at least k records of the cluster holding S_R; the adversary then cannot
-rule out that k records hold it. (Inside one chunk this is k^m-anonymity itself; a term-chunk
-term is linked to its cluster of at least k records and never to a row, as in the paper.)
+A reconstruction is any assignment of rows and terms to the records meeting these.
 
-Without shared chunks the most records that can hold S_R is exact: with R the cluster's
-record-chunk rows, T its term-chunk terms and p the chunks S_R touches, x records can hold S_R
-if and only if the rows left can still make every other record non-empty:
-(R - p x) + T min(n, k-1) >= n - x, so
-    max records holding S_R = min(rows holding each part, (R + T min(n, k-1) - n) // (p - 1)).
-Each part is held by at least k rows, so the cluster is safe exactly when its slack
-R + T min(n, k-1) - n is at least (p - 1) k for the largest p a record of it touches (at most
-m). With shared chunks, shared rows may fill any record of the joint cluster; a placement is
-built that puts x = k records holding S_R in the cluster and covers every other record, which
-proves the bound (it may miss placements, so it errs on the safe side).
+The promise (#40). The adversary knows up to m terms S of a target. A placement of the chunks'
+rows on the n records fixes who is who; the term chunk's terms may then sit on any records
+the rules allow, so the candidates of S in a placement are the records that hold S in *some*
+placement of the terms (the union over them), and S's candidates are the most, over the
+placements of the rows. The promise holds when every itemset of at most m terms has no
+candidates or at least k. With R the cluster's record-chunk rows, T its term-chunk terms,
+cap = min(n, k-1) and the slack R + T cap - n (never negative: the data is a
+reconstruction), an itemset whose terms are one from each of p record chunks (each held by
+h >= k rows, k^m-anonymity) and t term-chunk terms has, with room = slack - t:
+- p >= 2: min(h, room // (p - 1)) candidates: x records holding the chunk part leave R - p x
+  rows for the n - x others, and the terms, each giving up one holder to each of the x
+  records, must cover what they leave: n - x - (R - p x) <= T cap - t. Unsafe exactly when
+  1 <= room // (p - 1) <= k - 1 (a room below p - 1 means no reconstruction holds S at all).
+- p = 1: h when room >= 0, else none: the part's holders are the same in every placement.
+- p = 0 (t >= 1 term-chunk terms alone): when room >= 0 a placement leaves a record with a
+  row able to take S, and every record is a candidate (n >= k). When room = -1 the terms can
+  only sit on records holding no row: every placement leaves exactly n - R of them, each
+  able to take S, so there are n - R = T cap - t + 1 candidates, unsafe when fewer than k (one
+  term of cap holders in n - R = cap rowless records: "hiv" on the 4 records of 9 left
+  without a row of {a, b}, k = 5). Below -1, none.
+An itemset inside one chunk is k^m-anonymity's; a chunk term with a term-chunk term (p = 1)
+is never pinned. `candidates` is this count; a brute-force enumeration of every
+reconstruction checks it (tests/test_disassociation_terms.py).
+With shared chunks (REFINE), shared rows may fill any record of the joint cluster; a
+placement is built that puts k records holding S in the cluster and covers every other
+record (`_holds`), which proves the bound (it may miss placements, so it errs on the safe
+side: a joint cluster it doubts is undone).
 
 Repair. First without loss: an unsafe cluster is merged with its neighbour in HORPART's order
 (a larger cluster has more rows and terms to spare) and the clusters are chunked again.
@@ -35,7 +47,7 @@ When a single cluster is left and still unsafe (small data), by partial suppress
 safe-disassociation paper does: the record chunk of least rows that allows it is dissolved,
 its terms losing occurrences until k-1 records hold each, so they join the term chunk; a
 record never loses its last term. Each dissolution removes a chunk and leaves the others as
-they were, so the repair ends (one chunk cannot be a cover). A REFINE joint cluster whose
+they were, so the repair ends (a cluster without chunks pins nothing). A REFINE joint cluster whose
 shared chunks let a cover through is undone.
 """
 
@@ -49,24 +61,36 @@ from ...engine.contract import Workspace
 from ...errors import InfeasibleError, VerificationError
 from .horpart import cluster_count
 
-SHAPE_COLUMNS = ("cluster", "size", "chunk_rows", "term_cover", "touches", "joint", "shared_rows")
+SHAPE_COLUMNS = (
+    "cluster",
+    "size",
+    "chunk_rows",
+    "term_cover",
+    "terms",
+    "chunks",
+    "joint",
+    "shared_rows",
+    "shared_chunks",
+)
 """The columns of a cluster's shape, as `cover_figures_read` and the verifier's
-`dv_cover_read` give them (read by name)."""
+`dv_cover_read` give them (read by name): all the release shows of it."""
 
 MAX_REPAIR_ROUNDS = 64
 
 
 @dataclass(frozen=True)
 class ClusterShape:
-    """What the adversary sees of one cluster, with the touch shapes its records have."""
+    """What the adversary sees of one cluster: the counts every reconstruction must meet."""
 
     cluster: int
     size: int
     chunk_rows: int
-    term_cover: int
-    touches: tuple[tuple[int, int], ...]  # (record chunks, shared chunks) a record touches
+    term_cover: int  # terms x min(size, k-1): the most records the term chunk can fill
+    terms: int
+    chunks: int
     joint: int | None
     shared_rows: int
+    shared_chunks: int
 
     @property
     def deficit(self) -> int:
@@ -76,54 +100,84 @@ class ClusterShape:
 
 def shapes(store: Workspace, *, k: int, m: int) -> list[ClusterShape]:
     """Every cluster's shape (`cover_figures`, one statement for all clusters)."""
-    store.run("cover_figures", {"k": k, "m": m})
+    store.run("cover_figures", {"k": k})
     return [shape_of(row) for row in store.run("cover_figures_read").tuples(*SHAPE_COLUMNS)]
 
 
 def shape_of(row: tuple) -> ClusterShape:
     """A ClusterShape from a row of `SHAPE_COLUMNS` (read by name from `cover_figures_read`
     or the verifier's `dv_cover_read`)."""
-    c, n, r, t, touches, j, s = row
-    shape = tuple(sorted((int(chunks), int(shared)) for chunks, shared in touches or ()))
-    return ClusterShape(int(c), int(n), int(r), int(t), shape, j, int(s or 0))
+    c, n, r, cover, t, chunks, j, s, q = row
+    return ClusterShape(
+        int(c), int(n), int(r), int(cover), int(t), int(chunks), j, int(s or 0), int(q or 0)
+    )
 
 
 def unsafe(found: list[ClusterShape], *, k: int, m: int) -> list[int]:
-    """The clusters where some itemset of <= m terms could be pinned to fewer than k records."""
+    """The clusters where some itemset of <= m terms has 1..k-1 candidates (exact without
+    shared chunks, on the safe side with them)."""
     deficits: dict[int | None, int] = {}
     for c in found:
         if c.joint is not None:
             deficits[c.joint] = deficits.get(c.joint, 0) + c.deficit
     out = []
     for c in found:
-        others = deficits.get(c.joint, 0) - c.deficit if c.joint is not None else 0
-        if any(not _holds(c, others, p, q, k) for p, q in _parts(c.touches, m)):
+        if c.joint is None:
+            bad = any(0 < candidates(c, p, t, rows=k) < k for p, _, t in itemset_shapes(c, m))
+        else:
+            others = deficits[c.joint] - c.deficit
+            bad = any(not _holds(c, others, p, q, t, k) for p, q, t in itemset_shapes(c, m))
+        if bad:
             out.append(c.cluster)
     return out
 
 
-def _parts(touches: tuple[tuple[int, int], ...], m: int) -> set[tuple[int, int]]:
-    """Every (record chunks, shared chunks) an itemset of <= m terms of one record may touch,
-    when it touches two chunks or more."""
-    out = set()
-    for chunks, shared in touches:
-        for p in range(chunks + 1):
-            for q in range(shared + 1):
-                if 2 <= p + q <= m:
-                    out.add((p, q))
-    return out
+def itemset_shapes(c: ClusterShape, m: int) -> list[tuple[int, int, int]]:
+    """Every (record chunks, shared chunks, term-chunk terms) an itemset of <= m terms, one
+    per chunk, may hold in some reconstruction, but one chunk alone (k^m-anonymity's)."""
+    shared = c.shared_chunks if c.joint is not None else 0
+    return [
+        (p, q, t)
+        for p in range(min(m, c.chunks) + 1)
+        for q in range(min(m, shared) + 1)
+        for t in range(min(m, c.terms) + 1)
+        if 1 <= p + q + t <= m and not (p + q == 1 and t == 0)
+    ]
 
 
-def _holds(c: ClusterShape, others: int, p: int, q: int, k: int) -> bool:
-    """Whether a reconstruction puts k records holding an itemset that touches p record chunks
-    and q shared chunks into this cluster (p >= 1), or into its joint cluster (p = 0)."""
+def candidates(c: ClusterShape, p: int, t: int, *, rows: int) -> int:
+    """The candidates of an itemset of one term from each of p record chunks (the fewest
+    rows holding one of them: `rows`) and t term-chunk terms, in a cluster without shared
+    chunks (the module's docstring derives it).
+
+    Example:
+        >>> hiv = ClusterShape(1, 9, 5, 4, 1, 1, None, 0, 0)  # {a, b} x5 and hiv x4, k=5
+        >>> candidates(hiv, 0, 1, rows=5), candidates(hiv, 1, 1, rows=5)
+        (4, 0)
+    """
+    room = slack(c) - t
     if p == 0:
+        return c.size if room >= 0 else c.size - c.chunk_rows if room == -1 else 0
+    if p == 1:
+        return rows if room >= 0 else 0
+    return max(0, min(rows, room // (p - 1)))
+
+
+def _holds(c: ClusterShape, others: int, p: int, q: int, t: int, k: int) -> bool:
+    """Whether a reconstruction puts k records holding an itemset that touches p record chunks,
+    q shared chunks and t term-chunk terms into this cluster of a joint cluster (or into the
+    joint cluster, when all its terms are in shared chunks): a safe itemset either way."""
+    if p == 1 and q == 0:
+        return True  # the part's rows hold it, or no reconstruction does
+    if p == q == 0:  # term-chunk terms alone: a record with a row can take them
+        return max(0, c.size - c.chunk_rows - c.term_cover + t) + others <= c.shared_rows
+    if p == 0 and t == 0:
         # all in shared chunks: k records anywhere in the joint cluster, placed first on
         # records that need a shared row anyway
         return c.shared_rows - q * k >= max(0, others + c.deficit - k)
     if c.size < k:
         return False
-    own = (c.chunk_rows - p * k) + c.term_cover  # rows and terms left for the other records
+    own = (c.chunk_rows - p * k) + c.term_cover - t  # rows and terms left for the others
     need = max(0, (c.size - k) - own)
     return need + others <= c.shared_rows - q * k
 
@@ -282,7 +336,7 @@ def _dissolve(
     plan = []
     for item, tids in holders.items():
         for tid in tids:
-            if len(kept[item]) < k - 1 and tid not in kept[item] and tid not in needy:
+            if len(kept[item]) < k - 1 and tid not in kept[item]:
                 kept[item].add(tid)
         plan += [(tid, item) for tid in tids if tid not in kept[item]]
     return sorted(plan)

@@ -40,8 +40,7 @@ WITH places AS (
     cluster,
     COUNT(*) AS size,
     SUM(chunks) AS chunk_rows,
-    SUM(shared) AS shared_rows,
-    COLLECT_LIST(DISTINCT ARRAY(LEAST(chunks, $m), LEAST(shared, $m))) AS touches
+    SUM(shared) AS shared_rows
   FROM touched
   GROUP BY
     cluster
@@ -52,6 +51,20 @@ WITH places AS (
   FROM dis_term
   GROUP BY
     cluster
+), chunks AS (
+  SELECT
+    cluster,
+    COUNT(DISTINCT chunk) AS chunks
+  FROM dis_chunk
+  GROUP BY
+    cluster
+), shared_chunks AS (
+  SELECT
+    joint,
+    COUNT(DISTINCT chunk) AS chunks
+  FROM dis_shared
+  GROUP BY
+    joint
 ), joints AS (
   SELECT
     j.joint,
@@ -67,13 +80,18 @@ SELECT
   p.chunk_rows,
   COALESCE(t.terms, 0) AS terms,
   COALESCE(t.terms, 0) * LEAST(p.size, $k - 1) AS term_cover,
-  p.touches,
+  COALESCE(c.chunks, 0) AS chunks,
   j.joint,
-  COALESCE(j.shared_rows, 0) AS shared_rows
+  COALESCE(j.shared_rows, 0) AS shared_rows,
+  COALESCE(s.chunks, 0) AS shared_chunks
 FROM shapes AS p
 LEFT JOIN terms AS t
   ON t.cluster = p.cluster
+LEFT JOIN chunks AS c
+  ON c.cluster = p.cluster
 LEFT JOIN joints AS j
   ON j.cluster = p.cluster
+LEFT JOIN shared_chunks AS s
+  ON s.joint = j.joint
 ORDER BY
   p.cluster NULLS LAST;

@@ -10,7 +10,7 @@ WITH per_cluster AS (
     qid,
     SUM(estimate) AS estimate,
     COALESCE(SUM(GREATEST(candidates, 0)) FILTER(WHERE
-      p > 0 OR q = 0), 0) AS candidates
+      p > 0 OR q = 0 OR n_terms > 0), 0) AS candidates
   FROM de_cluster_scores
   GROUP BY
     workload,
@@ -31,7 +31,7 @@ WITH per_cluster AS (
       MAX(GREATEST(candidates, 0)) AS candidates
     FROM de_cluster_scores
     WHERE
-      p = 0 AND q > 0
+      p = 0 AND q > 0 AND n_terms = 0
     GROUP BY
       workload,
       size,

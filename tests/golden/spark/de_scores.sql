@@ -45,54 +45,76 @@ WITH terms AS (
     qid,
     cluster
   FROM de_probe_places
+), scored AS (
+  SELECT
+    o.workload,
+    o.size,
+    o.qid,
+    o.cluster,
+    v.records,
+    v.chunk_rows,
+    v.term_cover,
+    v.shared_rows,
+    v.others,
+    v.joint_deficit,
+    a.p,
+    a.q,
+    a.joint,
+    a.share,
+    a.least_rows,
+    COALESCE(t.n_terms, 0) AS n_terms,
+    v.shared_rows - v.others + v.slack - COALESCE(t.n_terms, 0) AS room
+  FROM clusters_of AS o
+  JOIN de_cover AS v
+    ON v.cluster = o.cluster
+  LEFT JOIN parts AS a
+    ON a.workload = o.workload
+    AND a.size = o.size
+    AND a.qid = o.qid
+    AND a.cluster = o.cluster
+  LEFT JOIN terms AS t
+    ON t.workload = o.workload
+    AND t.size = o.size
+    AND t.qid = o.qid
+    AND t.cluster = o.cluster
 )
 SELECT
-  o.workload,
-  o.size,
-  o.qid,
-  o.cluster,
-  v.records AS n,
-  COALESCE(a.p, 0) AS p,
-  COALESCE(a.q, 0) AS q,
-  a.joint,
-  v.records * COALESCE(a.share, 1.0) * POWER(LEAST(v.records, $term_support) / v.records, COALESCE(t.n_terms, 0)) AS estimate,
+  workload,
+  size,
+  qid,
+  cluster,
+  records AS n,
+  COALESCE(p, 0) AS p,
+  COALESCE(q, 0) AS q,
+  joint,
+  n_terms,
+  records * COALESCE(share, 1.0) * POWER(LEAST(records, $term_support) / records, n_terms) AS estimate,
   CASE
-    WHEN a.p IS NULL
-    THEN v.records
-    WHEN a.p = 0 AND a.q = 1
-    THEN a.least_rows
-    WHEN a.p = 0
-    THEN LEAST(a.least_rows, (
-      v.shared_rows - v.joint_deficit
+    WHEN p IS NULL
+    THEN CASE
+      WHEN room >= 0
+      THEN records
+      WHEN room = -1
+      THEN LEAST(records, term_cover - n_terms + 1)
+      ELSE 0
+    END
+    WHEN p = 0 AND n_terms = 0 AND q = 1
+    THEN least_rows
+    WHEN p = 0 AND n_terms = 0
+    THEN LEAST(least_rows, (
+      shared_rows - joint_deficit
     ) DIV (
-      a.q - 1
+      q - 1
     ))
     ELSE LEAST(
-      a.least_rows,
-      v.records,
-      CASE
-        WHEN a.p - 1 + a.q > 0
-        THEN (
-          v.shared_rows - v.others + v.slack
-        ) DIV (
-          a.p - 1 + a.q
-        )
-      END,
-      CASE WHEN a.q > 0 THEN (
-        v.shared_rows - v.others
-      ) DIV a.q END
+      least_rows,
+      records,
+      CASE WHEN p - 1 + q > 0 THEN room DIV (
+        p - 1 + q
+      ) WHEN room < 0 THEN 0 END,
+      CASE WHEN q > 0 THEN (
+        shared_rows - others
+      ) DIV q END
     )
   END AS candidates
-FROM clusters_of AS o
-JOIN de_cover AS v
-  ON v.cluster = o.cluster
-LEFT JOIN parts AS a
-  ON a.workload = o.workload
-  AND a.size = o.size
-  AND a.qid = o.qid
-  AND a.cluster = o.cluster
-LEFT JOIN terms AS t
-  ON t.workload = o.workload
-  AND t.size = o.size
-  AND t.qid = o.qid
-  AND t.cluster = o.cluster;
+FROM scored;

@@ -4,9 +4,11 @@ SELECT
   size,
   chunk_rows,
   term_cover,
-  touches,
+  terms,
+  chunks,
   joint,
-  shared_rows
+  shared_rows,
+  shared_chunks
 FROM dv_cover_shapes
 ORDER BY
   cluster NULLS LAST;

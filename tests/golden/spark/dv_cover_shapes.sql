@@ -3,30 +3,12 @@ DROP TABLE IF EXISTS dv_cover_shapes;
 
 CREATE TABLE dv_cover_shapes
 USING PARQUET AS
-WITH touched AS (
-  SELECT
-    cluster,
-    tid,
-    COUNT(DISTINCT chunk) FILTER(WHERE
-      kind = 'record') AS chunks,
-    COUNT(DISTINCT chunk) FILTER(WHERE
-      kind = 'shared') AS shared
-  FROM dv_record_places
-  GROUP BY
-    cluster,
-    tid
-), touches AS (
-  SELECT
-    cluster,
-    COLLECT_LIST(DISTINCT ARRAY(LEAST(chunks, $m), LEAST(shared, $m))) AS touches
-  FROM touched
-  GROUP BY
-    cluster
-), row_counts AS (
+WITH row_counts AS (
   SELECT
     kind,
     unit,
-    COUNT(DISTINCT (chunk, `row`)) AS rows
+    COUNT(DISTINCT (chunk, `row`)) AS rows,
+    COUNT(DISTINCT chunk) AS chunks
   FROM dv_rows
   GROUP BY
     kind,
@@ -44,16 +26,16 @@ SELECT
   c.size,
   COALESCE(r.rows, 0) AS chunk_rows,
   COALESCE(t.terms, 0) * LEAST(c.size, $k - 1) AS term_cover,
-  COALESCE(x.touches, ARRAY()) AS touches,
+  COALESCE(t.terms, 0) AS terms,
+  COALESCE(r.chunks, 0) AS chunks,
   j.joint,
-  COALESCE(s.rows, 0) AS shared_rows
+  COALESCE(s.rows, 0) AS shared_rows,
+  COALESCE(s.chunks, 0) AS shared_chunks
 FROM clusters AS c
 LEFT JOIN row_counts AS r
   ON r.kind = 'record' AND r.unit = c.cluster
 LEFT JOIN terms AS t
   ON t.cluster = c.cluster
-LEFT JOIN touches AS x
-  ON x.cluster = c.cluster
 LEFT JOIN joint_clusters AS j
   ON j.cluster = c.cluster
 LEFT JOIN row_counts AS s
