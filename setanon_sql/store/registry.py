@@ -123,9 +123,7 @@ class Registry:
         """The tables of `schema` the tool did not record, in name order."""
         return [r["table_name"] for r in self._q("registry_foreign_tables", {"schema": schema})]
 
-    def record_new_tables(
-        self, schema: str, before: list[str], owner: str, owner_id: int
-    ) -> None:
+    def record_new_tables(self, schema: str, before: list[str], owner: str, owner_id: int) -> None:
         """Record as the tool's the unrecorded tables of `schema` that were not there
         (`before`, its foreign tables then): what the tool just wrote into its own schema
         (report's and evaluate's eval_* tables), never a table a user put there."""
