@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import time
 from dataclasses import dataclass, field
@@ -315,9 +316,10 @@ def verify_release(
                 m_checked = made.m if m is None else m
                 if m_checked is None:  # a disassociated run always records its m
                     raise ParamsError(f"run {run!r} records no m: give --m")
-                return vd.verify(store, k=made.k if k is None else k, m=m_checked)
+                found = vd.verify(store, k=made.k if k is None else k, m=m_checked)
+            return dataclasses.replace(found, schema=run)  # checked in scratch, of the run
         with store.in_run(run, scratch=True):
-            return verify(
+            report = verify(
                 store,
                 k=made.k if k is None else k,
                 model=model or made.model,
@@ -327,6 +329,7 @@ def verify_release(
                 else allow_suppression,
                 multiset=made.multiset if multiset is None else multiset,
             )
+        return dataclasses.replace(report, schema=run)
     if k is None:
         raise ParamsError("give k (--k) to verify a release file or the data")
     store.require_hierarchy()

@@ -269,14 +269,16 @@ def sweep_cmd(
         m is None or any(get(a).needs_m for a in algorithms),
         "--m is for the k^m algorithms (aa, da, oa); none is swept",
     )
-    specs = _hierarchies(hierarchy, fanout, order)
+    needed = any(get(a).needs_hierarchy for a in algorithms)
+    specs = _hierarchies(hierarchy, fanout, order, needed=needed)
     if report is not None:
         release.check_output(report, inputs(src, o.HierOpts(), dbo), fmt="html", formats=("html",))
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
     found: list[dict[str, Any]] = []
     with open_data(src, o.HierOpts(), dbo) as store:
         for tag, spec in specs:
-            store.use_hierarchy(spec.build(store), spec.describe())
+            if spec is not None:
+                store.use_hierarchy(spec.build(store), spec.describe())
             found += sweep(
                 store,
                 algorithm_names=algorithms,
@@ -290,10 +292,16 @@ def sweep_cmd(
     _comparison(found, as_json, report)
 
 
-def _hierarchies(files: str | None, fanout: int | None, order: str | None) -> list[tuple[str, Any]]:
-    """(tag, HierarchySpec) per hierarchy to sweep over."""
+def _hierarchies(
+    files: str | None, fanout: int | None, order: str | None, *, needed: bool = True
+) -> list[tuple[str, Any]]:
+    """(tag, HierarchySpec) per hierarchy to sweep over; one untagged None when no algorithm
+    swept needs a hierarchy (disassociation's) and none is given."""
     from ..store.hierarchy_spec import HierarchySpec
 
+    if files is None and fanout is None and not needed:
+        o.refuse_unless(order is None, "--order applies to the --fanout builder")
+        return [("", None)]
     if (files is None) == (fanout is None):
         raise ParamsError("sweep needs --hierarchy FILES or --fanout F (with --order id,support)")
     if files is not None:
