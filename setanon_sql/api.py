@@ -293,7 +293,9 @@ def verify_release(
     allow_suppression: bool | None = None,
     multiset: bool | None = None,
 ) -> VerifyReport | DisassociationReport:
-    """Verify a release file, a stored run, or (with neither) the data itself as released.
+    """Verify a release file or folder, a stored run, or (with neither) the data itself as
+    released. A disassociated release folder is checked as far as it can be without the
+    records' membership (`measure.verify_folder`).
 
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
     m, model and kind of release; the check's tables go to scratch, never into the run.
@@ -330,6 +332,16 @@ def verify_release(
                 multiset=made.multiset if multiset is None else multiset,
             )
         return dataclasses.replace(report, schema=run)
+    if release is not None and Path(release).is_dir():  # a disassociated release folder
+        if model is not None or allow_suppression is not None or multiset is not None:
+            raise ParamsError(
+                f"{release} is a disassociated release folder: its verifier takes --k and --m "
+                "only (no --model, --allow-suppression or --multiset)"
+            )
+        from .measure.verify_folder import verify_folder
+
+        with store.scratch():
+            return verify_folder(store, release, k=k, m=m)
     if k is None:
         raise ParamsError("give k (--k) to verify a release file or the data")
     store.require_hierarchy()

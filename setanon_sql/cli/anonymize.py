@@ -257,6 +257,7 @@ def folder_manifest(result: Any) -> dict[str, Any]:
         "m": result.params.m,
         "options": result.params.options,
         "run": result.run,
+        "suppressed": result.loss["suppressed"],  # what `verify DATA -r DIR` accounts for
     }
 
 
