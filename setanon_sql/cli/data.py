@@ -94,7 +94,7 @@ def runs_cmd(
         )
         from ..spark_run import list_runs
 
-        cols = ["name", "algorithm", "k", "engine", "search_s", "tables"]
+        cols = ["name", "status", "algorithm", "k", "engine", "search_s", "tables"]
         rows(list_runs(spark_warehouse), as_json, f"Spark runs in {spark_warehouse}", cols)
         return
     from .. import api
