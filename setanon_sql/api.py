@@ -332,7 +332,9 @@ def verify_release(
                 multiset=made.multiset if multiset is None else multiset,
             )
         return dataclasses.replace(report, schema=run)
-    if release is not None and Path(release).is_dir():  # a disassociated release folder
+    from .store.release_folder import is_folder
+
+    if release is not None and is_folder(release):  # a disassociated release folder
         if model is not None or allow_suppression is not None or multiset is not None:
             raise ParamsError(
                 f"{release} is a disassociated release folder: its verifier takes --k and --m "

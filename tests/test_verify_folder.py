@@ -12,7 +12,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from helpers.cli import cli
+from helpers.cli import EX, cli
 
 from setanon_sql.errors import ExitCode
 
@@ -211,3 +211,25 @@ def test_the_folder_is_left_as_it_was(data, tmp_path):
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     con = duckdb.connect()
     assert con.execute(f"SELECT count(*) FROM '{folder}/clusters.parquet'").fetchone()[0] > 1
+
+
+@pytest.mark.parametrize("per_transaction", [False, True])
+def test_a_folder_of_parquet_parts_verifies(tmp_path, per_transaction):
+    """A generalized release as Spark writes it (part files in a folder) is read whole."""
+    fig2, tree = EX / "fig2.csv", EX / "fig2_hierarchy.csv"
+    whole = tmp_path / "whole.parquet"
+    extra = ["--per-transaction"] if per_transaction else []
+    r = cli("anonymize", fig2, "-H", tree, "-a", "aa", "-k", 2, "-m", 2, "-o", whole, "-q", *extra)
+    assert r.code == 0, r.stderr
+    folder = tmp_path / "release.parquet"
+    folder.mkdir()
+    (folder / "_SUCCESS").write_bytes(b"")
+    con = duckdb.connect()
+    for part, half in enumerate(("<", ">=")):
+        con.execute(f"COPY (SELECT * FROM '{whole}' WHERE hash(tid) % 2 {half} 1) "
+                    f"TO '{folder}/part-{part}.parquet' (FORMAT parquet)")  # fmt: skip
+    args = ("verify", fig2, "-H", tree, "-r", folder, "-k", 2, "-m", 2, "--json")
+    r = cli(*args)
+    assert r.code == 0, r.stderr
+    (folder / "part-1.parquet").unlink()  # a part lost: its transactions are missing
+    assert cli(*args).code == ExitCode.VIOLATED

@@ -47,8 +47,10 @@ class Folder:
 
 
 def is_folder(path: str | Path) -> bool:
-    """Whether a release given to verify is a folder (a disassociated release) or a file."""
-    return Path(path).is_dir()
+    """Whether a release given to verify is a disassociated release folder: a folder with a
+    manifest, or one without the Parquet parts of a generalized release (Spark's)."""
+    path = Path(path)
+    return path.is_dir() and ((path / MANIFEST).exists() or not any(path.glob("*.parquet")))
 
 
 def read_manifest(path: str | Path) -> Folder:
