@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import time
 from collections.abc import Iterable
@@ -306,7 +307,9 @@ def verify_release(
     allow_suppression: bool | None = None,
     multiset: bool | None = None,
 ) -> VerifyReport | DisassociationReport:
-    """Verify a release file, a stored run, or (with neither) the data itself as released.
+    """Verify a release file or folder, a stored run, or (with neither) the data itself as
+    released. A disassociated release folder is checked as far as it can be without the
+    records' membership (`measure.verify_folder`).
 
     A stored run is checked against its own dataset and hierarchy, by default with its own k,
     m, model and kind of release; the check's tables go to scratch, never into the run.
@@ -329,9 +332,10 @@ def verify_release(
                 m_checked = made.m if m is None else m
                 if m_checked is None:  # a disassociated run always records its m
                     raise ParamsError(f"run {run!r} records no m: give --m")
-                return vd.verify(store, k=made.k if k is None else k, m=m_checked)
+                found = vd.verify(store, k=made.k if k is None else k, m=m_checked)
+            return dataclasses.replace(found, schema=run)  # checked in scratch, of the run
         with store.in_run(run, scratch=True):
-            return verify(
+            report = verify(
                 store,
                 k=made.k if k is None else k,
                 model=model or made.model,
@@ -341,6 +345,19 @@ def verify_release(
                 else allow_suppression,
                 multiset=made.multiset if multiset is None else multiset,
             )
+        return dataclasses.replace(report, schema=run)
+    from .store.release_folder import is_folder
+
+    if release is not None and is_folder(release):  # a disassociated release folder
+        if model is not None or allow_suppression is not None or multiset is not None:
+            raise ParamsError(
+                f"{release} is a disassociated release folder: its verifier takes --k and --m "
+                "only (no --model, --allow-suppression or --multiset)"
+            )
+        from .measure.verify_folder import verify_folder
+
+        with store.scratch():
+            return verify_folder(store, release, k=k, m=m)
     if k is None:
         raise ParamsError("give k (--k) to verify a release file or the data")
     store.require_hierarchy()

@@ -24,7 +24,7 @@ from .engine import ddl, interrupts
 from .engine.contract import Forwarding
 from .engine.log import Logged, Rows
 from .engine.spark import SparkExecutor, shuffle_partitions
-from .engine.spark_warehouse import ASIDE, STAGING
+from .engine.spark_warehouse import ASIDE, STAGING, lock_held, lock_path
 from .errors import InputError, ParamsError
 from .params import Params
 from .progress import Progress, quiet
@@ -365,8 +365,8 @@ def anonymize_source(
 
     own = spark is None and SparkSession.getActiveSession() is None  # stop only what we start
     spark = spark if spark is not None else session(master, warehouse=warehouse)
+    staged = StagedRun(spark, run_name(params), params.replace)
     try:
-        staged = StagedRun(spark, run_name(params), params.replace)
         with interrupts.deferred():  # entered after the session: PySpark sets its own
             staged.check()
             ex = SparkExecutor(spark, staged.staging)
@@ -394,6 +394,7 @@ def anonymize_source(
             )
         return result, notes
     finally:
+        staged.unlock()
         if own:
             spark.stop()
 
@@ -420,12 +421,24 @@ def list_runs(warehouse: str | Path) -> list[dict[str, Any]]:
 
     out = []
     for folder in sorted(Path(warehouse).glob("*.db")):
+        tables = sorted(p.name for p in folder.iterdir() if p.is_dir())
+        if folder.name.startswith(STAGING):
+            out.append(staging_row(Path(warehouse), folder, tables))
         if folder.name.startswith((STAGING, ASIDE)) or not (folder / "run_info").is_dir():
             continue
         info = {r["key"]: r["value"] for r in pq.read_table(folder / "run_info").to_pylist()}
-        tables = sorted(p.name for p in folder.iterdir() if p.is_dir())
-        out.append({"name": folder.name.removesuffix(".db"), **info, "tables": tables})
+        name = folder.name.removesuffix(".db")
+        out.append({"name": name, "status": "complete", **info, "tables": tables})
     return out
+
+
+def staging_row(warehouse: Path, folder: Path, tables: list[str]) -> dict[str, Any]:
+    """A staging folder as `runs` lists it: a run being made (its lock held by a live
+    process), or stale, left by a killed one (`--replace` of its run removes it)."""
+    run = folder.name.removesuffix(".db").removeprefix(STAGING)
+    live = lock_held(lock_path(warehouse, run))
+    status = "running" if live else "stale staging folder: --replace removes it"
+    return {"name": run, "status": status, "staging": str(folder), "tables": tables}
 
 
 def stored_log(warehouse: str | Path, run: str) -> list[Logged]:

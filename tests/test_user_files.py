@@ -38,7 +38,7 @@ def tree(folder: Path) -> dict[str, str]:
 
 
 def disassociate(*args: object) -> object:
-    return cli("anonymize", *args, "-a", "disassociation", "-k", 2, "-m", 2, "-q")
+    return cli("anonymize", "-a", "disassociation", "-k", 2, "-m", 2, "-q", *args)  # args win
 
 
 def hidden(folder: Path) -> list[str]:
@@ -327,6 +327,7 @@ def test_what_a_sigkill_left_beside_an_output_is_repaired_by_the_next_run(tmp_pa
     r = disassociate(FIG2, "-o", out, "--replace", "-k", 3)
     assert r.code == 0, r.stderr
     assert hidden(tmp_path) == [".rel.keep.tmp"] and tree(out) != files
+    assert json.loads((out / "release.json").read_text())["k"] == 3
 
 
 def test_a_real_sigkill_during_the_folder_write_is_repaired(tmp_path):

@@ -94,7 +94,7 @@ def runs_cmd(
         )
         from ..spark_run import list_runs
 
-        cols = ["name", "algorithm", "k", "engine", "search_s", "tables"]
+        cols = ["name", "status", "algorithm", "k", "engine", "search_s", "tables"]
         rows(list_runs(spark_warehouse), as_json, f"Spark runs in {spark_warehouse}", cols)
         return
     from .. import api
@@ -150,6 +150,11 @@ def sql_cmd(
             return
         with open_db(dbo) as store:
             typer.echo(store.replay_script(run), nl=False)
+        typer.echo(
+            "note: this script is as private as the database (input paths and data, the "
+            "disassociation row key); never publish it with a release",
+            err=True,
+        )
         return
     statements = sqlfiles.statements()
     if name is None:

@@ -279,8 +279,9 @@ def sweep_cmd(
         m is None or any(get(a).needs_m for a in algorithms),
         "--m is for the k^m algorithms (aa, da, oa); none is swept",
     )
-    specs = _hierarchies(hierarchy, fanout, order)
-    read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs]
+    needed = any(get(a).needs_hierarchy for a in algorithms)
+    specs = _hierarchies(hierarchy, fanout, order, needed=needed)
+    read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs if spec is not None]
     if report is not None:
         page(report, read)
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
@@ -288,7 +289,8 @@ def sweep_cmd(
     with open_data(src, o.HierOpts(), dbo) as store:
         target = page(report, read, store) if report is not None else None
         for tag, spec in specs:
-            store.use_hierarchy(spec.build(store), spec.describe())
+            if spec is not None:
+                store.use_hierarchy(spec.build(store), spec.describe())
             found += sweep(
                 store,
                 algorithm_names=algorithms,
@@ -302,10 +304,16 @@ def sweep_cmd(
     _comparison(found, as_json, target)
 
 
-def _hierarchies(files: str | None, fanout: int | None, order: str | None) -> list[tuple[str, Any]]:
-    """(tag, HierarchySpec) per hierarchy to sweep over."""
+def _hierarchies(
+    files: str | None, fanout: int | None, order: str | None, *, needed: bool = True
+) -> list[tuple[str, Any]]:
+    """(tag, HierarchySpec) per hierarchy to sweep over; one untagged None when no algorithm
+    swept needs a hierarchy (disassociation's) and none is given."""
     from ..store.hierarchy_spec import HierarchySpec
 
+    if files is None and fanout is None and not needed:
+        o.refuse_unless(order is None, "--order applies to the --fanout builder")
+        return [("", None)]
     if (files is None) == (fanout is None):
         raise ParamsError("sweep needs --hierarchy FILES or --fanout F (with --order id,support)")
     if files is not None:

@@ -101,7 +101,11 @@ M = Annotated[
 StoredRun = Annotated[str | None, typer.Option("--run", help="A run stored in --db.")]
 Release = Annotated[
     Path | None,
-    typer.Option("--release", "-r", help="Release file (long tid,item or per transaction)."),
+    typer.Option(
+        "--release",
+        "-r",
+        help="Release file (long tid,item or per transaction), or release folder.",
+    ),
 ]
 # -- the evaluation's workload -------------------------------------------------------------------
 Queries = Annotated[

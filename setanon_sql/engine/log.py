@@ -185,9 +185,19 @@ class StatementLog:
             self._sinks.remove(log)
 
 
+PRIVATE = (
+    "Keep this script as private as the database it came from: it names the input files,\n"
+    "may hold their data, and holds the random key that orders a disassociated release's\n"
+    "chunk rows (with the key and the tids, the rows of one record in different chunks are\n"
+    "linked). Never publish it with a release."
+)
+"""Said at the head of every replay script (`sql --run`, `--sql-log`): why it is not public."""
+
+
 def replay_script(entries: list[Logged], *, title: str = "") -> str:
-    """A log as one SQL script: each statement with its step name, parameters written in."""
-    out = [f"-- {title}"] if title else []
+    """A log as one SQL script: each statement with its step name, parameters written in,
+    under the note that it is as private as the database (`PRIVATE`)."""
+    out = ([f"-- {title}"] if title else []) + [f"-- {line}" for line in PRIVATE.splitlines()]
     for i, e in enumerate(entries, 1):
         head = f"-- {i}: {e.step}" + (f"  params: {e.params}" if e.params else "")
         out.append(f"{head}\n{e.replay_text().rstrip().rstrip(';')};\n")

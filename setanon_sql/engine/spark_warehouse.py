@@ -9,13 +9,24 @@ earlier run as it was, and a failed run leaves nothing but what its cleanup remo
 
 Folders are handled through Hadoop's file system API, as Spark handles its own: the same
 calls on a local disk, a shared mount or HDFS.
+
+A run holds a lock while it lives: `fcntl.flock` on `setanon_lock__<run>` in a warehouse on a
+local disk or mount (HDFS has none), taken before its staging folder is looked at and removed
+when it ends. A staging folder whose lock is held belongs to a live run of another process and
+is never touched; one whose lock is free was left by a killed run: it is stale, listed so by
+`runs --spark-warehouse`, and `--replace` removes it.
 """
 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import fcntl
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import urlparse
 
 from ..errors import InputError
 from .spark_sql import create_database, drop_database
@@ -25,6 +36,56 @@ if TYPE_CHECKING:
 
 STAGING = "setanon_staging__"
 ASIDE = "setanon_replaced__"
+LOCK = "setanon_lock__"
+LOCK_WAIT = 2.0
+"""Seconds a run retries a busy lock: a `runs` listing probes it for an instant."""
+
+
+def local_warehouse(warehouse: str) -> Path | None:
+    """The warehouse's folder when it is on a local disk or mount (`file:` or a plain path),
+    else None (HDFS, object stores: no lock there)."""
+    url = urlparse(warehouse)
+    if url.scheme not in ("", "file"):
+        return None
+    return Path(url.path if url.scheme else warehouse)
+
+
+def lock_path(warehouse: Path, run: str) -> Path:
+    """The lock file of run `run` (Spark lower-cases database names)."""
+    return warehouse / f"{LOCK}{run.lower()}"
+
+
+def take_lock(path: Path) -> IO[str] | None:
+    """The lock on `path`, held by the open file returned, or None when another process
+    holds it. A lock file removed and made anew while we waited is taken again."""
+    while True:
+        handle = path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            return None
+        try:
+            if os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
+                return handle
+        except FileNotFoundError:
+            pass
+        handle.close()  # its holder removed the file as we took it: take the new one
+
+
+def lock_held(path: Path) -> bool:
+    """Whether a live process holds the lock on `path` (probed for an instant, never made)."""
+    try:
+        handle = path.open("r", encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
 
 
 def _ident(name: str) -> str:
@@ -76,15 +137,44 @@ class StagedRun:
     spark: SparkSession
     run: str
     replace: bool
+    _lock: IO[str] | None = field(default=None, repr=False)
 
     @property
     def staging(self) -> str:
         return STAGING + self.run
 
+    def lock(self) -> None:
+        """Hold the run's lock while it lives; refuse when a live process holds it (its
+        staging folder is its own, never touched). A warehouse not on a local disk or mount
+        has no lock."""
+        where = local_warehouse(self.spark.conf.get("spark.sql.warehouse.dir") or "")
+        if where is None or not where.is_dir():
+            return
+        path = lock_path(where, self.run)
+        deadline = time.monotonic() + LOCK_WAIT
+        while (handle := take_lock(path)) is None:
+            if time.monotonic() > deadline:
+                raise InputError(
+                    f"Spark run {self.run!r} is being made by another process (it holds "
+                    f"{path}); its staging folder is left alone: wait, or choose another --run"
+                )
+            time.sleep(0.1)
+        self._lock = handle
+
+    def unlock(self) -> None:
+        """Let the lock go at the run's end, and its file with it."""
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._lock.name)
+            self._lock.close()
+            self._lock = None
+
     def check(self) -> None:
-        """Before any work: the run's folder may hold only an earlier run of this tool, and only
-        with --replace; a staging folder left by a killed run is removed with --replace, and an
-        earlier run a killed swap had moved aside is put back."""
+        """Before any work, under the run's lock: the run's folder may hold only an earlier run
+        of this tool, and only with --replace; a staging folder left by a killed run (its lock
+        free) is removed with --replace, and an earlier run a killed swap had moved aside is
+        put back."""
+        self.lock()
         folders = Folders(self.spark)
         final, staged = folders.of(self.run), folders.of(self.staging)
         aside = folders.of(ASIDE + self.run)
@@ -102,9 +192,13 @@ class StagedRun:
             )
         if folders.exists(staged):
             if not self.replace:
+                why = (
+                    "was left by a killed run"
+                    if self._lock is not None
+                    else "exists (a run of this name is running, or was killed)"
+                )
                 raise InputError(
-                    f"Spark staging folder {staged.toString()} exists (a run of this name is "
-                    "running, or was killed): --replace removes it"
+                    f"Spark staging folder {staged.toString()} {why}: --replace removes it"
                 )
             self._drop(self.staging)
 

@@ -76,7 +76,7 @@ def evaluate(
     started = time.perf_counter()
     disassociated = runs.is_disassociated(store, run)
     writable = not store.ex.read_only
-    with store.in_run(run) as made, store.unordered():
+    with store.in_run(run), store.unordered():
         if writable:
             store.run("eval_info_drop")
         if disassociated:  # its own release format (#28)
@@ -97,8 +97,6 @@ def evaluate(
         seconds = round(time.perf_counter() - started, 3)
         if writable and not disassociated:  # a disassociated release is evaluated afresh
             store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
-    if writable:  # the eval_* tables are the tool's, like the run's own
-        store.registry.record_tables(run, "run", made["run_id"])
     return out | _head(run, seconds, model, workload)
 
 

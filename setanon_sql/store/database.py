@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +24,7 @@ from ..engine.contract import Forwarding
 from ..engine.duckdb import Executor
 from ..engine.log import Logged, replay_script
 from ..engine.sqltext import literal, qualified, quote
-from ..errors import HierarchyError, InputError
+from ..errors import HierarchyError, InputError, ParamsError
 from .dataset import LOG_TABLE as LOG
 from .dataset import (
     Dataset,
@@ -38,6 +38,9 @@ from .hierarchy import Hierarchy
 from .registry import Registry
 
 __all__ = ["Run", "Store", "literal", "quote"]
+
+EVAL_PREFIX = "eval_"
+"""The tables evaluate and report write into a stored run's schema are named so."""
 
 
 @dataclass
@@ -234,7 +237,9 @@ class Store(Forwarding):
         """Resolve unqualified names in a stored run, with its own dataset and hierarchy.
 
         With `scratch` (always when the database is open read-only) new tables go to the
-        connection's memory, so the run and the file stay as they were."""
+        connection's memory, so the run and the file stay as they were. Without it, the tables
+        made here (evaluate's and report's eval_*) are recorded as the run's when it ends,
+        also when it fails: a later `--replace` of the run drops them with it."""
         row = self.registry.run(name)
         saved = (self.dataset, self.hierarchy)
         did = row["dataset_id"]
@@ -242,12 +247,33 @@ class Store(Forwarding):
         hid = row["hierarchy_id"]
         self.hierarchy = HierarchyRef.of(self.registry.hierarchy(hid)) if hid else None
         scratch = self.ex.read_only if scratch is None else scratch
+        before = [] if scratch else self._writable_run(name)
         self.point(run=name, scratch=scratch)
         try:
             yield row
+        except BaseException:
+            if not scratch:  # what a failed evaluation left is the tool's all the same
+                with suppress(Exception):
+                    self.registry.record_new_tables(name, before, "run", row["run_id"])
+            raise
+        else:
+            if not scratch:
+                self.registry.record_new_tables(name, before, "run", row["run_id"])
         finally:
             self.dataset, self.hierarchy = saved
             self.point(run=self.run_ctx.schema if self.run_ctx else None)
+
+    def _writable_run(self, name: str) -> list[str]:
+        """The tables of run `name` the tool did not create, before it writes there; refuse
+        when one has a name the tool writes (`eval_*`), which it would overwrite."""
+        foreign = self.registry.foreign_tables(name)
+        clash = [t for t in foreign if t.startswith(EVAL_PREFIX)]
+        if clash:
+            raise ParamsError(
+                f"run {name!r} holds table(s) setanon-sql did not create ({', '.join(clash[:5])}) "
+                "under names it writes there; rename them first"
+            )
+        return foreign
 
     @contextmanager
     def scratch(self) -> Iterator[None]:

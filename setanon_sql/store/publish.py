@@ -56,7 +56,7 @@ class RunOutputs:
 
             write_folder(
                 store, self.path, fmt=self.folder, refined=self.refined,
-                manifest=self.manifest or {}, publication=publication,
+                manifest=self.release_manifest(run), publication=publication,
             )  # fmt: skip
         elif self.path is not None:
             release_io.write_release(
@@ -65,6 +65,12 @@ class RunOutputs:
         if self.sql_log is not None:
             script = store.replay_script(run.schema, title_name=run.name)
             outputs.write_text(outputs.target_of(self.sql_log), script, publication)
+
+    def release_manifest(self, run: Run) -> dict[str, Any]:
+        """What the folder's release.json says: the run, and the occurrences it suppressed
+        (which `verify DATA -r DIR` accounts for)."""
+        loss = run.results.get("loss") or {}
+        return {**(self.manifest or {}), "suppressed": loss.get("suppressed", 0)}
 
     def in_swap(self, store: Store, run: Run) -> None:
         """Write the release table inside the transaction that swaps the run in."""

@@ -119,15 +119,24 @@ class Registry:
             {"schema": schema, "table": table, "owner": owner, "owner_id": owner_id},
         )
 
+    def foreign_tables(self, schema: str) -> list[str]:
+        """The tables of `schema` the tool did not record, in name order."""
+        return [r["table_name"] for r in self._q("registry_foreign_tables", {"schema": schema})]
+
+    def record_new_tables(self, schema: str, before: list[str], owner: str, owner_id: int) -> None:
+        """Record as the tool's the unrecorded tables of `schema` that were not there
+        (`before`, its foreign tables then): what the tool just wrote into its own schema
+        (report's and evaluate's eval_* tables), never a table a user put there."""
+        for table in sorted(set(self.foreign_tables(schema)) - set(before)):
+            self.record_table(schema, table, owner, owner_id)
+
     def drop_schema(self, schema: str, *, force: bool = False) -> None:
         """Drop one of the tool's schemas. Unless `force` (a schema this very process just made
         and is cleaning up), refuse when it holds a table the tool did not record."""
         if self.owner_of(schema) is None:
             raise ParamsError(f"schema {schema!r} was not created by setanon-sql; not dropped")
         if not force:
-            foreign = [
-                r["table_name"] for r in self._q("registry_foreign_tables", {"schema": schema})
-            ]
+            foreign = self.foreign_tables(schema)
             if foreign:
                 raise ParamsError(
                     f"schema {schema!r} holds table(s) setanon-sql did not create "
@@ -218,7 +227,7 @@ class Registry:
         not create (it would not be dropped at the end)."""
         if self.owner_of(schema) is None:
             return
-        foreign = [r["table_name"] for r in self._q("registry_foreign_tables", {"schema": schema})]
+        foreign = self.foreign_tables(schema)
         if foreign:
             raise ParamsError(
                 f"run {schema!r} holds table(s) setanon-sql did not create "

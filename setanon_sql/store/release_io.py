@@ -123,16 +123,18 @@ def write_table(
 def read_release(
     store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item"
 ) -> None:
-    """Read a release file into the current schema's `release`: long (tid, item) rows, or one
-    row per transaction with a list of items (`items`: a LIST column in Parquet, a JSON array
-    in CSV, as `--per-transaction` writes them). Ids and labels are matched exactly."""
+    """Read a release file (or a folder of Parquet parts, as Spark writes one) into the
+    current schema's `release`: long (tid, item) rows, or one row per transaction with a list
+    of items (`items`: a LIST column in Parquet, a JSON array in CSV, as `--per-transaction`
+    writes them). Ids and labels are matched exactly."""
     path = Path(path)
-    if not path.is_file():
+    parts = path.is_dir() and any(path.glob("*.parquet"))  # a Spark run's release folder
+    if not (path.is_file() or parts):
         raise InputError(f"release not found: {path}")
     from ..engine.builders import release_file, render  # sqlglot: only to read a release
 
-    csv = path.suffix.lower() not in (".parquet", ".pq")
-    where = {"path": str(path)}
+    csv = not parts and path.suffix.lower() not in (".parquet", ".pq")
+    where = {"path": str(path / "*.parquet") if parts else str(path)}
     try:
         described = store.run("release_file_columns_" + ("csv" if csv else "parquet"), where)
         cols = dict(described.tuples("column_name", "column_type"))
