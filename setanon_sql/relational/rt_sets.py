@@ -163,11 +163,10 @@ def choose_lifts(
         taken = chosen.setdefault(cluster, [])
         if any(_overlaps(tree, t, n) for t in taken for n in nodes):
             continue  # counted again next round, under the lifted cut
-        up = {n: _wider(tree, n) for n in nodes}
-        up = {n: a for n, a in up.items() if a is not None}
+        up = [a for a in (_wider(tree, n) for n in nodes) if a is not None]
         if not up:
             raise AssertionError(f"class {cluster}: an itemset of the root alone violates")
-        target = min(up.values(), key=lambda a: (tree.leaf_count[a], a))
+        target = min(up, key=lambda a: (tree.leaf_count[a], a))
         taken[:] = [t for t in taken if not _overlaps(tree, target, t)]
         taken.append(target)
     return [(c, t) for c, ts in chosen.items() for t in ts]
