@@ -13,7 +13,7 @@ import sys
 
 import typer
 
-from . import anonymize, data, hierarchy, inspect, judge, reconstruct, table  # noqa: F401 - registers
+from . import anonymize, data, hierarchy, inspect, judge, reconstruct, rt, table  # noqa: F401 - registers
 from .app import app
 
 __all__ = ["app", "main", "run_cli"]

@@ -179,16 +179,10 @@ def anonymize_table(
             out.columns = list(data.columns)
         if l is not None:
             check_feasible(store, l, sensitive)
-        mined = mine_closed(store, k, beam=mine_beam, progress=progress)
-        starts = _starts(store, k, cover_cap, progress)
-        ends = [_finish(store, data, s, k, l, w, fn, improve, progress) for s in starts]
-        end = min(ends, key=lambda e: (e.cost, e.start.name != "paper"))
-        start, clusters, merges, improved = end.start, end.clusters, end.merges, end.improved
-        store_cover(store, start.cover)
-        store_clusters(store, start.clusters, "cluster_k")
-        if end.l_merge is not None:
-            store.put_arrow("l_merge", end.l_merge)
-        store_clusters(store, clusters, "cluster")
+        clusters, info = cluster_rows(
+            store, data, k, l=l, w=w, fn=fn, improve=improve, mine_beam=mine_beam,
+            cover_cap=cover_cap, progress=progress,
+        )  # fmt: skip
         make_release(store, data.columns, data.qi)
         report = verify_table(store, data.qi, k, sensitive, l)
         if not report.ok:
@@ -197,6 +191,46 @@ def anonymize_table(
             )
         figures = loss(store, data.qi)
         run.results = {"verified": report.as_dict(), "lm": float(figures["lm"])}
+    return TableResult(
+        run.schema,
+        data,
+        k,
+        l,
+        report,
+        float(figures["lm"]),
+        float(figures["anon"]),
+        len(clusters),
+        time.perf_counter() - started,
+        info,
+    )
+
+
+def cluster_rows(
+    store: Store,
+    data: TableData,
+    k: int,
+    *,
+    l: float | None,  # noqa: E741
+    w: float,
+    fn: CostMeasure,
+    improve: bool,
+    mine_beam: int | None,
+    cover_cap: float | None,
+    progress: Progress,
+) -> tuple[list[list[int]], dict[str, Any]]:
+    """Cluster the loaded table's rows into classes of at least k (k-ANON-CF: mining, the
+    greedy covers, improvement, ℓ-merging) and keep them as `cluster(rid, cluster)`: what a
+    table run releases, and what a run with a set-valued column anonymizes the sets inside."""
+    mined = mine_closed(store, k, beam=mine_beam, progress=progress)
+    starts = _starts(store, k, cover_cap, progress)
+    ends = [_finish(store, data, s, k, l, w, fn, improve, progress) for s in starts]
+    end = min(ends, key=lambda e: (e.cost, e.start.name != "paper"))
+    start, clusters, merges, improved = end.start, end.clusters, end.merges, end.improved
+    store_cover(store, start.cover)
+    store_clusters(store, start.clusters, "cluster_k")
+    if end.l_merge is not None:
+        store.put_arrow("l_merge", end.l_merge)
+    store_clusters(store, clusters, "cluster")
     info = {
         "closed_records": mined.closed,
         "processed_records": mined.processed,
@@ -212,18 +246,7 @@ def anonymize_table(
         "improve_splits": improved.splits,
         "combos": data.combos,
     }
-    return TableResult(
-        run.schema,
-        data,
-        k,
-        l,
-        report,
-        float(figures["lm"]),
-        float(figures["anon"]),
-        len(clusters),
-        time.perf_counter() - started,
-        info,
-    )
+    return clusters, info
 
 
 def export(store: Store, result: TableResult, path: str | Path, *, fmt: str | None = None) -> Path:

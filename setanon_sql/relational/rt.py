@@ -1,0 +1,219 @@
+"""(k, k^m)-anonymity of a table with a set-valued column (Poulis, Loukides, Gkoulalas-Divanis
+& Skiadopoulos, "Anonymizing data with relational and transaction attributes", ECML PKDD 2013):
+the QIs k-anonymous, and inside every class of the QIs the set column k^m-anonymous, so an
+adversary knowing a record's QI values and up to m of its items finds at least k records.
+
+The classes are the table engine's (k-ANON-CF over the QIs, `cluster_rows`); inside them the
+sets are generalized by a level-wise search local to each class, all classes in one statement
+per round (`rt_sets.km_in_classes`). The release is the table as given, QIs generalized, the set
+column generalized (a list where it was one, else joined by the separator), other columns as
+they were; it is verified (`rt_verify`) before anything is written.
+
+Example:
+    >>> from setanon_sql import Store, HierarchySpec
+    >>> store = Store()
+    >>> tree = HierarchySpec(edges=(("a", "A"), ("b", "A"), ("c", "B"), ("d", "B"),
+    ...                              ("A", "*"), ("B", "*")))
+    >>> rows = {"age": ["1", "1", "2", "2"], "items": ["a;c", "b;c", "a", "a;d"]}
+    >>> result = anonymize_rt(store, rows, qi=["age"], taxonomies={"age": "suppress"},
+    ...                       items="items", hierarchy=tree, k=2, m=2, mine_beam=None)
+    >>> result.report.ok, result.classes
+    (True, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlglot import exp, select
+
+from .. import runs
+from ..catalog import MAX_K
+from ..engine import ddl
+from ..engine.builders import col, render
+from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
+from ..params import check_whole
+from ..progress import Progress, quiet
+from ..store.database import Store
+from ..store.hierarchy_spec import HierarchySpec
+from ..store.outputs import check_file
+from ..store.publish import inputs_of
+from . import COVER_CAP, MINE_BEAM, cluster_rows
+from .data import TableData, TableSource, load_table, source_columns
+from .diversity import check_feasible
+from .output import TableOutput, loss, release_query
+from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
+from .rt_verify import RtReport, verify_rt
+from .taxonomy import TaxonomySpec, measure
+
+RUN_KIND = "rt"
+
+
+@dataclass(frozen=True)
+class RtResult:
+    """A verified (k, k^m) release: its run schema (holding `table_release`) and figures."""
+
+    run: str
+    data: TableData
+    k: int
+    m: int
+    report: RtReport
+    relational_ncp: float
+    item_ncp: float
+    classes: int
+    seconds: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run": self.run,
+            "rows": self.data.rows,
+            "qi": list(self.data.qi),
+            "k": self.k,
+            "m": self.m,
+            "relational_ncp": self.relational_ncp,
+            "item_ncp": self.item_ncp,
+            "classes": self.classes,
+            "seconds": round(self.seconds, 3),
+            "verified": self.report.as_dict(),
+            "info": self.info,
+        }
+
+
+def anonymize_rt(
+    store: Store,
+    source: TableSource,
+    *,
+    qi: Sequence[str],
+    taxonomies: Mapping[str, TaxonomySpec],
+    items: str,
+    hierarchy: HierarchySpec,
+    k: int,
+    m: int,
+    items_sep: str = ";",
+    sensitive: str | None = None,
+    l: float | None = None,  # noqa: E741
+    w: float = 0.15,
+    columns: Sequence[str] | None = None,
+    table: str | None = None,
+    drop_missing: str | None = None,
+    encoding: str | None = None,
+    run_name: str | None = None,
+    replace: bool = False,
+    improve: bool = True,
+    mine_beam: int | None = MINE_BEAM,
+    cover_cap: float | None = COVER_CAP,
+    progress: Progress = quiet,
+    output: str | Path | None = None,
+    read: Sequence[str | Path | None] = (),
+) -> RtResult:
+    """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
+    `sensitive` with `l`), verify the release and measure both losses. `output` (CSV or
+    Parquet) is checked before the work and written as the run takes its place."""
+    check_whole("k", k, 1, MAX_K)
+    check_whole("m", m, 1, 16)
+    if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
+        raise ParamsError("l-diversity needs a finite l >= 1 and a sensitive column")
+    if items in qi:
+        raise ParamsError(f"column {items!r} cannot be both the set column and a quasi-identifier")
+    if items == sensitive:
+        raise ParamsError(f"column {items!r} cannot be both the set column and the sensitive one")
+    hierarchy.check()
+    started = time.perf_counter()
+    fn = measure("lm")
+    name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
+    record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
+    record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
+    out = None
+    if output is not None:
+        out = TableOutput(check_file(output, inputs_of(store, read))[0])
+    with runs.making(
+        store, name, kind=RUN_KIND, algorithm="k-anon-cf+local-aa", params=record,
+        replace=replace, outputs=out,
+    ) as run:  # fmt: skip
+        data = load_table(
+            store, source, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,
+            table=table, drop_missing=drop_missing, encoding=encoding, measure=fn,
+        )  # fmt: skip
+        if items not in data.columns:
+            raise_missing(data, items)
+        column = set_column(items, source_columns(store)[items], items_sep, qi, data.source)
+        tree = load_sets(store, column, hierarchy, data.source)
+        runs.check_k(k, data.rows, of="table", unit="rows")
+        longest = int(store.run("rt_longest_set").one()["longest"])
+        if m > longest:
+            raise InfeasibleError(
+                f"m = {m} is larger than the longest set ({longest} items): give m <= {longest}"
+            )
+        if out is not None:
+            out.columns = list(data.columns)
+        if l is not None:
+            check_feasible(store, l, sensitive)
+        clusters, info = cluster_rows(
+            store, data, k, l=l, w=w, fn=fn, improve=improve, mine_beam=mine_beam,
+            cover_cap=cover_cap, progress=progress,
+        )  # fmt: skip
+        stats = km_in_classes(store, tree, k, m, progress)
+        make_rt_release(store, data, column)
+        report = verify_rt(store, data.qi, column, k, m, sensitive, l)
+        if not report.ok:
+            raise VerificationError(
+                f"the (k, k^m) search produced a release that fails verification: "
+                f"{report.as_dict()}"
+            )
+        rel = float(loss(store, data.qi)["lm"])
+        item = float(store.run("rt_item_loss").one()["item_ncp"])
+        run.results = {"verified": report.as_dict(), "relational_ncp": rel, "item_ncp": item}
+    info |= {"item_rounds": stats.rounds, "item_violations": stats.violations}
+    info |= {"item_lifts": stats.lifts}
+    return RtResult(
+        run.schema, data, k, m, report, rel, item, len(clusters), time.perf_counter() - started,
+        info,
+    )  # fmt: skip
+
+
+def raise_missing(data: TableData, items: str) -> None:
+    """Refuse a set column the table does not have."""
+    raise InputError(
+        f"{data.source}: no set column {items!r}; columns are {', '.join(map(repr, data.columns))}"
+    )
+
+
+def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.Select:
+    """`table_release` with its set column replaced by the released sets (`rt_release_sets`):
+    a list where the source had one, else the labels joined by $sep."""
+    labels = col("s", "labels")
+    value = labels if is_list else exp.func("array_to_string", labels, exp.Placeholder(this="sep"))
+    picked: list[exp.Expr] = [col("r", "rid"), col("r", "cluster")]
+    for c in columns:
+        picked.append(value.copy().as_(c, quoted=True) if c == items else col("r", c))
+    return (
+        select(*picked)
+        .from_(exp.table_("rt_table_release", quoted=True).as_("r", quoted=True))
+        .join(
+            exp.table_("rt_release_sets", quoted=True).as_("s", quoted=True),
+            on=exp.EQ(this=col("s", "rid"), expression=col("r", "rid")),
+        )
+        .order_by(col("r", "rid"))
+    )
+
+
+def make_rt_release(store: Store, data: TableData, column: SetColumn) -> None:
+    """The release: the table's rows (QIs by their class's closure, `release_query`) with the
+    generalized sets."""
+    store.run("rel_cluster_closure")
+    store.run("rel_cluster_labels")
+    table = render(release_query(data.columns, data.qi))
+    store.execute(ddl.create_table_as("rt_table_release", table), step="rt_table_release")
+    store.run("rt_release_sets")
+    sql = render(rt_release_query(data.columns, column.name, column.is_list))
+    store.execute(
+        ddl.create_table_as("table_release", sql),
+        None if column.is_list else {"sep": column.sep},
+        step="table_release",
+    )
