@@ -151,3 +151,11 @@ ORDER BY c.class, r.rid, node;
 -- The counts the verifier reports.
 SELECT (SELECT count(*) FROM violations_rt_items) AS item_problems,
        (SELECT count(*) FROM violations_rt_km) AS failing_km;
+
+-- name: rt_class_node_counts
+-- How many records of every class hold every node of its cut (the generalized items): what a
+-- lift costs is read from these counts.
+SELECT cluster, node, count(*) AS n
+FROM rt_generalized
+GROUP BY cluster, node
+ORDER BY cluster, node;

@@ -36,6 +36,23 @@ def anonymize_rt_cmd(
     ] = ";",
     k: o.K = 10,
     m: Annotated[int, typer.Option("--m", "-m", help="Items an adversary knows.", min=1)] = 2,
+    class_size: Annotated[
+        int | None,
+        typer.Option(
+            "--class-size",
+            help="Fewest rows of a class of the QIs (default k): larger classes cost the QIs "
+            "more and the items less; about 1,000-2,000 on Adult for an item NCP near 0.1.",
+            min=1,
+        ),
+    ] = None,
+    classes: Annotated[
+        str,
+        typer.Option(
+            "--classes",
+            help="How the QI classes are made: 'cover' (k-ANON-CF, as anonymize-table) or "
+            "'cuts' (top-down cuts along the taxonomies, faster at large --class-size).",
+        ),
+    ] = "cover",
     sensitive: Annotated[
         str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
     ] = None,
@@ -100,7 +117,7 @@ def anonymize_rt_cmd(
             hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,
             w=DEFAULT_W, columns=[c.strip() for c in columns.split(",")] if columns else None,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
-            replace=replace, output=output, read=read,
+            replace=replace, output=output, read=read, class_size=class_size, classes=classes,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:

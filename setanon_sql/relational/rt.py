@@ -3,7 +3,8 @@
 the QIs k-anonymous, and inside every class of the QIs the set column k^m-anonymous, so an
 adversary knowing a record's QI values and up to m of its items finds at least k records.
 
-The classes are the table engine's (k-ANON-CF over the QIs, `cluster_rows`); inside them the
+The classes are the table engine's (k-ANON-CF over the QIs, `cluster_rows`) or top-down cuts
+along the taxonomies (`rt_cuts`), of at least `class_size` rows; inside them the
 sets are generalized by a level-wise search local to each class, all classes in one statement
 per round (`rt_sets.km_in_classes`). The release is the table as given, QIs generalized, the set
 column generalized (a list where it was one, else joined by the separator), other columns as
@@ -47,11 +48,14 @@ from . import COVER_CAP, MINE_BEAM, cluster_rows
 from .data import TableData, TableSource, load_table, source_columns
 from .diversity import check_feasible
 from .output import TableOutput, loss, release_query
+from .rt_cuts import cut_classes
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
 from .rt_verify import RtReport, verify_rt
 from .taxonomy import TaxonomySpec, measure
 
 RUN_KIND = "rt"
+CLASSES = {"cover": "k-anon-cf", "cuts": "cuts"}
+"""How the classes of the QIs are made, and the algorithm name a run records for each."""
 
 
 @dataclass(frozen=True)
@@ -108,15 +112,26 @@ def anonymize_rt(
     improve: bool = True,
     mine_beam: int | None = MINE_BEAM,
     cover_cap: float | None = COVER_CAP,
+    class_size: int | None = None,
+    classes: str = "cover",
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
 ) -> RtResult:
     """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
-    `sensitive` with `l`), verify the release and measure both losses. `output` (CSV or
+    `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
+    given) is the fewest rows of a class of the QIs, the knob trading relational loss for item
+    loss (the items need classes far larger than k); `classes` says how they are made:
+    "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`). `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
+    size = k if class_size is None else class_size
+    check_whole("class_size", size, k, MAX_K)
+    if classes not in CLASSES:
+        raise ParamsError(f"classes must be one of {', '.join(CLASSES)}, got {classes!r}")
+    if classes == "cuts" and l is not None:
+        raise ParamsError("top-down cuts (classes='cuts') cannot be combined with l-diversity yet")
     if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
         raise ParamsError("l-diversity needs a finite l >= 1 and a sensitive column")
     if items in qi:
@@ -128,12 +143,14 @@ def anonymize_rt(
     fn = measure("lm")
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
     record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
+    record |= {"class_size": size, "classes": classes}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     out = None
     if output is not None:
         out = TableOutput(check_file(output, inputs_of(store, read))[0])
     with runs.making(
-        store, name, kind=RUN_KIND, algorithm="k-anon-cf+local-aa", params=record,
+        store, name, kind=RUN_KIND, params=record,
+        algorithm=f"{CLASSES[classes]}+local-aa",
         replace=replace, outputs=out,
     ) as run:  # fmt: skip
         data = load_table(
@@ -145,6 +162,8 @@ def anonymize_rt(
         column = set_column(items, source_columns(store)[items], items_sep, qi, data.source)
         tree = load_sets(store, column, hierarchy, data.source)
         runs.check_k(k, data.rows, of="table", unit="rows")
+        if size > data.rows:
+            raise InfeasibleError(f"class size {size} is larger than the table ({data.rows} rows)")
         longest = int(store.run("rt_longest_set").one()["longest"])
         if m > longest:
             raise InfeasibleError(
@@ -154,10 +173,15 @@ def anonymize_rt(
             out.columns = list(data.columns)
         if l is not None:
             check_feasible(store, l, sensitive)
-        clusters, info = cluster_rows(
-            store, data, k, l=l, w=w, fn=fn, improve=improve, mine_beam=mine_beam,
-            cover_cap=cover_cap, progress=progress,
-        )  # fmt: skip
+        if classes == "cover":
+            clusters, info = cluster_rows(
+                store, data, size, l=l, w=w, fn=fn, improve=improve, mine_beam=mine_beam,
+                cover_cap=cover_cap, progress=progress,
+            )  # fmt: skip
+            made = len(clusters)
+        else:
+            made = cut_classes(store, data.trees, fn, size, progress)
+            info = {}
         stats = km_in_classes(store, tree, k, m, progress)
         make_rt_release(store, data, column)
         report = verify_rt(store, data.qi, column, k, m, sensitive, l)
@@ -172,7 +196,7 @@ def anonymize_rt(
     info |= {"item_rounds": stats.rounds, "item_violations": stats.violations}
     info |= {"item_lifts": stats.lifts}
     return RtResult(
-        run.schema, data, k, m, report, rel, item, len(clusters), time.perf_counter() - started,
+        run.schema, data, k, m, report, rel, item, made, time.perf_counter() - started,
         info,
     )  # fmt: skip
 

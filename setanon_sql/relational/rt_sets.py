@@ -15,6 +15,7 @@ every record an item, so the root alone is always anonymous and the search ends.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,6 +139,36 @@ def class_violations(size: int) -> exp.Select:
     return q.select(col("i1", "cluster").as_("cluster", quoted=True)).group_by(col("i1", "cluster"))
 
 
+class LiftCost:
+    """What lifting a class's cut to a node adds to the item loss (in leaves, unnormalized):
+    every record of the class holding a cut node under it pays the node's leaves minus the
+    cut node's. Read from `rt_class_node_counts` once per round, so a pair's lift falls on the
+    node whose instances are few, not on the one of smaller id.
+
+    Example:
+        >>> t = hierarchy.from_edges([("a", "A"), ("b", "A"), ("A", "*")])
+        >>> ids = t.id_of()
+        >>> LiftCost(t, [(0, ids["a"], 3), (0, ids["b"], 1)]).of(0, ids["A"])
+        4
+    """
+
+    def __init__(self, tree: hierarchy.Hierarchy, counts: Sequence[tuple[int, int, int]]) -> None:
+        self.tree = tree
+        by: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        for cluster, node, n in sorted(counts):
+            nodes, held, paid = by.setdefault(cluster, ([], [0], [0]))
+            nodes.append(node)
+            held.append(held[-1] + n)
+            paid.append(paid[-1] + n * (tree.leaf_count[node] - 1))
+        self.by = by
+
+    def of(self, cluster: int, node: int) -> int:
+        nodes, held, paid = self.by[cluster]
+        lo = bisect_left(nodes, node)
+        hi = bisect_right(nodes, self.tree.last[node])
+        return (self.tree.leaf_count[node] - 1) * (held[hi] - held[lo]) - (paid[hi] - paid[lo])
+
+
 @dataclass(frozen=True)
 class SearchStats:
     rounds: int
@@ -146,11 +177,14 @@ class SearchStats:
 
 
 def choose_lifts(
-    tree: hierarchy.Hierarchy, found: Sequence[tuple[int, tuple[int, ...]]]
+    tree: hierarchy.Hierarchy,
+    found: Sequence[tuple[int, tuple[int, ...]]],
+    cost: LiftCost | None = None,
 ) -> list[tuple[int, int]]:
     """One lift per violating itemset (cluster, nodes), in the order given: of its nodes' nearest
-    wider ancestors (`_wider`), the one of fewest leaves (ties: the smaller id), unless a lift already chosen
-    in the class overlaps its itemset; the lifts of a class are disjoint subtrees.
+    wider ancestors (`_wider`), the one that costs the class least (`cost`: item loss added;
+    without it, fewest leaves; ties: the smaller id), unless a lift already chosen in the class
+    overlaps its itemset; the lifts of a class are disjoint subtrees.
 
     Example:
         >>> t = hierarchy.from_edges([("a", "A"), ("b", "A"), ("c", "B"), ("A", "*"), ("B", "*")])
@@ -166,7 +200,10 @@ def choose_lifts(
         up = [a for a in (_wider(tree, n) for n in nodes) if a is not None]
         if not up:
             raise AssertionError(f"class {cluster}: an itemset of the root alone violates")
-        target = min(up, key=lambda a: (tree.leaf_count[a], a))
+        if cost is None:
+            target = min(up, key=lambda a: (tree.leaf_count[a], a))
+        else:
+            target = min(up, key=lambda a: (cost.of(cluster, a), tree.leaf_count[a], a))
         taken[:] = [t for t in taken if not _overlaps(tree, target, t)]
         taken.append(target)
     return [(c, t) for c, ts in chosen.items() for t in ts]
@@ -205,7 +242,8 @@ def km_in_classes(
             if not found:
                 break
             violations += len(found)
-            chosen = choose_lifts(tree, found)
+            counts = store.run("rt_class_node_counts").tuples("cluster", "node", "n")
+            chosen = choose_lifts(tree, found, LiftCost(tree, counts))
             lifts += len(chosen)
             store.put_arrow(
                 "rt_lift",
