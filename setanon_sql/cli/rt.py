@@ -53,6 +53,16 @@ def anonymize_rt_cmd(
             "'cuts' (top-down cuts along the taxonomies, faster at large --class-size).",
         ),
     ] = "cover",
+    item_search: Annotated[
+        str,
+        typer.Option(
+            "--item-search",
+            help="How each class's items are generalized: 'lift' (one cut of the hierarchy "
+            "per class, lifted level by level, as AA) or 'topdown' (nodes chosen from the root "
+            "down; a node and a descendant may both be released, each item as the deepest "
+            "chosen node above it; lower item loss).",
+        ),
+    ] = "lift",
     sensitive: Annotated[
         str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
     ] = None,
@@ -118,6 +128,7 @@ def anonymize_rt_cmd(
             w=DEFAULT_W, columns=[c.strip() for c in columns.split(",")] if columns else None,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
+            item_search=item_search,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:

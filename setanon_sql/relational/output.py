@@ -241,9 +241,7 @@ def write_table_release(
     path, fmt = check_file(path, fmt=fmt)
     table = exp.table_("table_release", db=run, catalog=store.ex.catalog, quoted=True)
     sql = render(select(*[_c(c) for c in columns]).from_(table).order_by(_c("rid")))
-    return copy_to_file(
-        store, sql, path, fmt, step="write_table_release", publication=publication
-    )
+    return copy_to_file(store, sql, path, fmt, step="write_table_release", publication=publication)
 
 
 @dataclass

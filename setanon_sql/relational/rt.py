@@ -50,12 +50,15 @@ from .diversity import check_feasible
 from .output import TableOutput, loss, release_query
 from .rt_cuts import cut_classes
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
+from .rt_topdown import km_topdown
 from .rt_verify import RtReport, verify_rt
 from .taxonomy import TaxonomySpec, measure
 
 RUN_KIND = "rt"
 CLASSES = {"cover": "k-anon-cf", "cuts": "cuts"}
 """How the classes of the QIs are made, and the algorithm name a run records for each."""
+ITEM_SEARCHES = {"lift": "local-aa", "topdown": "topdown-items"}
+"""How each class's items are generalized, and the algorithm name a run records for each."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,7 @@ def anonymize_rt(
     cover_cap: float | None = COVER_CAP,
     class_size: int | None = None,
     classes: str = "cover",
+    item_search: str = "lift",
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
@@ -122,7 +126,9 @@ def anonymize_rt(
     `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
     given) is the fewest rows of a class of the QIs, the knob trading relational loss for item
     loss (the items need classes far larger than k); `classes` says how they are made:
-    "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`). `output` (CSV or
+    "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`).
+    `item_search` is "lift" (a cut per class, lifted level-wise, `rt_sets`) or "topdown"
+    (nodes chosen per class from the root down, `rt_topdown`). `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
@@ -130,6 +136,10 @@ def anonymize_rt(
     check_whole("class_size", size, k, MAX_K)
     if classes not in CLASSES:
         raise ParamsError(f"classes must be one of {', '.join(CLASSES)}, got {classes!r}")
+    if item_search not in ITEM_SEARCHES:
+        raise ParamsError(
+            f"item_search must be one of {', '.join(ITEM_SEARCHES)}, got {item_search!r}"
+        )
     if classes == "cuts" and l is not None:
         raise ParamsError("top-down cuts (classes='cuts') cannot be combined with l-diversity yet")
     if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
@@ -143,14 +153,14 @@ def anonymize_rt(
     fn = measure("lm")
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
     record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
-    record |= {"class_size": size, "classes": classes}
+    record |= {"class_size": size, "classes": classes, "item_search": item_search}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     out = None
     if output is not None:
         out = TableOutput(check_file(output, inputs_of(store, read))[0])
     with runs.making(
         store, name, kind=RUN_KIND, params=record,
-        algorithm=f"{CLASSES[classes]}+local-aa",
+        algorithm=f"{CLASSES[classes]}+{ITEM_SEARCHES[item_search]}",
         replace=replace, outputs=out,
     ) as run:  # fmt: skip
         data = load_table(
@@ -182,7 +192,8 @@ def anonymize_rt(
         else:
             made = cut_classes(store, data.trees, fn, size, progress)
             info = {}
-        stats = km_in_classes(store, tree, k, m, progress)
+        search = km_in_classes if item_search == "lift" else km_topdown
+        stats = search(store, tree, k, m, progress)
         make_rt_release(store, data, column)
         report = verify_rt(store, data.qi, column, k, m, sensitive, l)
         if not report.ok:
