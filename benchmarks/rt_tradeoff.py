@@ -6,7 +6,8 @@ Each setting runs `setanon anonymize-rt` in its own process (peak RSS is that ru
 --repeat times: medians of wall, CPU and peak memory; the losses are deterministic. Examples:
 
     python benchmarks/rt_tradeoff.py --classes cuts --size 1000 1500 2000
-    python benchmarks/rt_tradeoff.py --classes cover --size 600 1000 --repeat 3
+    python benchmarks/rt_tradeoff.py --classes cover --size 500 700 --repeat 3
+    python benchmarks/rt_tradeoff.py --classes cover --size 10 --item-search lift   # first cut
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ PEER = {"peer RMERGE delta 0.65 (issue 41)": (0.635, 0.241, 652.0)}
 NAIVE = {"naive s=600 (issue 41)": (0.353, 0.251, None), "naive s=1500": (0.460, 0.102, None)}
 
 
-def command(classes: str, size: int, k: int, m: int, rows: int | None) -> list[str]:
+def command(classes: str, size: int, k: int, m: int, search: str) -> list[str]:
     """The anonymize-rt command line of one setting."""
-    taxonomies = [f"age={TAX / 'age.csv'}"] + [f"{q}={TAX / (q + '.csv')}" for q in QI[1:]]
+    taxonomies = ["age=median:10"] + [f"{q}={TAX / (q + '.csv')}" for q in QI[1:]]
     cmd = [sys.executable, "-m", "setanon_sql", "anonymize-rt", str(DATA / "adult_wv2_rt.csv"),
            "--drop-missing", "?", "--items", "pages", "-H",
            str(DATA / "bms-webview-2.hierarchy.txt"), "-k", str(k), "-m", str(m),
-           "--class-size", str(size), "--classes", classes, "--json"]  # fmt: skip
+           "--class-size", str(size), "--classes", classes, "--item-search", search, "--json"]  # fmt: skip
     for q in QI:
         cmd += ["--qi", q]
     for t in taxonomies:
@@ -62,6 +63,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, nargs="+", default=[1000, 1500, 2000])
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--m", type=int, default=2)
+    ap.add_argument("--item-search", choices=["lift", "topdown"], default="topdown")
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     print(f"{'setting':34} {'classes':>7} {'rel NCP':>8} {'item NCP':>8} {'wall s':>7} "
@@ -69,12 +71,15 @@ def main() -> None:
     for name, (rel, item, wall) in {**PEER, **NAIVE}.items():
         print(f"{name:34} {'':>7} {rel:8.3f} {item:8.3f} {wall or float('nan'):7.1f}")
     for size in args.size:
-        runs = [one(command(args.classes, size, args.k, args.m, None)) for _ in range(args.repeat)]
+        runs = [
+            one(command(args.classes, size, args.k, args.m, args.item_search))
+            for _ in range(args.repeat)
+        ]
         r = runs[0]
         med = {x: statistics.median(run[x] for run in runs) for x in ("wall", "cpu")}
         rss = max(run["rss"] for run in runs)  # children's peak: the largest run's own
         print(
-            f"{args.classes + ' --class-size ' + str(size):34} {r['classes']:7d} "
+            f"{args.classes + ' ' + args.item_search + ' ' + str(size):34} {r['classes']:7d} "
             f"{r['relational_ncp']:8.3f} {r['item_ncp']:8.3f} {med['wall']:7.1f} "
             f"{med['cpu']:6.1f} {rss:7.0f} {r['verified']['ok']}",
             flush=True,

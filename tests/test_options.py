@@ -60,7 +60,10 @@ def ctx(tmp_path_factory) -> dict[str, Path]:
     r = cli("anonymize-table", table, "--qi", "sex", "-t", f"sex={sex}", "-k", 2, "--db", db,
             "--run", "t", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
-    return {"dir": d, "db": db, "table": table, "sex": sex}
+    rt, items = d / "rt.csv", d / "items.csv"
+    rt.write_text("sex,items\nF,a;b\nF,a\nM,c\nM,c;d\n")
+    items.write_text("child,parent\na,A\nb,A\nc,B\nd,B\nA,*\nB,*\n")
+    return {"dir": d, "db": db, "table": table, "sex": sex, "rt": rt, "items": items}
 
 
 def base(command: str, c: dict[str, Path]) -> list[object]:
@@ -116,6 +119,23 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             2,
             "-q",
         ],  # fmt: skip
+        "anonymize-rt": [
+            "anonymize-rt",
+            c["rt"],
+            "--qi",
+            "sex",
+            "-t",
+            f"sex={c['sex']}",
+            "--items",
+            "items",
+            "-H",
+            c["items"],
+            "-k",
+            2,
+            "-m",
+            1,
+            "-q",
+        ],
         "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],
         "hierarchy check": ["hierarchy", "check", FIG2_H],
@@ -316,6 +336,33 @@ RULES: dict[str, dict[str, tuple]] = {
         "--no-improve": acts("releases the cover as it is"),
         "--mine-beam": acts("records kept per mining level"),
         "--cover-cap": acts("the capped cover"),
+        "--json": acts("prints JSON"),
+        "--quiet": acts("prints nothing"),
+    },
+    "anonymize-rt": {
+        **DB,
+        "--qi": acts("the quasi-identifiers"),
+        "--taxonomy": refused("-t", "nonsense"),
+        "--items": acts("the set column"),
+        "--hierarchy": acts("the items' hierarchy"),
+        "--hierarchy-format": acts("parses the hierarchy file"),
+        "--code-prefix": refused("--code-prefix"),  # with -H as well
+        "--hierarchy-encoding": acts("decodes the hierarchy file"),
+        "--items-sep": refused("--items-sep", ""),
+        "--k": acts("k"),
+        "--m": acts("m"),
+        "--class-size": refused("--class-size", 1),  # below k
+        "--classes": refused("--classes", "kmeans"),
+        "--item-search": refused("--item-search", "greedy"),
+        "--sensitive": refused("--sensitive", "sex"),  # without --l
+        "--l": refused("--l", 2),  # without --sensitive
+        "--output": acts("writes the release"),
+        "--columns": refused("--columns", ""),
+        "--table": refused("--table", "x"),  # a CSV input has no tables
+        "--drop-missing": acts("drops rows holding the token"),
+        "--encoding": acts("decodes the CSV table and taxonomy files"),
+        "--run": acts("names the run"),
+        "--replace": refused("--replace"),  # without --run
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -82,6 +82,13 @@ def verify_cmd(
         store = open_db(dbo)
     else:
         store = open_data(src, hier, dbo)
+    if run is not None and _rt_run(store, run):
+        o.refuse_unless(
+            k is None and m is None and model is None and not allow_suppression and not multiset,
+            f"run {run!r} is a table with a set column: it is verified with its own k and m "
+            "(no --k, --m, --model, --allow-suppression or --multiset)",
+        )
+        return _verify_rt(store, run, as_json, quiet)
     with store:
         report = api.verify_release(
             store,
@@ -162,8 +169,43 @@ def metrics_cmd(
         store = open_db(dbo)
     else:
         store = open_data(src, hier, dbo)
+    if run is not None and _rt_run(store, run):
+        o.refuse_unless(
+            not multiset and not per_copy,
+            f"--multiset and --per-copy are for transaction releases; {run!r} is a table "
+            "with a set column",
+        )
+        from ..relational.rt_judge import rt_metrics
+
+        with store:
+            return emit(rt_metrics(store, run), as_json, "information loss")
     with store:
         loss = api.release_metrics(
             store, release=release_file, run=run, multiset=multiset or None, per_copy=per_copy
         )
     emit(loss, as_json, "information loss")
+
+
+def _rt_run(store: Any, run: str) -> bool:
+    """Is the run a table with a set column (closing the store when the check fails)?"""
+    from ..relational.rt_judge import is_rt
+
+    try:
+        return is_rt(store, run)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _verify_rt(store: Any, run: str, as_json: bool, quiet: bool) -> None:
+    """Verify a stored (k, k^m) run; exit 1 when anything is violated."""
+    from ..relational.rt_judge import verify_rt_run
+
+    with store:
+        report = verify_rt_run(store, run)
+    data = {"run": run} | report.as_dict()
+    if as_json:
+        typer.echo(json.dumps(data, default=str))
+    elif not quiet:
+        emit(data, False, "verification: " + ("passed" if report.ok else "FAILED"))
+    raise typer.Exit(0 if report.ok else 1)

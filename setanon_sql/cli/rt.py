@@ -121,11 +121,12 @@ def anonymize_rt_cmd(
     read = [source, db, hierarchy, *taxonomy_files]
     if output is not None:
         outputs.check_file(output, read)
+    names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=_taxonomies(taxonomy), items=items,
             hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,
-            w=DEFAULT_W, columns=[c.strip() for c in columns.split(",")] if columns else None,
+            w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
             item_search=item_search,

@@ -1,0 +1,70 @@
+"""Judging a stored (k, k^m) run (issue 41): `verify --run` re-checks its release against the
+original table and items it keeps, `metrics --run` measures both losses, each from the run's
+own record (QIs, set column, k, m, ℓ) and in scratch, so the run stays as it was."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ParamsError
+from ..store.database import Store
+from .output import loss
+from .rt_sets import LIST_TYPE_SUFFIX, SetColumn
+from .rt_verify import RtReport, verify_rt
+
+RT_KIND = "rt"
+
+
+@dataclass(frozen=True)
+class StoredRt:
+    """What a stored (k, k^m) run recorded about itself."""
+
+    qi: list[str]
+    items: str
+    sep: str
+    k: int
+    m: int
+    sensitive: str | None
+    l: float | None  # noqa: E741
+
+
+def is_rt(store: Store, run: str) -> bool:
+    """Is the stored run a table with a set column? (Unknown runs are refused by name.)"""
+    return bool(store.registry.run(run)["kind"] == RT_KIND)
+
+
+def stored_rt(store: Store, run: str) -> StoredRt:
+    """The run's record; a run of another kind is refused."""
+    row = store.registry.run(run)
+    if row["kind"] != RT_KIND:
+        raise ParamsError(f"run {run!r} is a {row['kind']} run, not a table with a set column")
+    p = json.loads(row["params"] or "{}")
+    return StoredRt(
+        list(p["qi"]), p["items"], p["items_sep"], int(p["k"]), int(p["m"]), p.get("sensitive"),
+        p.get("l"),
+    )  # fmt: skip
+
+
+def _column(store: Store, made: StoredRt) -> SetColumn:
+    """The released set column as the run wrote it: a list, or text joined by its separator."""
+    types = dict(store.run("rel_release_columns").tuples("column_name", "column_type"))
+    return SetColumn(made.items, types[made.items].endswith(LIST_TYPE_SUFFIX), made.sep)
+
+
+def verify_rt_run(store: Store, run: str) -> RtReport:
+    """Check the stored run's release for (k, k^m) (and ℓ) with its own parameters."""
+    made = stored_rt(store, run)
+    with store.in_run(run, scratch=True):
+        return verify_rt(store, made.qi, _column(store, made), made.k, made.m, made.sensitive,
+                         made.l)  # fmt: skip
+
+
+def rt_metrics(store: Store, run: str) -> dict[str, Any]:
+    """The run's relational NCP (mean over rows and QIs) and item NCP (over item instances)."""
+    made = stored_rt(store, run)
+    with store.in_run(run, scratch=True):
+        rel = float(loss(store, made.qi)["lm"])
+        item = float(store.run("rt_item_loss").one()["item_ncp"])
+    return {"run": run, "k": made.k, "m": made.m, "relational_ncp": rel, "item_ncp": item}
