@@ -85,11 +85,16 @@ def withdrawals(
         [(0, 3)]
     """
     out: set[tuple[int, int]] = set()
+    carved: dict[int, dict[int, list[int]]] = {}  # cluster -> owner -> proposals under it
     for cluster, nodes in found:
         mine = proposed[cluster]
-        trial = chosen[cluster] | mine
+        if cluster not in carved:
+            trial = chosen[cluster] | mine
+            carved[cluster] = defaultdict(list)
+            for p in mine:
+                carved[cluster][owner(tree, trial, p)].append(p)
         blamed = {n for n in nodes if n in mine}
-        blamed |= {p for p in mine if owner(tree, trial, p) in nodes}
+        blamed.update(p for n in nodes for p in carved[cluster].get(n, ()))
         if not blamed:
             raise AssertionError(f"class {cluster}: {nodes} violates with no proposal in it")
         out.add((cluster, min(blamed, key=lambda p: (held[cluster][p], -p))))
