@@ -26,7 +26,7 @@ def _print_evaluation(data: dict[str, Any], as_json: bool, quiet: bool) -> None:
         return
     head = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
     emit(head, False, f"evaluation of {data.get('run')}")
-    for key in ("itemset_queries", "frequent_queries", "table_queries", "attacks"):
+    for key in ("itemset_queries", "frequent_queries", "table_queries", "mixed_queries", "attacks"):
         if data.get(key):
             rows(data[key], False, key.replace("_", " "), list(data[key][0]))
 
@@ -107,7 +107,9 @@ def evaluate_cmd(
         "--k, --m and --multiset describe a release file; a stored run keeps its own",
     )
     with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
-        if store.registry.run(run)["kind"] == "table":
+        if store.registry.run(run)["kind"] == "rt":
+            data = _evaluate_rt(store, run, wl, sensitive, risk_threshold)
+        elif store.registry.run(run)["kind"] == "table":
             data = _evaluate_table(store, run, wl, sensitive, risk_threshold)
         else:
             o.refuse_unless(
@@ -116,6 +118,22 @@ def evaluate_cmd(
             )
             data = ev.evaluate(store, run, workload=workload)
     _print_evaluation(data, as_json, quiet)
+
+
+def _evaluate_rt(
+    store: Any, run: str, wl: o.WorkloadOpts, sensitive: str | None, threshold: float | None
+) -> dict[str, Any]:
+    """Mixed-query error of a table with a set column (a QI value and an itemset per query)."""
+    from ..relational.rt_evaluate import evaluate_rt
+
+    o.refuse_unless(
+        wl.targets is None and wl.minsup is None and sensitive is None and threshold is None,
+        f"--targets, --minsup, --sensitive and --risk-threshold do not apply to {run!r}, a "
+        "table with a set column (its queries: --queries, --sizes, --seed)",
+    )
+    workload = wl.workload()
+    sizes = workload.sizes if wl.sizes is not None else tuple(range(1, 3))
+    return evaluate_rt(store, run, queries=workload.queries, sizes=sizes, seed=workload.seed)
 
 
 def _evaluate_table(

@@ -1,0 +1,89 @@
+"""Query error of a (k, k^m) run on mixed queries (issue 41): "rows with this QI value holding
+these items" ("patients aged 30-39 holding codes a and b"), the queries a release of records
+with their sets must answer. Each query is drawn from a row (so it holds at least that row):
+one QI of it and `size` of its items; its count on the original is exact, its estimate from the
+release assumes a released node stands for each leaf under it alike. One statement counts all
+queries, one estimates them all (`sql/rt_evaluate.sql`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import mean, median
+from typing import Any
+
+import pyarrow as pa
+
+from ..errors import ParamsError
+from ..store.database import Store
+from .rt_judge import stored_rt
+
+
+@dataclass(frozen=True)
+class MixedQuery:
+    """A QI attribute (1-based) and its leaf, and the items (hierarchy leaves) held with it."""
+
+    attr: int
+    leaf: int
+    items: tuple[int, ...]
+
+
+def draw(store: Store, queries: int, sizes: Sequence[int], seed: int) -> list[MixedQuery]:
+    """`queries` queries per size, each from a row drawn by a seeded hash with at least that
+    many items: one of its QIs, `size` of its items."""
+    rng = random.Random(seed)
+    rows = store.run("rt_eval_draw", {"n": queries, "seed": seed}).tuples("leaves", "items")
+    out = []
+    for size in sizes:
+        for leaves, items in rows:
+            if len(items) >= size:
+                attr = rng.randrange(len(leaves)) + 1
+                out.append(MixedQuery(attr, leaves[attr - 1], tuple(rng.sample(items, size))))
+    return out
+
+
+def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, Any]]:
+    """Every query's true count, estimate and relative error, in the current run."""
+    i32 = pa.int32()
+    store.put_arrow(
+        "eval_rt_query",
+        pa.table(
+            {
+                "qid": pa.array(range(len(queries)), i32),
+                "attr": pa.array([q.attr for q in queries], i32),
+                "leaf": pa.array([q.leaf for q in queries], i32),
+                "size": pa.array([len(q.items) for q in queries], i32),
+            }
+        ),
+    )
+    pairs = [(j, i) for j, q in enumerate(queries) for i in q.items]
+    store.put_arrow(
+        "eval_rt_query_item",
+        pa.table({"qid": pa.array([j for j, _ in pairs], i32),
+                  "item": pa.array([i for _, i in pairs], i32)}),
+    )  # fmt: skip
+    store.run("rt_eval_actual")
+    store.run("rt_eval_estimate")
+    return store.run_arrow("rt_eval_errors").to_pylist()
+
+
+def evaluate_rt(
+    store: Store, run: str, *, queries: int, sizes: Sequence[int], seed: int
+) -> dict[str, Any]:
+    """Mixed-query error of a stored (k, k^m) run, per query size (in scratch: the run stays)."""
+    made = stored_rt(store, run)
+    if not sizes or min(sizes) < 1:
+        raise ParamsError(f"query sizes must be whole numbers >= 1, got {list(sizes)}")
+    with store.in_run(run, scratch=True):
+        found = query_errors(store, draw(store, queries, sizes, seed))
+    per_size = []
+    for size in sizes:
+        errors = [q["relative_error"] for q in found if q["size"] == size]
+        if errors:
+            per_size.append(
+                {"size": size, "queries": len(errors), "mean_relative_error": mean(errors),
+                 "median_relative_error": median(errors)}
+            )  # fmt: skip
+    return {"run": run, "k": made.k, "m": made.m, "seed": seed, "mixed_queries": per_size}

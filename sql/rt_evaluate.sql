@@ -1,0 +1,73 @@
+-- Mixed queries on a (k, k^m) run (issue 41): "rows with this QI value holding these items",
+-- `eval_rt_query(qid, attr, leaf, size)` and `eval_rt_query_item(qid, item)`, counted on the
+-- original table and estimated from the release (uniform over the leaves a released node
+-- covers, items and QI independent).
+
+-- name: rt_eval_draw
+-- $n rows drawn by a seeded hash, each with its QI leaves and its items (as hierarchy leaves).
+SELECT v.rid, c.leaf AS leaves,
+       (SELECT list(t.item ORDER BY t.item) FROM rt_tx AS t WHERE t.rid = v.rid) AS items
+FROM rel_value AS v
+JOIN rel_combo AS c ON c.cid = v.cid
+ORDER BY hash(v.rid, $seed), v.rid
+LIMIT $n;
+
+-- name: rt_eval_actual
+-- Every query's count on the original: rows holding its QI value and every one of its items.
+CREATE OR REPLACE TABLE eval_rt_actual AS
+WITH leaves AS (
+    SELECT v.rid, u.attr, u.leaf
+    FROM rel_value AS v
+    JOIN (
+        SELECT cid, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
+    ) AS u ON u.cid = v.cid
+), held AS (
+    SELECT q.qid, l.rid
+    FROM eval_rt_query AS q
+    JOIN leaves AS l ON l.attr = q.attr AND l.leaf = q.leaf
+    JOIN eval_rt_query_item AS i ON i.qid = q.qid
+    JOIN rt_tx AS t ON t.rid = l.rid AND t.item = i.item
+    GROUP BY q.qid, l.rid
+    HAVING count(*) = any_value(q.size)
+)
+SELECT q.qid, count(h.rid) AS actual
+FROM eval_rt_query AS q
+LEFT JOIN held AS h ON h.qid = q.qid
+GROUP BY q.qid
+ORDER BY q.qid;
+
+-- name: rt_eval_estimate
+-- Every query's count estimated from the release: per row, 1 / leaves of its released QI node
+-- when that covers the value, times, per query item, 1 / leaves of the deepest released node of
+-- the row above it (0 when none is).
+CREATE OR REPLACE TABLE eval_rt_estimate AS
+WITH covering AS (
+    SELECT i.qid, g.rid, any_value(g.cluster) AS cluster, i.item, max(g.node) AS node
+    FROM eval_rt_query_item AS i
+    JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
+    JOIN rt_generalized AS g ON g.node = n.id
+    GROUP BY i.qid, g.rid, i.item
+), per_row AS (
+    SELECT c.qid, c.rid, any_value(c.cluster) AS cluster, count(*) AS covered,
+           exp(sum(ln(1.0 / n.leaf_count))) AS p_items
+    FROM covering AS c
+    JOIN rt_node AS n ON n.id = c.node
+    GROUP BY c.qid, c.rid
+)
+SELECT q.qid, coalesce(sum(r.p_items / qn.leaf_count), 0.0) AS estimate
+FROM eval_rt_query AS q
+LEFT JOIN per_row AS r ON r.qid = q.qid AND r.covered = q.size
+LEFT JOIN cluster_closure AS cc ON cc.cluster = r.cluster AND cc.attr = q.attr
+LEFT JOIN rel_node AS qn
+  ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
+GROUP BY q.qid
+ORDER BY q.qid;
+
+-- name: rt_eval_errors
+-- Every query's true and estimated counts and relative error |estimate - actual| / actual.
+SELECT q.qid, q.attr, q.size, a.actual, e.estimate,
+       abs(e.estimate - a.actual) / a.actual AS relative_error
+FROM eval_rt_query AS q
+JOIN eval_rt_actual AS a ON a.qid = q.qid
+JOIN eval_rt_estimate AS e ON e.qid = q.qid
+ORDER BY q.qid;
