@@ -39,27 +39,31 @@ ORDER BY q.qid;
 -- name: rt_eval_estimate
 -- Every query's count estimated from the release: per row, 1 / leaves of its released QI node
 -- when that covers the value, times, per query item, 1 / leaves of the deepest released node of
--- the row above it (0 when none is).
+-- the row above it (0 when none is). Only the classes whose QI node covers the value are read.
 CREATE OR REPLACE TABLE eval_rt_estimate AS
-WITH covering AS (
-    SELECT i.qid, g.rid, any_value(g.cluster) AS cluster, i.item, max(g.node) AS node
-    FROM eval_rt_query_item AS i
+WITH classes AS (
+    SELECT q.qid, cc.cluster, 1.0 / qn.leaf_count AS p_qi
+    FROM eval_rt_query AS q
+    JOIN cluster_closure AS cc ON cc.attr = q.attr
+    JOIN rel_node AS qn
+      ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
+), covering AS (
+    SELECT c.qid, g.rid, any_value(c.p_qi) AS p_qi, i.item, max(g.node) AS node
+    FROM classes AS c
+    JOIN eval_rt_query_item AS i ON i.qid = c.qid
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN rt_generalized AS g ON g.node = n.id
-    GROUP BY i.qid, g.rid, i.item
+    JOIN rt_generalized AS g ON g.cluster = c.cluster AND g.node = n.id
+    GROUP BY c.qid, g.rid, i.item
 ), per_row AS (
-    SELECT c.qid, c.rid, any_value(c.cluster) AS cluster, count(*) AS covered,
+    SELECT c.qid, c.rid, any_value(c.p_qi) AS p_qi, count(*) AS covered,
            exp(sum(ln(1.0 / n.leaf_count))) AS p_items
     FROM covering AS c
     JOIN rt_node AS n ON n.id = c.node
     GROUP BY c.qid, c.rid
 )
-SELECT q.qid, coalesce(sum(r.p_items / qn.leaf_count), 0.0) AS estimate
+SELECT q.qid, coalesce(sum(r.p_qi * r.p_items), 0.0) AS estimate
 FROM eval_rt_query AS q
 LEFT JOIN per_row AS r ON r.qid = q.qid AND r.covered = q.size
-LEFT JOIN cluster_closure AS cc ON cc.cluster = r.cluster AND cc.attr = q.attr
-LEFT JOIN rel_node AS qn
-  ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
 GROUP BY q.qid
 ORDER BY q.qid;
 
