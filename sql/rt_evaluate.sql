@@ -75,3 +75,42 @@ FROM eval_rt_query AS q
 JOIN eval_rt_actual AS a ON a.qid = q.qid
 JOIN eval_rt_estimate AS e ON e.qid = q.qid
 ORDER BY q.qid;
+
+-- name: rt_eval_row_class
+-- Every row's class of the release: rows whose clusters have the same released QI labels
+-- share one (a class may join clusters).
+CREATE OR REPLACE TABLE eval_rt_row_class AS
+SELECT c.rid, dense_rank() OVER (ORDER BY l.labels) AS class
+FROM cluster AS c
+JOIN cluster_labels AS l ON l.cluster = c.cluster
+ORDER BY c.rid;
+
+-- name: rt_eval_attack
+-- Every target's candidates (`eval_rt_target(tid, rid, size)`, its known items in
+-- `eval_rt_target_item(tid, item)`): the rows of its class of the release whose released
+-- items cover every item the adversary knows (an item is covered by any released node above
+-- it: the adversary need not know which node stands for it).
+CREATE OR REPLACE TABLE eval_rt_attack AS
+WITH mine AS (
+    SELECT t.tid, t.size, c.class
+    FROM eval_rt_target AS t
+    JOIN eval_rt_row_class AS c ON c.rid = t.rid
+), candidates AS (
+    SELECT m.tid, o.rid
+    FROM mine AS m
+    JOIN eval_rt_row_class AS o ON o.class = m.class
+    JOIN eval_rt_target_item AS i ON i.tid = m.tid
+    JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
+    JOIN rt_generalized AS g ON g.rid = o.rid AND g.node = n.id
+    GROUP BY m.tid, o.rid
+    HAVING count(DISTINCT i.item) = any_value(m.size)
+)
+SELECT t.tid, t.size, count(c.rid) AS candidates
+FROM eval_rt_target AS t
+LEFT JOIN candidates AS c ON c.tid = t.tid
+GROUP BY t.tid, t.size
+ORDER BY t.tid;
+
+-- name: rt_eval_attack_read
+-- The attacks' candidates, by target.
+SELECT tid, size, candidates FROM eval_rt_attack ORDER BY tid;

@@ -65,7 +65,48 @@ def test_evaluate_a_stored_run(db):
     assert all(row["mean_relative_error"] >= 0 for row in sizes.values())
 
 
-@pytest.mark.parametrize("extra", [("--targets", "5"), ("--minsup", "0.1")])
+def test_attacks_by_hand(db):
+    """Classes F and M of 4 rows each, k = 2, m = 2. Knowing 1 or 2 items (m = 2) every target
+    has at least 2 candidates (the promise); the rows with two items are those of 3 known."""
+    r = cli("evaluate", "--db", db, "--run", "r", "--targets", "8", "--queries", "1", "--json")
+    assert r.code == 0, r.stderr
+    by = {a["known_items"]: a for a in r.json()["attacks"]}
+    assert by[1]["targets"] == 8 and by[2]["targets"] == 3 and 3 not in by
+    assert by[1]["below_k"] == 0 and by[2]["below_k"] == 0
+    assert by[1]["promised"] and by[2]["promised"]
+    assert by[1]["fewest"] >= 2 and by[2]["fewest"] >= 2
+
+
+@pytest.mark.parametrize("extra", [("--risk-threshold", "0.5"), ("--minsup", "0.1")])
 def test_evaluate_refuses_what_does_not_apply(db, extra):
     r = cli("evaluate", "--db", db, "--run", "r", *extra)
     assert r.code == ExitCode.USAGE and "table with a set column" in r.stderr
+
+
+def test_attack_candidates_by_hand():
+    """The release of test_rt's worked example: (1, {A, c}) twice, (2, {*}) twice. Knowing the
+    first row's age and a: both age-1 rows (A covers a). Knowing the third row's age and a: both
+    age-2 rows (* covers a). Knowing the first row's a and c: both age-1 rows."""
+    from setanon_sql.relational.rt_evaluate import attacks
+
+    store = Store()
+    rows = {"age": ["1", "1", "2", "2"], "items": ["a;c", "b;c", "a", "a;d"]}
+    result = anonymize_rt(
+        store, rows, qi=["age"], taxonomies={"age": "suppress"}, items="items",
+        hierarchy=HierarchySpec(edges=EDGES), k=2, m=2, mine_beam=None,
+    )  # fmt: skip
+    with store.in_run(result.run, scratch=True):
+        age = dict(store.execute("SELECT label, id FROM rel_node WHERE attr = 1").rows)
+        item = dict(store.execute("SELECT label, id FROM rt_node").rows)
+        rid = [r[0] for r in store.execute("SELECT rid FROM rel_source ORDER BY rid").rows]
+        found = attacks(
+            store,
+            [
+                MixedQuery(1, age["1"], (item["a"],)),
+                MixedQuery(1, age["2"], (item["a"],)),
+                MixedQuery(1, age["1"], (item["a"], item["c"])),
+                MixedQuery(1, age["1"], (item["d"],)),  # no row of its class could hold d
+            ],
+            [rid[0], rid[2], rid[0], rid[0]],
+        )
+    assert [t["candidates"] for t in found] == [2, 2, 2, 0]

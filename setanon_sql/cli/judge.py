@@ -123,17 +123,25 @@ def evaluate_cmd(
 def _evaluate_rt(
     store: Any, run: str, wl: o.WorkloadOpts, sensitive: str | None, threshold: float | None
 ) -> dict[str, Any]:
-    """Mixed-query error of a table with a set column (a QI value and an itemset per query)."""
+    """Mixed-query error of a table with a set column (a QI value and an itemset per query),
+    and attacks knowing a row's QIs and 1..m+1 of its items (--targets rows each)."""
     from ..relational.rt_evaluate import evaluate_rt
 
     o.refuse_unless(
-        wl.targets is None and wl.minsup is None and sensitive is None and threshold is None,
-        f"--targets, --minsup, --sensitive and --risk-threshold do not apply to {run!r}, a "
-        "table with a set column (its queries: --queries, --sizes, --seed)",
+        wl.minsup is None and sensitive is None and threshold is None,
+        f"--minsup, --sensitive and --risk-threshold do not apply to {run!r}, a table with a "
+        "set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     workload = wl.workload()
     sizes = workload.sizes if wl.sizes is not None else tuple(range(1, 3))
-    return evaluate_rt(store, run, queries=workload.queries, sizes=sizes, seed=workload.seed)
+    return evaluate_rt(
+        store,
+        run,
+        queries=workload.queries,
+        targets=workload.targets,
+        sizes=sizes,
+        seed=workload.seed,
+    )
 
 
 def _evaluate_table(

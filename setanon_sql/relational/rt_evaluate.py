@@ -3,7 +3,9 @@ these items" ("patients aged 30-39 holding codes a and b"), the queries a releas
 with their sets must answer. Each query is drawn from a row (so it holds at least that row):
 one QI of it and `size` of its items; its count on the original is exact, its estimate from the
 release assumes a released node stands for each leaf under it alike. One statement counts all
-queries, one estimates them all (`sql/rt_evaluate.sql`).
+queries, one estimates them all (`sql/rt_evaluate.sql`). And attacks: an adversary who knows a
+row's QIs and p of its items finds its class and, in it, the rows whose released items could
+hold those p; up to m known items no target may have fewer than k such candidates.
 """
 
 from __future__ import annotations
@@ -33,14 +35,23 @@ class MixedQuery:
 def draw(store: Store, queries: int, sizes: Sequence[int], seed: int) -> list[MixedQuery]:
     """`queries` queries per size, each from a row drawn by a seeded hash with at least that
     many items: one of its QIs, `size` of its items."""
+    return [q for _, q in draw_rows(store, queries, sizes, seed)]
+
+
+def draw_rows(
+    store: Store, n: int, sizes: Sequence[int], seed: int
+) -> list[tuple[int, MixedQuery]]:
+    """`n` rows drawn by a seeded hash, per size each row with that many items or more, with
+    one of its QIs and `size` of its items."""
     rng = random.Random(seed)
-    rows = store.run("rt_eval_draw", {"n": queries, "seed": seed}).tuples("leaves", "items")
+    rows = store.run("rt_eval_draw", {"n": n, "seed": seed}).tuples("rid", "leaves", "items")
     out = []
     for size in sizes:
-        for leaves, items in rows:
+        for rid, leaves, items in rows:
             if len(items) >= size:
                 attr = rng.randrange(len(leaves)) + 1
-                out.append(MixedQuery(attr, leaves[attr - 1], tuple(rng.sample(items, size))))
+                query = MixedQuery(attr, leaves[attr - 1], tuple(rng.sample(items, size)))
+                out.append((rid, query))
     return out
 
 
@@ -69,15 +80,54 @@ def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, 
     return store.run_arrow("rt_eval_errors").to_pylist()
 
 
+def attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) -> list[dict]:
+    """Every target's candidates: the rows of its class of the release that could hold the
+    items the adversary knows of it (the target row `rids[i]`, its QIs all known)."""
+    i32 = pa.int32()
+    store.run("rt_eval_row_class")
+    store.put_arrow(
+        "eval_rt_target",
+        pa.table({"tid": pa.array(range(len(targets)), i32),
+                  "rid": pa.array(rids, pa.int64()),
+                  "size": pa.array([len(t.items) for t in targets], i32)}),
+    )  # fmt: skip
+    pairs = [(j, i) for j, t in enumerate(targets) for i in t.items]
+    store.put_arrow(
+        "eval_rt_target_item",
+        pa.table({"tid": pa.array([j for j, _ in pairs], i32),
+                  "item": pa.array([i for _, i in pairs], i32)}),
+    )  # fmt: skip
+    store.run("rt_eval_attack")
+    return store.run_arrow("rt_eval_attack_read").to_pylist()
+
+
+def attack_summary(found: Sequence[dict], k: int, m: int) -> list[dict[str, Any]]:
+    """Per number of known items: targets, how many have fewer than k candidates (none may,
+    up to m), the fewest and the median candidates."""
+    out = []
+    for size in sorted({t["size"] for t in found}):
+        cands = [t["candidates"] for t in found if t["size"] == size]
+        out.append(
+            {"known_items": size, "promised": size <= m, "targets": len(cands),
+             "below_k": sum(c < k for c in cands), "fewest": min(cands),
+             "median": median(cands)}
+        )  # fmt: skip
+    return out
+
+
 def evaluate_rt(
-    store: Store, run: str, *, queries: int, sizes: Sequence[int], seed: int
+    store: Store, run: str, *, queries: int, targets: int, sizes: Sequence[int], seed: int
 ) -> dict[str, Any]:
-    """Mixed-query error of a stored (k, k^m) run, per query size (in scratch: the run stays)."""
+    """Mixed-query error of a stored (k, k^m) run per query size, and attacks knowing a
+    row's QIs and 1..m+1 of its items (in scratch: the run stays)."""
     made = stored_rt(store, run)
     if not sizes or min(sizes) < 1:
         raise ParamsError(f"query sizes must be whole numbers >= 1, got {list(sizes)}")
     with store.in_run(run, scratch=True):
         found = query_errors(store, draw(store, queries, sizes, seed))
+        known = range(1, made.m + 2)
+        drawn = draw_rows(store, targets, known, seed + 1)
+        attacked = attacks(store, [t for _, t in drawn], [r for r, _ in drawn])
     per_size = []
     for size in sizes:
         errors = [q["relative_error"] for q in found if q["size"] == size]
@@ -86,4 +136,7 @@ def evaluate_rt(
                 {"size": size, "queries": len(errors), "mean_relative_error": mean(errors),
                  "median_relative_error": median(errors)}
             )  # fmt: skip
-    return {"run": run, "k": made.k, "m": made.m, "seed": seed, "mixed_queries": per_size}
+    return {
+        "run": run, "k": made.k, "m": made.m, "seed": seed, "mixed_queries": per_size,
+        "attacks": attack_summary(attacked, made.k, made.m),
+    }  # fmt: skip
