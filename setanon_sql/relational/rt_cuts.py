@@ -2,16 +2,17 @@
 cuts (LeFevre, DeWitt & Ramakrishnan, ICDE 2006) on taxonomy nodes, for the (k, k^m) model
 whose items need classes far larger than k (Poulis et al. 2013 cluster the QIs first too).
 
-Why not k-ANON-CF at k = size: its cover of closed frequent records is built for classes near
-k; at classes of a thousand rows a top-down cut keeps each class inside few taxonomy branches
-(one sex, one marital group, ...), which is what the relational loss counts.
+Why beside k-ANON-CF at k = size: on Adult + WV2 at 1,000 rows a class the cover still loses
+less on the QIs (relational NCP 0.400 against 0.474), but the cuts take 4 s instead of 18-34 s
+and reach 10^6 rows (benchmarks/README.md).
 
 One round cuts every open part at once: one statement counts the rows of every part under
 every leaf of every attribute (`rt_cuts_counts`); Python picks, per part, the attribute whose
 cut lowers the part's loss most (the children of the node closing the part's values, each
-child of at least `size` rows its own part, the smaller ones together, merged into the
-smallest part when they are fewer than `size`); one statement moves the rows (`rt_cuts_apply`).
-A part no attribute can cut is closed. Parts only ever hold `size` rows or more.
+child of at least `size` rows its own part, the smaller ones together, or, when fewer than
+`size` together, sent to a pool that is cut on its own afterwards, `POOL`); one statement moves
+the rows (`rt_cuts_apply`). A part no attribute can cut is closed. Parts only ever hold `size`
+rows or more.
 """
 
 from __future__ import annotations
