@@ -5,9 +5,9 @@ QIs k^m-anonymous on it by lifting its own cut of the hierarchy, level by level.
 The search is AA's (Terrovitis et al. 2008) made local: each class has its own cut
 (`rt_cut(cluster, item, node)`), and for itemset sizes i = 1..m one statement counts, in every
 class at once, the i-itemsets of the generalized records held by 1..k-1 of the class's records;
-Python picks, per violating itemset, one node to lift to its parent (the parent of fewest
-leaves), all classes' lifts are applied in one statement, and the count is repeated until the
-level holds no violation. Why that is enough: a lift only coarsens, so an itemset of size j <= i
+Python picks, per violating itemset, one node to lift to its parent (the lift that adds least
+item loss in the class, `LiftCost`, read from one count per round), all classes' lifts are
+applied in one statement, and the count is repeated until the level holds no violation. Why that is enough: a lift only coarsens, so an itemset of size j <= i
 held by some record is the image of one of its old j-itemsets, held by at least k records after
 level j, each of which holds the image (see km_aa). Every class has at least k records and
 every record an item, so the root alone is always anonymous and the search ends.
