@@ -71,7 +71,7 @@ def plot(points: list[dict], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 4.5))
     for way in sorted({p["way"] for p in points}):
         mine = sorted((p for p in points if p["way"] == way), key=lambda p: p["size"])
         ax.plot([p["item"] for p in mine], [p["rel"] for p in mine], "o-", label=way)
@@ -85,7 +85,7 @@ def plot(points: list[dict], path: Path) -> None:
     ax.set_xlabel("item NCP")
     ax.set_ylabel("relational NCP")
     ax.set_title("adult_wv2_rt.csv, k = 10, m = 2 (labels: --class-size)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
