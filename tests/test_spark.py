@@ -597,3 +597,15 @@ def test_small_tables_live_in_the_plan(spark, tmp_path):
         assert store.scalar("SELECT sum(n) FROM per_tid") == sum(map(len, FIG2_TX))
     finally:
         store.ex.drop_database()
+
+
+def test_quiet_spark_runs_print_nothing(tmp_path):
+    """`--quiet` on Spark: no start-up chatter on stderr (Spark's "Setting default log level",
+    NativeCodeLoader's warning, sqlglot's fallbacks), nothing on stdout (#43)."""
+    path = write_parquet(tmp_path, FIG2_TX)
+    cmd = [sys.executable, "-m", "setanon_sql", "anonymize", str(path), "--fanout", "2",
+           "-a", "aa", "-k", "2", "-m", "2", "--engine", "spark", "--run", "quiet",
+           "--spark-warehouse", str(tmp_path / "wh"), "-q"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and done.stdout == ""
