@@ -13,7 +13,16 @@ import sys
 
 import typer
 
-from . import anonymize, data, hierarchy, inspect, judge, reconstruct, table  # noqa: F401 - registers
+from . import (  # noqa: F401 - registers
+    anonymize,
+    data,
+    estimate,
+    hierarchy,
+    inspect,
+    judge,
+    reconstruct,
+    table,
+)
 from .app import app
 
 __all__ = ["app", "main", "run_cli"]
