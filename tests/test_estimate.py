@@ -260,3 +260,62 @@ def test_bad_input_one_line_and_its_exit_code(tmp_path, args, code, message):
     assert (r.code, r.stdout) == (code, "")
     assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_evaluate_reports_the_estimates_estimate_gives_on_the_folder(tmp_path):
+    # One implementation: `evaluate` on the stored run and `estimate` on the written folder
+    # answer every probe alike.
+    data = tmp_path / "tx.txt"
+    data.write_text(
+        "\n".join(
+            [
+                "a b c",
+                "a b",
+                "a c d",
+                "b c",
+                "a b d",
+                "c d e",
+                "a e",
+                "b c e",
+                "a b c d",
+                "d e",
+                "a d",
+                "b e",
+            ]
+            * 3
+            + ["a x", "b y", "c x", "d"]
+        )
+        + "\n"
+    )
+    db, rel = tmp_path / "w.duckdb", tmp_path / "rel"
+    r = cli(
+        "anonymize",
+        data,
+        "-a",
+        "disassociation",
+        "-k",
+        3,
+        "-m",
+        2,
+        "-o",
+        rel,
+        "--db",
+        db,
+        "--run",
+        "d",
+        "-q",
+    )
+    assert r.code == 0, r.stderr
+    ev = cli("evaluate", "--db", db, "--run", "d", "--queries", 40, "--targets", 5, "--json")
+    assert ev.code == 0, ev.stderr
+    assert ev.json()["estimator"].startswith("disassociated")
+    with duckdb.connect(str(db), read_only=True) as con:
+        probes = con.execute(
+            "SELECT q.workload, q.size, q.qid, list(i.label ORDER BY i.label), "
+            "any_value(q.estimate) FROM d.eval_queries AS q, unnest(q.itemset) AS u(item) "
+            "JOIN d.dis_item AS i ON i.item = u.item GROUP BY ALL"
+        ).fetchall()
+    assert len(probes) > 20 and any("x" in p[3] for p in probes)  # term-chunk terms too
+    got = ask_all(rel, {" ".join(p[3]): 0 for p in probes}, tmp_path)
+    for *_, items, estimate in probes:
+        assert got[" ".join(items)]["estimate"] == pytest.approx(estimate, abs=1e-5), items
