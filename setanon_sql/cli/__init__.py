@@ -14,7 +14,17 @@ import sys
 
 import typer
 
-from . import anonymize, data, hierarchy, inspect, judge, reconstruct, rt, table  # noqa: F401 - registers
+from . import (  # noqa: F401 - registers
+    anonymize,
+    data,
+    estimate,
+    hierarchy,
+    inspect,
+    judge,
+    reconstruct,
+    rt,
+    table,
+)
 from .app import app
 
 __all__ = ["app", "main", "run_cli"]

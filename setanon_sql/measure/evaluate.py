@@ -22,6 +22,7 @@ from ..errors import ParamsError
 from ..runs import Promise, promise_of
 from ..store.database import Store
 from . import metrics
+from .estimate import ESTIMATORS
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -88,12 +89,14 @@ def evaluate(
             out = figures(store, model)
             out["loss"] = de.loss(store)
             out["ncp"], out["lm"] = None, None
+            out["estimator"] = ESTIMATORS["disassociation"]
         else:
             store.require_hierarchy()
             draw_probes(store, model, workload)
             score(store, model)
             out = figures(store, model)
             out["ncp"], out["lm"] = _loss(store, model)
+            out["estimator"] = ESTIMATORS["generalized"]
         seconds = round(time.perf_counter() - started, 3)
         if writable and not disassociated:  # a disassociated release is evaluated afresh
             store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
@@ -115,6 +118,7 @@ def stored_evaluation(
         if (info["workload"], info["model"]) != (wanted["workload"], wanted["model"]):
             return None
         out = figures(store, model) | {"ncp": info["ncp"], "lm": info["lm"]}
+        out["estimator"] = ESTIMATORS["generalized"]  # only those are stored
     return out | _head(run, info["seconds"], model, workload)
 
 
