@@ -26,7 +26,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from ..errors import InputError, ParamsError, ResourceError, Terminated, first_line
+from ..errors import InputError, ParamsError, ResourceError, first_line
 from . import ddl, interrupts, limits, spill, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
 from .sqltext import qualified, quote
@@ -397,7 +397,7 @@ def as_interrupt(e: BaseException) -> BaseException | None:
     interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
     if isinstance(e, duckdb.InterruptException) or "interrupted" in str(e).lower():
         return (
-            Terminated("terminated")
+            interrupts.termination()
             if interrupts.was_terminated()
             else (KeyboardInterrupt("interrupted"))
         )
