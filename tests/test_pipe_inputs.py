@@ -6,6 +6,7 @@ blocking open() ignores)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -31,15 +32,16 @@ def waiting_for_a_writer(proc: subprocess.Popen, *, timeout: float = 120) -> Non
     raise AssertionError("the process never waited on the FIFO")
 
 
-def ended_within(proc: subprocess.Popen, seconds: float) -> tuple[int, str]:
-    """The exit code and stderr of a process that must end within `seconds` (else killed)."""
+def ended_within(proc: subprocess.Popen, seconds: float) -> tuple[int, str, str]:
+    """The exit code, stdout and stderr of a process that must end within `seconds` (else it
+    is killed and the test fails)."""
     try:
-        _, err = proc.communicate(timeout=seconds)
+        out, err = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        raise AssertionError(f"still running {seconds} s after the signal") from None
-    return proc.returncode, err
+        raise AssertionError(f"still running after {seconds} s") from None
+    return proc.returncode, out, err
 
 
 @pytest.mark.parametrize("command", ["anonymize", "load"])
@@ -60,7 +62,58 @@ def test_sigterm_ends_a_process_waiting_on_a_fifo_nobody_writes(tmp_path, comman
     )
     waiting_for_a_writer(proc)
     proc.send_signal(signal.SIGTERM)
-    code, err = ended_within(proc, 5)
+    code, _, err = ended_within(proc, 5)
     assert code == 143, err
     assert err == "error: terminated\n"
     assert fifo.exists() and {p.name for p in tmp_path.iterdir()} == {"in.txt"}
+
+
+def run(cmd: list[object], *, stdin: bytes | None = None, timeout: float = 120):
+    return subprocess.run(
+        [str(a) for a in cmd], input=stdin, capture_output=True, timeout=timeout, check=False
+    )
+
+
+def test_a_fifo_written_once_is_read_once(tmp_path) -> None:
+    fifo, db = tmp_path / "in.txt", tmp_path / "w.duckdb"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [str(a) for a in [*SETANON, "load", fifo, "--db", db, "--json"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    with fifo.open("wb") as writer:  # waits for the reader, like any writer of a FIFO
+        writer.write(BASKETS)
+    code, out, err = ended_within(proc, 120)  # the FIFO was written once and closed
+    assert code == 0, err
+    assert '"transactions": 6' in out and str(fifo) in out
+    assert {p.name for p in tmp_path.iterdir()} == {"in.txt", "w.duckdb"}
+
+
+def test_stdin_is_read_and_named_as_given(tmp_path) -> None:
+    db = tmp_path / "w.duckdb"
+    done = run([*SETANON, "load", "/dev/stdin", "--db", db, "--json"], stdin=BASKETS)
+    assert done.returncode == 0, done.stderr
+    assert b'"source": "/dev/stdin"' in done.stdout and b'"transactions": 6' in done.stdout
+    done = run([*SETANON, "load", "/dev/stdin", "--db", db], stdin=b"1 2\n\n3\n")
+    assert done.returncode == 3
+    assert done.stderr == b"error: /dev/stdin: empty transaction(s) on line(s) [2]\n"
+
+
+def test_process_substitution_anonymizes_and_names_the_path_given(tmp_path) -> None:
+    data = tmp_path / "b.txt"
+    data.write_bytes(BASKETS)
+    out = tmp_path / "r.csv"
+    line = " ".join(
+        [*SETANON, "anonymize", f"<(cat {data})", "-a", "aa", "-k", "2", "-m", "2",
+         "--fanout", "2", "-q", "-o", str(out)]
+    )  # fmt: skip
+    done = run(["bash", "-c", line])
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().startswith("tid,item")
+    done = run(["bash", "-c", line.replace(f"cat {data}", "printf '1\\n\\n2\\n'")])
+    assert done.returncode == 3
+    assert re.fullmatch(
+        rb"error: /dev/fd/\d+: empty transaction\(s\) on line\(s\) \[2\]\n", done.stderr
+    )
