@@ -86,6 +86,8 @@ def _relation(
             f"--encoding {encoding}: a CSV table is read by DuckDB, which decodes "
             f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
         )
+    else:
+        textfile.check_wide_file(path, enc, "--encoding", gzipped=gzipped)
     if table and suffix not in (".duckdb", ".db", ".ddb"):
         raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
     if columns is not None and (not columns or not all(columns)):

@@ -119,6 +119,8 @@ def source_spec(
             f"--encoding {encoding}: a CSV input is read by DuckDB, which decodes "
             f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
         )
+    if fmt == "csv":
+        textfile.check_wide_file(copy or path, enc, "--encoding", gzipped=gzipped, shown=path)
     if fmt == "duckdb" and not table:
         raise InputError(f"{path} is a DuckDB file: name the table with --table")
     if fmt != "duckdb" and table:

@@ -26,6 +26,8 @@ BOM = "\ufeff"
 UTF8 = "utf-8"
 # Python's names of the encodings DuckDB's read_csv decodes itself, with DuckDB's names.
 CSV_ENCODINGS = {"utf-8": "utf-8", "iso8859-1": "latin-1", "utf-16": "utf-16"}
+# encodings that give every ASCII character (digit, separator, line break) a zero byte
+WIDE_ENCODINGS = ("utf-16", "utf-32")
 # the private folders holding streams' copies, removed when the process ends
 _COPIES: list[tempfile.TemporaryDirectory[str]] = []
 
@@ -136,9 +138,40 @@ def read_bytes(path: Path) -> bytes:
         raise InputError(f"cannot read {path} as a gzip'd file: {e}") from e
 
 
+def check_wide(data: bytes, path: Path, encoding: str, option: str) -> None:
+    r"""Refuse text said to be UTF-16 or UTF-32 that holds no zero byte: such text has one in
+    every digit, separator and line break, so this is UTF-8 or another 8-bit encoding, which
+    decoded as UTF-16 gives a few lines of CJK-looking characters, not an error (a line file
+    read so was one transaction of one item).
+
+    Example:
+        >>> check_wide("1 2\n".encode("utf-16"), Path("a.txt"), "utf-16", "--encoding")
+        >>> check_wide(b"1 2\n", Path("a.txt"), "utf-16", "--encoding")
+        Traceback (most recent call last):
+        ...
+        setanon_sql.errors.InputError: a.txt is not utf-16 text: it has no zero byte, which utf-16 gives every digit, separator and line break; give the file's encoding with --encoding, e.g. --encoding utf-8
+    """
+    if encoding.startswith(WIDE_ENCODINGS) and data and b"\0" not in data:
+        raise InputError(
+            f"{path} is not {encoding} text: it has no zero byte, which {encoding} gives every "
+            f"digit, separator and line break; give the file's encoding with {option}, "
+            f"e.g. {option} utf-8"
+        )
+
+
+def check_wide_file(
+    path: Path, encoding: str, option: str, *, gzipped: bool, shown: Path | None = None
+) -> None:
+    """`check_wide` on the head of a file DuckDB will decode (a CSV file), which takes UTF-8
+    for UTF-16 without a word; a message names the file `shown`, if given."""
+    if encoding.startswith(WIDE_ENCODINGS):
+        check_wide(head(path, 65536, gzipped=gzipped), shown or path, encoding, option)
+
+
 def decode(data: bytes, path: Path, encoding: str, option: str) -> str:
     """The text of `data` in `encoding`, without a leading byte order mark; a byte that is not
     of the encoding is an error that names its line (and `option`, to give the right one)."""
+    check_wide(data, path, encoding, option)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:
