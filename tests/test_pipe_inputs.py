@@ -117,3 +117,24 @@ def test_process_substitution_anonymizes_and_names_the_path_given(tmp_path) -> N
     assert re.fullmatch(
         rb"error: /dev/fd/\d+: empty transaction\(s\) on line\(s\) \[2\]\n", done.stderr
     )
+
+
+# Stands in for SIGTERM landing while Python imports the command line: importing
+# setanon_sql.cli sends the process SIGTERM, exactly where a signal from outside would land.
+_TERMINATE_THE_IMPORT = """
+import os, signal, sys
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "setanon_sql.cli":
+            os.kill(os.getpid(), signal.SIGTERM)
+sys.meta_path.insert(0, Finder())
+sys.argv = ["setanon", "datasets"]
+from setanon_sql.console import main
+main()
+"""
+
+
+def test_sigterm_while_the_cli_imports_is_one_line_and_143() -> None:
+    done = run([sys.executable, "-c", _TERMINATE_THE_IMPORT], timeout=60)
+    assert done.returncode == 143
+    assert done.stderr == b"error: terminated\n"
