@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.cli import as_from_a_terminal
+from helpers.cli import EX, as_from_a_terminal
 
 SETANON = [sys.executable, "-m", "setanon_sql"]
 BASKETS = b"1 2 3\n2 3\n1 3\n1 2\n1 2 3\n2 3\n"
@@ -138,3 +138,24 @@ def test_sigterm_while_the_cli_imports_is_one_line_and_143() -> None:
     done = run([sys.executable, "-c", _TERMINATE_THE_IMPORT], timeout=60)
     assert done.returncode == 143
     assert done.stderr == b"error: terminated\n"
+
+
+def test_a_hierarchy_through_a_pipe_is_read_once(tmp_path) -> None:
+    h = tmp_path / "h.csv"
+    h.write_text((EX / "fig2_hierarchy.csv").read_text())
+    line = " ".join(
+        [*SETANON, "anonymize", str(EX / "fig2.csv"), "-H", f"<(cat {h})", "-a", "aa",
+         "-k", "2", "-m", "2", "-q"]
+    )  # fmt: skip
+    done = run(["bash", "-c", line])
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_table_through_a_pipe_is_refused_naming_it(tmp_path) -> None:
+    t = tmp_path / "t.csv"
+    t.write_text("sex,age\nF,30\nM,31\nF,32\nM,33\n")
+    line = " ".join([*SETANON, "anonymize-table", f"<(cat {t})", "--qi", "sex", "-t",
+                     "sex=suppress", "-k", "2", "-q"])  # fmt: skip
+    done = run(["bash", "-c", line])
+    assert done.returncode == 3
+    assert re.fullmatch(rb"error: input /dev/fd/\d+ is a pipe, not a file: .*\n", done.stderr)

@@ -70,6 +70,8 @@ def _relation(
         store.put_arrow("rel_raw", source, temp=True)
         return "python table"
     path = Path(source)
+    if textfile.is_stream(path):  # DuckDB would read it twice or more (sniffing, then reading)
+        raise InputError(f"input {path} is a pipe, not a file: write the table to a file first")
     if not path.is_file():
         raise InputError(f"input not found: {path}")
     enc = textfile.encoding_name(encoding)
