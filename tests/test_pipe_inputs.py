@@ -53,19 +53,23 @@ def test_sigterm_ends_a_process_waiting_on_a_fifo_nobody_writes(tmp_path, comman
     else:
         args = ["--db", tmp_path / "w.duckdb"]
     cmd = [*SETANON, command, fifo, "--fanout", 2, "-q", *args]
+    temp = tmp_path / "tmp"
+    temp.mkdir()
     proc = subprocess.Popen(
         [str(a) for a in cmd],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=as_from_a_terminal,
+        env=dict(os.environ, TMPDIR=str(temp)),
     )
     waiting_for_a_writer(proc)
     proc.send_signal(signal.SIGTERM)
     code, _, err = ended_within(proc, 5)
     assert code == 143, err
     assert err == "error: terminated\n"
-    assert fifo.exists() and {p.name for p in tmp_path.iterdir()} == {"in.txt"}
+    assert fifo.exists() and {p.name for p in tmp_path.iterdir()} == {"in.txt", "tmp"}
+    assert list(temp.iterdir()) == []
 
 
 def run(cmd: list[object], *, stdin: bytes | None = None, timeout: float = 120):
@@ -75,20 +79,23 @@ def run(cmd: list[object], *, stdin: bytes | None = None, timeout: float = 120):
 
 
 def test_a_fifo_written_once_is_read_once(tmp_path) -> None:
-    fifo, db = tmp_path / "in.txt", tmp_path / "w.duckdb"
+    fifo, db, temp = tmp_path / "in.txt", tmp_path / "w.duckdb", tmp_path / "tmp"
     os.mkfifo(fifo)
+    temp.mkdir()
     proc = subprocess.Popen(
         [str(a) for a in [*SETANON, "load", fifo, "--db", db, "--json"]],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=dict(os.environ, TMPDIR=str(temp)),  # where the copy goes
     )
     with fifo.open("wb") as writer:  # waits for the reader, like any writer of a FIFO
         writer.write(BASKETS)
     code, out, err = ended_within(proc, 120)  # the FIFO was written once and closed
     assert code == 0, err
     assert '"transactions": 6' in out and str(fifo) in out
-    assert {p.name for p in tmp_path.iterdir()} == {"in.txt", "w.duckdb"}
+    assert {p.name for p in tmp_path.iterdir()} == {"in.txt", "w.duckdb", "tmp"}
+    assert list(temp.iterdir()) == []  # the copy went with the process
 
 
 def test_stdin_is_read_and_named_as_given(tmp_path) -> None:
