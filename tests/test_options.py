@@ -405,6 +405,13 @@ VALUED = [(c, o) for c, o, flag in all_options() if not flag]
 @example(case=("synth", "--patterns"), value="-3")
 @example(case=("anonymize-table", "--l"), value="nan")
 @example(case=("evaluate", "--sizes"), value="99999999999999999999")
+@example(case=("anonymize", "--memory-limit"), value="0%")
+@example(case=("anonymize", "--memory-limit"), value="0")
+@example(case=("anonymize", "--memory-limit"), value="-1GB")
+@example(case=("anonymize", "--memory-limit"), value="1KB")
+@example(case=("anonymize", "--memory-limit"), value="101%")
+@example(case=("anonymize", "--memory-limit"), value="garbage")
+@example(case=("anonymize", "--memory-limit"), value="1e400GB")
 def test_odd_values_never_end_as_our_bug(ctx, case, value, monkeypatch) -> None:
     monkeypatch.chdir(ctx["dir"])  # an odd value may name an output: it lands here
     command, option = case
@@ -419,6 +426,8 @@ def test_odd_values_never_end_as_our_bug(ctx, case, value, monkeypatch) -> None:
 # what the defects issue found ending as "internal error" (exit 4), each with its own code now
 FOUND = [
     (("anonymize", "--threads", 100000), ExitCode.USAGE, "per core"),
+    (("anonymize", "--memory-limit", "0%"), ExitCode.USAGE, "--memory-limit"),
+    (("anonymize", "--memory-limit", "-1GB"), ExitCode.USAGE, "negative"),
     (("anonymize", "--run", "information_schema"), ExitCode.USAGE, "reserved"),
     (("anonymize", "--run", "pg_catalog"), ExitCode.USAGE, "reserved"),
     (("verify", "--show", -1), ExitCode.USAGE, "--show"),
