@@ -60,7 +60,11 @@ def ctx(tmp_path_factory) -> dict[str, Path]:
     r = cli("anonymize-table", table, "--qi", "sex", "-t", f"sex={sex}", "-k", 2, "--db", db,
             "--run", "t", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
-    return {"dir": d, "db": db, "table": table, "sex": sex}
+    rt = d / "rt.csv"
+    rt.write_text("sex,age,pages\nF,30,a1;b1\nM,31,a2;b1\nF,32,a1;b2\nM,33,a2;b2\n")
+    r = cli("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "-q", "-o", d / "rel.csv")
+    assert r.code == 0, r.stderr
+    return {"dir": d, "db": db, "table": table, "sex": sex, "rt": rt, "release": d / "rel.csv"}
 
 
 def base(command: str, c: dict[str, Path]) -> list[object]:
@@ -117,6 +121,9 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             "-q",
         ],  # fmt: skip
         "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
+        "estimate": ["estimate", c["release"], "-H", FIG2_H, "-i", "a1 b1"],
+        "anonymize-rt": ["anonymize-rt", c["rt"], "--qi", "sex", "-t", f"sex={c['sex']}",
+                         "--items", "pages", "-H", FIG2_H, "-k", 2, "-m", 1, "-q"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],
         "hierarchy check": ["hierarchy", "check", FIG2_H],
         "hierarchy show": ["hierarchy", "show", FIG2_H],
@@ -316,6 +323,39 @@ RULES: dict[str, dict[str, tuple]] = {
         "--no-improve": acts("releases the cover as it is"),
         "--mine-beam": acts("records kept per mining level"),
         "--cover-cap": acts("the capped cover"),
+        "--json": acts("prints JSON"),
+        "--quiet": acts("prints nothing"),
+    },
+    "estimate": {
+        "--itemset": acts("the itemsets estimated"),
+        "--queries": acts("a file of itemsets"),
+        "--sep": refused("--sep", ""),
+        "--hierarchy": acts("the generalized release's hierarchy"),
+        "--memory-limit": acts("DuckDB's memory limit"),
+        "--threads": acts("DuckDB's threads"),
+        "--json": acts("prints JSON"),
+    },
+    "anonymize-rt": {
+        **DB,
+        "--qi": acts("the quasi-identifiers"),
+        "--taxonomy": refused("-t", "nonsense"),
+        "--items": acts("the set-valued column"),
+        "--hierarchy": acts("the items' hierarchy"),
+        "--hierarchy-format": acts("parses the hierarchy"),
+        "--code-prefix": refused("--code-prefix"),  # with -H as well
+        "--hierarchy-encoding": acts("decodes the hierarchy"),
+        "--items-sep": refused("--items-sep", ""),
+        "--k": acts("k"),
+        "--m": acts("m"),
+        "--sensitive": refused("--sensitive", "age"),  # without --l
+        "--l": refused("--l", 2),  # without --sensitive
+        "--output": acts("writes the release"),
+        "--columns": refused("--columns", ""),
+        "--table": refused("--table", "x"),  # a CSV input has no tables
+        "--drop-missing": acts("drops rows holding the token"),
+        "--encoding": acts("decodes the CSV table and taxonomy files"),
+        "--run": acts("names the run"),
+        "--replace": refused("--replace"),  # without --run
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },

@@ -98,7 +98,7 @@ def anonymize_rt_cmd(
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=_taxonomies(taxonomy), items=items,
             hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,
-            w=DEFAULT_W, columns=[c.strip() for c in columns.split(",")] if columns else None,
+            w=DEFAULT_W, columns=[c.strip() for c in columns.split(",")] if columns is not None else None,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read,
         )  # fmt: skip
