@@ -328,7 +328,7 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     read without Spark; the round tables (held in memory while the run ran) are among them.
     `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
     says in one line that replay is DuckDB-only."""
-    from setanon_sql.engine.spark import database_folder
+    from setanon_sql.engine.spark_warehouse import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
@@ -439,7 +439,7 @@ def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
     """`--run R --replace` builds the new run under a staging name and swaps it in only when
     it has succeeded: a replacement that fails (k larger than the data, exit 3) leaves R's
     folder and its catalog entry as they were; one that succeeds replaces R."""
-    from setanon_sql.engine.spark import database_folder
+    from setanon_sql.engine.spark_warehouse import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
