@@ -104,14 +104,23 @@ WITH wanted AS (
     SELECT DISTINCT qid, item FROM queries
 ), sizes AS (
     SELECT qid, count(*) AS n_items FROM wanted GROUP BY qid
-), placed AS (
+), placed AS NOT MATERIALIZED (
     SELECT w.qid, p.* FROM wanted AS w JOIN est_dis_places AS p ON p.item = w.item
 ), complete AS (
-    SELECT p.qid, p.cluster
-    FROM placed AS p
-    JOIN sizes AS s ON s.qid = p.qid
-    GROUP BY p.qid, p.cluster
+    -- the clusters releasing every item of a query (a one-item query: every place of it)
+    SELECT w.qid, p.cluster
+    FROM wanted AS w
+    JOIN est_dis_places AS p ON p.item = w.item
+    JOIN sizes AS s ON s.qid = w.qid
+    WHERE s.n_items > 1
+    GROUP BY w.qid, p.cluster
     HAVING count(*) = any_value(s.n_items)
+    UNION ALL
+    SELECT w.qid, p.cluster
+    FROM wanted AS w
+    JOIN est_dis_places AS p ON p.item = w.item
+    JOIN sizes AS s ON s.qid = w.qid
+    WHERE s.n_items = 1
 ), parts AS (
     SELECT p.qid, p.cluster, p.kind, p.unit, p.chunk, any_value(p.unit_size) AS unit_size,
            count(*) AS n_items

@@ -15,7 +15,7 @@ WITH wanted AS (
   FROM wanted
   GROUP BY
     qid
-), placed AS (
+), placed AS NOT MATERIALIZED (
   SELECT
     w.qid,
     p.*
@@ -23,17 +23,33 @@ WITH wanted AS (
   JOIN est_dis_places AS p
     ON p.item = w.item
 ), complete AS (
+  /* the clusters releasing every item of a query (a one-item query: every place of it) */
   SELECT
-    p.qid,
+    w.qid,
     p.cluster
-  FROM placed AS p
+  FROM wanted AS w
+  JOIN est_dis_places AS p
+    ON p.item = w.item
   JOIN sizes AS s
-    ON s.qid = p.qid
+    ON s.qid = w.qid
+  WHERE
+    s.n_items > 1
   GROUP BY
-    p.qid,
+    w.qid,
     p.cluster
   HAVING
     COUNT(*) = ANY_VALUE(s.n_items) IGNORE NULLS
+  UNION ALL
+  SELECT
+    w.qid,
+    p.cluster
+  FROM wanted AS w
+  JOIN est_dis_places AS p
+    ON p.item = w.item
+  JOIN sizes AS s
+    ON s.qid = w.qid
+  WHERE
+    s.n_items = 1
 ), parts AS (
   SELECT
     p.qid,
