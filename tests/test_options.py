@@ -275,12 +275,16 @@ RULES: dict[str, dict[str, tuple]] = {
         "--multiset": refused("--multiset"),
         "--sensitive": refused("--sensitive", "sex"),  # r holds transactions
         "--risk-threshold": refused("--risk-threshold", 0.5),
+        "--exact": acts("counts on every transaction"),
+        "--sample": refused("--sample", 2),  # a share is at most 1
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },  # fmt: skip
     "report": {
         **DB,
         **WORKLOAD,
+        "--exact": acts("counts on every transaction"),
+        "--sample": refused("--sample", 0),  # a share is above 0
         "--run": refused("--run", "t"),  # a table run has no such page
         "--output": refused("-o", "/nonexistent/r.html"),
         "--json": acts("prints JSON"),

@@ -15,7 +15,7 @@ WITH wanted AS (
   FROM wanted
   GROUP BY
     qid
-), placed AS (
+), placed AS NOT MATERIALIZED (
   SELECT
     w.qid,
     p.*
@@ -23,17 +23,33 @@ WITH wanted AS (
   JOIN est_dis_places AS p
     ON p.item = w.item
 ), complete AS (
+  /* the clusters releasing every item of a query (a one-item query: every place of it) */
   SELECT
-    p.qid,
+    w.qid,
     p.cluster
-  FROM placed AS p
+  FROM wanted AS w
+  JOIN est_dis_places AS p
+    ON p.item = w.item
   JOIN sizes AS s
-    ON s.qid = p.qid
+    ON s.qid = w.qid
+  WHERE
+    s.n_items > 1
   GROUP BY
-    p.qid,
+    w.qid,
     p.cluster
   HAVING
     COUNT(*) = ANY_VALUE(s.n_items) IGNORE NULLS
+  UNION ALL
+  SELECT
+    w.qid,
+    p.cluster
+  FROM wanted AS w
+  JOIN est_dis_places AS p
+    ON p.item = w.item
+  JOIN sizes AS s
+    ON s.qid = w.qid
+  WHERE
+    s.n_items = 1
 ), parts AS (
   SELECT
     p.qid,
@@ -52,29 +68,39 @@ WITH wanted AS (
     p.kind,
     p.unit,
     p.chunk
-), chunk_parts AS (
+), part_items AS (
+  /* each chunk part's items, once (a shared chunk's item is placed once per cluster of its */
+  /* joint cluster: matched per placement, its rows were joined that many times over) */
   SELECT DISTINCT
-    qid,
-    kind,
-    unit,
-    chunk,
-    n_items
-  FROM parts
+    w.qid,
+    w.kind,
+    w.unit,
+    w.chunk,
+    w.item,
+    p.n_items
+  FROM parts AS p
+  JOIN placed AS w
+    ON w.qid = p.qid
+    AND w.cluster = p.cluster
+    AND w.kind = p.kind
+    AND w.unit = p.unit
+    AND w.chunk = p.chunk
   WHERE
-    kind <> 'term'
+    p.kind <> 'term'
 ), holding AS (
-  /* the rows of each chunk part holding every item the query has in that chunk */
+  /* the rows of each chunk part of 2+ items holding every item the query has in that chunk */
+  /* (an item is in a row at most once) */
   SELECT
     p.qid,
     p.kind,
     p.unit,
     p.chunk,
     r.`row`
-  FROM chunk_parts AS p
-  JOIN placed AS w
-    ON w.qid = p.qid AND w.kind = p.kind AND w.unit = p.unit AND w.chunk = p.chunk
+  FROM part_items AS p
   JOIN est_dis_rows AS r
-    ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk AND r.item = w.item
+    ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk AND r.item = p.item
+  WHERE
+    p.n_items > 1
   GROUP BY
     p.qid,
     p.kind,
@@ -82,7 +108,16 @@ WITH wanted AS (
     p.chunk,
     r.`row`
   HAVING
-    COUNT(DISTINCT w.item) = ANY_VALUE(p.n_items) IGNORE NULLS
+    COUNT(*) = ANY_VALUE(p.n_items) IGNORE NULLS
+), chunk_support AS (
+  SELECT
+    kind,
+    unit,
+    chunk,
+    item,
+    COUNT(*) AS rows
+  FROM est_dis_rows
+  GROUP BY ALL
 ), counted AS (
   SELECT
     qid,
@@ -92,6 +127,19 @@ WITH wanted AS (
     COUNT(*) AS rows
   FROM holding
   GROUP BY ALL
+  UNION ALL
+  /* a part of one item: the rows holding the item in its chunk, counted once per chunk */
+  SELECT
+    p.qid,
+    p.kind,
+    p.unit,
+    p.chunk,
+    s.rows
+  FROM part_items AS p
+  JOIN chunk_support AS s
+    ON s.kind = p.kind AND s.unit = p.unit AND s.chunk = p.chunk AND s.item = p.item
+  WHERE
+    p.n_items = 1
 )
 SELECT
   p.*,
