@@ -8,7 +8,7 @@ that opens that file and evaluates one stored run, as `setanon evaluate --db DB 
 
 `--single RUN` evaluates one stored run of `--db` in this process and prints its figures with
 `steps`: each named statement's count and seconds from the statement log, the slowest first
-(what the 10^6 and 10^7 profiles of benchmarks/README.md quote).
+(what the 10^6 and 10^7 profiles of benchmarks/notes/partition-scale.md and evaluate.md quote).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@
 
 -- name: eval_probes_create
 -- The probes, empty: query itemsets of a workload ('random', 'frequent') and attacks ('attack',
--- `tid` the target, `itemset` the items the adversary knows); `size` is the itemset's size;
+-- `tid` the target, `itemset` the items the adversary knows; a random itemset's `tid` is the
+-- transaction it was drawn from); `size` is the itemset's size;
 -- `actual` the support in the original when it is known already (frequent itemsets).
 CREATE OR REPLACE TABLE eval_probes (
     workload VARCHAR, size INTEGER, qid BIGINT, tid BIGINT, itemset INTEGER[], actual BIGINT
@@ -74,12 +75,17 @@ ORDER BY size;
 
 -- name: eval_pick_random
 -- The random workload: per size, the first $n distinct itemsets in the random order of the
--- transactions they were drawn from.
+-- transactions they were drawn from (`tid`: the first of those, which a sampled evaluation
+-- counts for certain, sql/evaluate_sample.sql).
 INSERT INTO eval_probes
 SELECT 'random' AS workload, size,
        row_number() OVER (PARTITION BY size ORDER BY draw, itemset) AS qid,
-       NULL::BIGINT AS tid, itemset, NULL::BIGINT AS actual
-FROM (SELECT size, itemset, min(draw) AS draw FROM eval_subsets GROUP BY size, itemset)
+       tid, itemset, NULL::BIGINT AS actual
+FROM (
+    SELECT size, itemset, min(draw) AS draw, arg_min(tid, (draw, tid)) AS tid
+    FROM eval_subsets
+    GROUP BY size, itemset
+)
 QUALIFY qid <= $n;
 
 -- name: eval_pick_targets

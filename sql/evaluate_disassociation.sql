@@ -5,8 +5,8 @@
 -- An analyst's estimate of an itemset's support sums over the clusters holding all its items:
 -- the cluster's records times, for each place its items are released in, the share of the
 -- place's rows holding them: exact inside one record chunk (or shared chunk, over its joint
--- cluster), independent across places; a term-chunk term counts as held by $term_support
--- records of its cluster (the release says only that it is held by 1..min(size, k-1)).
+-- cluster), independent across places; a term-chunk term at its cluster's least occurrences
+-- (sql/estimate.sql, the estimator `setanon estimate` runs on the release files).
 
 -- name: de_items
 -- The probes' item ids with their labels: `tx`'s items as the release names them.
@@ -150,9 +150,7 @@ FROM parts AS p
 LEFT JOIN counted AS c USING (workload, size, qid, cluster, kind, unit, chunk);
 
 -- name: de_scores
--- Every probe's estimate and candidates. Per cluster: the estimate is the cluster's size
--- times the product over places of the share of rows holding the probe's items there (a
--- term-chunk term: $term_support of the cluster's records). The candidates are the records
+-- Every probe's candidates per cluster (its estimate is sql/estimate.sql's): the records
 -- of the cluster that some reconstruction lets hold the probe's items (cover.py's counts:
 -- the rows of each part, and the room the other records leave once each of the probe's t
 -- term-chunk terms sits on a record with a row; a probe in the term chunk alone: every
@@ -190,8 +188,6 @@ WITH terms AS (
 )
 SELECT workload, size, qid, cluster, records AS n, coalesce(p, 0) AS p, coalesce(q, 0) AS q,
        joint, n_terms,
-       records * coalesce(share, 1.0)
-           * power(least(records, $term_support) / records, n_terms) AS estimate,
        CASE
            WHEN p IS NULL THEN CASE WHEN room >= 0 THEN records
                                     WHEN room = -1 THEN least(records, term_cover - n_terms + 1)
@@ -208,12 +204,30 @@ SELECT workload, size, qid, cluster, records AS n, coalesce(p, 0) AS p, coalesce
        END AS candidates
 FROM scored;
 
+-- name: de_est_queries
+-- The probes as the queries of sql/estimate.sql (`queries(qid, item)`, labels as the release
+-- tables hold them), numbered in (workload, size, qid) order: `evaluate` estimates with the
+-- estimator `setanon estimate` runs on the release files.
+CREATE OR REPLACE TEMP TABLE queries AS
+WITH numbered AS (
+    SELECT row_number() OVER (ORDER BY workload, size, qid) - 1 AS est_qid, workload, size,
+           qid AS probe, itemset
+    FROM eval_probes
+)
+SELECT n.est_qid AS qid, n.workload, n.size, n.probe, l.label AS item
+FROM (SELECT *, unnest(itemset) AS item_id FROM numbered) AS n
+JOIN de_label AS l ON l.item = n.item_id;
+
 -- name: de_eval_scores
 -- Every probe with its actual support (where one is needed), estimate and candidates, as
 -- `eval_scores` of sql/evaluate.sql holds them.
 CREATE OR REPLACE TEMP TABLE eval_scores AS
-WITH per_cluster AS (
-    SELECT workload, size, qid, sum(estimate) AS estimate,
+WITH estimates AS (
+    SELECT DISTINCT q.workload, q.size, q.probe AS qid, a.estimate
+    FROM queries AS q
+    JOIN est_answers AS a ON a.qid = q.qid
+), per_cluster AS (
+    SELECT workload, size, qid,
            coalesce(sum(greatest(candidates, 0)) FILTER (WHERE p > 0 OR q = 0 OR n_terms > 0), 0)
                AS candidates
     FROM de_cluster_scores
@@ -230,9 +244,10 @@ WITH per_cluster AS (
 )
 SELECT q.workload, q.size, q.qid,
        coalesce(q.actual, a.actual, 0) AS actual,
-       coalesce(c.estimate, 0) AS estimate,
+       coalesce(e.estimate, 0) AS estimate,
        coalesce(c.candidates, 0) + coalesce(j.candidates, 0) AS candidates
 FROM eval_probes AS q
 LEFT JOIN eval_actual_supports AS a USING (workload, size, qid)
+LEFT JOIN estimates AS e USING (workload, size, qid)
 LEFT JOIN per_cluster AS c USING (workload, size, qid)
 LEFT JOIN per_joint AS j USING (workload, size, qid);

@@ -42,3 +42,79 @@ def shared_data() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared/data is not beside the repository")
     return SHARED
+
+# -- markers: `pytest -m "not spark and not slow"` is the quick loop (README) -----------------------
+# Spark's tests start JVMs; the slow ones (the 60 longest of the rest, 2.7-21 s each on a
+# loaded 2-core machine, measured with --durations=60) are mostly hypothesis searches against
+# brute forces and whole-process signal tests. CI and README's test command run everything.
+SPARK_MODULES = {"test_spark.py", "test_spark_cluster.py", "test_spark_lock.py"}
+SLOW = {
+    "tests/test_cli_eval.py::test_report_and_compare",
+    "tests/test_clump.py::test_clump_dissolves_stuck_clusters_and_places_their_members[3]",
+    "tests/test_clump.py::test_exchanges_lower_ggd_by_what_they_were_costed",
+    "tests/test_clump.py::test_greedy_releases_verify_and_match_the_reference",
+    "tests/test_clump.py::test_passes_skip_only_pairs_that_would_find_no_exchange",
+    "tests/test_clump.py::test_runs_release_verifies_and_every_run_is_costed_as_its_ggd",
+    "tests/test_clump.py::test_the_cut_alone_gives_runs_of_k_to_2k_minus_1",
+    "tests/test_clump.py::test_the_order_follows_coarsened_top_counts_then_length",
+    "tests/test_disassociation.py::test_random_data_verifies_and_keeps_the_promise",
+    "tests/test_disassociation_terms.py::test_the_algorithms_releases_pin_nothing",
+    "tests/test_disassociation_terms.py::test_the_verifier_passes_exactly_when_no_itemset_is_pinned",
+    "tests/test_evaluate.py::test_frequent_workload_is_every_frequent_itemset",
+    "tests/test_evaluate.py::test_long_probes_match_the_definitions",
+    "tests/test_evaluate.py::test_mined_itemsets_are_the_frequent_ones_capped_per_size",
+    "tests/test_evaluate.py::test_promised_attacks_never_have_fewer_than_k_candidates",
+    "tests/test_evaluate.py::test_scores_match_the_definitions",
+    "tests/test_evaluate.py::test_the_top_n_draw_and_the_window_draw_alike",
+    "tests/test_evaluate_table.py::test_risk_figures_match_the_released_rows",
+    "tests/test_evaluate_table.py::test_table_queries_match_the_definitions",
+    "tests/test_hierarchy.py::test_sql_builder_builds_the_reference_tree",
+    "tests/test_instance_loss.py::test_a_verified_clump_release_is_measured_as_metrics_does",
+    "tests/test_instance_loss.py::test_random_releases_match_the_brute_force",
+    "tests/test_km_anonymity.py::test_aa_and_da_are_km_anonymous_generalizations",
+    "tests/test_km_anonymity.py::test_aa_counting_pairs_by_transaction_gives_the_same_release",
+    "tests/test_km_anonymity.py::test_aa_settling_on_a_sample_gives_the_same_release",
+    "tests/test_km_anonymity.py::test_aa_walk_batch_sizes_give_the_same_release",
+    "tests/test_km_anonymity.py::test_da_counting_what_its_walk_reads_finds_the_exhaustive_cut",
+    "tests/test_km_anonymity.py::test_oa_equals_brute_force",
+    "tests/test_km_anonymity.py::test_pairs_by_transaction_count_what_the_rarest_node_counts",
+    "tests/test_km_anonymity.py::test_specializing_the_root_cut_reaches_a_minimal_km_anonymous_cut",
+    "tests/test_km_anonymity.py::test_the_pass_counting_only_what_can_change_a_decision_decides_as_counting_all",
+    "tests/test_options.py::test_every_base_line_succeeds",
+    "tests/test_options.py::test_every_option_has_a_rule",
+    "tests/test_options.py::test_odd_values_never_end_as_our_bug",
+    "tests/test_partition.py::test_k_anonymous_input_comes_back_unchanged",
+    "tests/test_partition.py::test_lgr_finds_every_partition_whose_cut_fits_a_waiting_transaction",
+    "tests/test_partition.py::test_outputs_are_k_anonymous_generalizations",
+    "tests/test_partition_scale.py::test_retired_partition_is_the_last_move",
+    "tests/test_partition_tail.py::test_python_rounds_release_what_sql_rounds_release",
+    "tests/test_partition_tail.py::test_python_rounds_tell_wide_buckets_apart",
+    "tests/test_partition_tail.py::test_python_walk_finds_the_pairs_the_sql_walk_finds",
+    "tests/test_put_rows.py::test_put_rows_round_trip_and_replay",
+    "tests/test_registry_state.py::TestOneDatabase::runTest",
+    "tests/test_replace.py::test_a_signal_during_the_replacement_keeps_the_run[15-143]",
+    "tests/test_replace.py::test_a_signal_during_the_replacement_keeps_the_run[2-130]",
+    "tests/test_report.py::test_sweep_compares_every_algorithm_and_k",
+    "tests/test_rt.py::test_every_release_passes_and_the_verifier_agrees_with_brute_force",
+    "tests/test_signals.py::test_a_signal_mid_run_leaves_nothing_partial[15-143]",
+    "tests/test_signals.py::test_a_signal_mid_run_leaves_nothing_partial[2-130]",
+    "tests/test_table_anon.py::test_cost_within_the_approximation_bound",
+    "tests/test_table_anon.py::test_improved_release_is_verified_and_no_worse_than_the_cover",
+    "tests/test_table_anon.py::test_improvement_never_raises_the_loss_nor_breaks_k",
+    "tests/test_table_anon.py::test_l_diverse_releases",
+    "tests/test_table_anon.py::test_l_diverse_splits_keep_every_class_l_diverse",
+    "tests/test_table_anon.py::test_the_capped_cover_is_kept_only_when_no_dearer",
+    "tests/test_user_files.py::test_a_real_sigkill_during_the_folder_write_is_repaired",
+    "tests/test_user_files.py::test_no_command_writes_over_or_into_any_input",
+    "tests/test_user_files.py::test_written_files_honour_the_umask_and_a_replaced_file_keeps_its_mode",
+    "tests/test_verify.py::test_verifier_and_metrics_agree_with_reference",
+    "tests/test_verify_repeats.py::test_random_releases_with_repeats_are_judged_as_before",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SPARK_MODULES or "spark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.spark)
+        if item.nodeid in SLOW or item.nodeid.split("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)

@@ -63,7 +63,12 @@ def ctx(tmp_path_factory) -> dict[str, Path]:
     rt, items = d / "rt.csv", d / "items.csv"
     rt.write_text("sex,items\nF,a;b\nF,a\nM,c\nM,c;d\n")
     items.write_text("child,parent\na,A\nb,A\nc,B\nd,B\nA,*\nB,*\n")
-    return {"dir": d, "db": db, "table": table, "sex": sex, "rt": rt, "items": items}
+    r = cli("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "-q", "-o", d / "rel.csv")
+    assert r.code == 0, r.stderr
+    return {
+        "dir": d, "db": db, "table": table, "sex": sex, "rt": rt, "items": items,
+        "release": d / "rel.csv",
+    }  # fmt: skip
 
 
 def base(command: str, c: dict[str, Path]) -> list[object]:
@@ -137,6 +142,7 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             "-q",
         ],
         "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
+        "estimate": ["estimate", c["release"], "-H", FIG2_H, "-i", "a1 b1"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],
         "hierarchy check": ["hierarchy", "check", FIG2_H],
         "hierarchy show": ["hierarchy", "show", FIG2_H],
@@ -288,12 +294,16 @@ RULES: dict[str, dict[str, tuple]] = {
         "--multiset": refused("--multiset"),
         "--sensitive": refused("--sensitive", "sex"),  # r holds transactions
         "--risk-threshold": refused("--risk-threshold", 0.5),
+        "--exact": acts("counts on every transaction"),
+        "--sample": refused("--sample", 2),  # a share is at most 1
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },  # fmt: skip
     "report": {
         **DB,
         **WORKLOAD,
+        "--exact": acts("counts on every transaction"),
+        "--sample": refused("--sample", 0),  # a share is above 0
         "--run": refused("--run", "t"),  # a table run has no such page
         "--output": refused("-o", "/nonexistent/r.html"),
         "--json": acts("prints JSON"),
@@ -338,6 +348,15 @@ RULES: dict[str, dict[str, tuple]] = {
         "--cover-cap": acts("the capped cover"),
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
+    },
+    "estimate": {
+        "--itemset": acts("the itemsets estimated"),
+        "--queries": acts("a file of itemsets"),
+        "--sep": refused("--sep", ""),
+        "--hierarchy": acts("the generalized release's hierarchy"),
+        "--memory-limit": acts("DuckDB's memory limit"),
+        "--threads": acts("DuckDB's threads"),
+        "--json": acts("prints JSON"),
     },
     "anonymize-rt": {
         **DB,
@@ -452,6 +471,13 @@ VALUED = [(c, o) for c, o, flag in all_options() if not flag]
 @example(case=("synth", "--patterns"), value="-3")
 @example(case=("anonymize-table", "--l"), value="nan")
 @example(case=("evaluate", "--sizes"), value="99999999999999999999")
+@example(case=("anonymize", "--memory-limit"), value="0%")
+@example(case=("anonymize", "--memory-limit"), value="0")
+@example(case=("anonymize", "--memory-limit"), value="-1GB")
+@example(case=("anonymize", "--memory-limit"), value="1KB")
+@example(case=("anonymize", "--memory-limit"), value="101%")
+@example(case=("anonymize", "--memory-limit"), value="garbage")
+@example(case=("anonymize", "--memory-limit"), value="1e400GB")
 def test_odd_values_never_end_as_our_bug(ctx, case, value, monkeypatch) -> None:
     monkeypatch.chdir(ctx["dir"])  # an odd value may name an output: it lands here
     command, option = case
@@ -466,6 +492,8 @@ def test_odd_values_never_end_as_our_bug(ctx, case, value, monkeypatch) -> None:
 # what the defects issue found ending as "internal error" (exit 4), each with its own code now
 FOUND = [
     (("anonymize", "--threads", 100000), ExitCode.USAGE, "per core"),
+    (("anonymize", "--memory-limit", "0%"), ExitCode.USAGE, "--memory-limit"),
+    (("anonymize", "--memory-limit", "-1GB"), ExitCode.USAGE, "negative"),
     (("anonymize", "--run", "information_schema"), ExitCode.USAGE, "reserved"),
     (("anonymize", "--run", "pg_catalog"), ExitCode.USAGE, "reserved"),
     (("verify", "--show", -1), ExitCode.USAGE, "--show"),

@@ -328,7 +328,7 @@ def test_keep_intermediate_tables_and_the_sql_log(spark, tmp_path):
     read without Spark; the round tables (held in memory while the run ran) are among them.
     `setanon sql --run RUN --spark-warehouse DIR` prints the run's statements as Spark SQL and
     says in one line that replay is DuckDB-only."""
-    from setanon_sql.engine.spark import database_folder
+    from setanon_sql.engine.spark_warehouse import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
@@ -439,7 +439,7 @@ def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
     """`--run R --replace` builds the new run under a staging name and swaps it in only when
     it has succeeded: a replacement that fails (k larger than the data, exit 3) leaves R's
     folder and its catalog entry as they were; one that succeeds replaces R."""
-    from setanon_sql.engine.spark import database_folder
+    from setanon_sql.engine.spark_warehouse import database_folder
 
     path = write_parquet(tmp_path, TABLE2_TX)
     tree = tmp_path / "tree.csv"
@@ -597,3 +597,15 @@ def test_small_tables_live_in_the_plan(spark, tmp_path):
         assert store.scalar("SELECT sum(n) FROM per_tid") == sum(map(len, FIG2_TX))
     finally:
         store.ex.drop_database()
+
+
+def test_quiet_spark_runs_print_nothing(tmp_path):
+    """`--quiet` on Spark: no start-up chatter on stderr (Spark's "Setting default log level",
+    NativeCodeLoader's warning, sqlglot's fallbacks), nothing on stdout (#43)."""
+    path = write_parquet(tmp_path, FIG2_TX)
+    cmd = [sys.executable, "-m", "setanon_sql", "anonymize", str(path), "--fanout", "2",
+           "-a", "aa", "-k", "2", "-m", "2", "--engine", "spark", "--run", "quiet",
+           "--spark-warehouse", str(tmp_path / "wh"), "-q"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and done.stdout == ""

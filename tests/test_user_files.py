@@ -417,3 +417,14 @@ def test_written_files_honour_the_umask_and_a_replaced_file_keeps_its_mode(store
         assert h.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(old)
+
+
+def test_a_fifo_or_device_is_never_replaced_by_an_output(tmp_path):
+    fifo = tmp_path / "out.csv"
+    os.mkfifo(fifo)
+    r = cli("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "-q", "-o", fifo)
+    assert r.code == ExitCode.USAGE and "regular file" in r.stderr, r.stderr
+    assert fifo.is_fifo()
+    r = cli("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "-q", "--sql-log", "/dev/null")
+    assert r.code == ExitCode.USAGE, r.stderr
+    assert Path("/dev/null").is_char_device()

@@ -9,11 +9,22 @@ and a mistyped option answer at once.
 from __future__ import annotations
 
 import errno
+import os
 import sys
 
 import typer
 
-from . import anonymize, data, hierarchy, inspect, judge, reconstruct, rt, table  # noqa: F401 - registers
+from . import (  # noqa: F401 - registers
+    anonymize,
+    data,
+    estimate,
+    hierarchy,
+    inspect,
+    judge,
+    reconstruct,
+    rt,
+    table,
+)
 from .app import app
 
 __all__ = ["app", "main", "run_cli"]
@@ -69,6 +80,8 @@ def run_cli(args: list[str] | None = None) -> int:
     from ..errors import ExitCode, SetAnonError
 
     debug = "--debug" in (sys.argv[1:] if args is None else args)
+    if debug:  # read by the engines: Spark's own start-up lines and warnings are shown
+        os.environ["SETANON_DEBUG"] = "1"
     try:
         code = int(app(prog_name="setanon", args=args, standalone_mode=False) or 0)
         # typer turns Ctrl-C (and our SIGTERM) into exit code 130 after every cleanup ran

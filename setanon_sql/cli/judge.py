@@ -55,6 +55,8 @@ def evaluate_cmd(
     sizes: o.Sizes = None,
     minsup: o.Minsup = None,
     seed: o.Seed = None,
+    exact: o.Exact = False,
+    sample: o.Sample = None,
     run: o.StoredRun = None,
     release_file: o.Release = None,
     k: Annotated[
@@ -85,7 +87,7 @@ def evaluate_cmd(
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample)
     workload = wl.workload()
     if run is None:
         if release_file is None or k is None:
@@ -179,6 +181,8 @@ def report_cmd(
     sizes: o.Sizes = None,
     minsup: o.Minsup = None,
     seed: o.Seed = None,
+    exact: o.Exact = False,
+    sample: o.Sample = None,
     as_json: o.Json = False,
 ) -> None:
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
@@ -187,7 +191,7 @@ def report_cmd(
     from ..store import outputs
 
     page(output, [db, *registered(db)])
-    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample).workload()
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(output, [db], store)
         data = run_report(store, run, workload=workload)

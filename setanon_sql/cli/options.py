@@ -125,6 +125,18 @@ Seed = Annotated[
     int | None,
     typer.Option("--seed", help="Seed of the workload and attacks (0).", min=0, max=2**31 - 1),
 ]
+Exact = Annotated[
+    bool,
+    typer.Option("--exact", help="Count on every transaction, however many (no sample)."),
+]
+Sample = Annotated[
+    float | None,
+    typer.Option(
+        "--sample",
+        help="Score the queries on this share of the transactions, with 95 % intervals "
+        "(default: exact up to 10^6 transactions, then about 500,000 of them).",
+    ),
+]
 
 
 def refuse_unless(applies: bool, message: str) -> None:
@@ -264,6 +276,8 @@ class WorkloadOpts:
     sizes: str | None = None
     minsup: float | None = None
     seed: int | None = None
+    exact: bool = False
+    sample: float | None = None
 
     def workload(self) -> Workload:
         from ..measure.evaluate import DEFAULT_WORKLOAD, Workload
@@ -275,4 +289,12 @@ class WorkloadOpts:
             sizes=d.sizes if self.sizes is None else whole_numbers(self.sizes, "--sizes"),
             minsup=d.minsup if self.minsup is None else self.minsup,
             seed=d.seed if self.seed is None else self.seed,
+            sample=self.sample_share(),
         )
+
+    def sample_share(self) -> float | None:
+        """The share asked: 1 for --exact, --sample's, or None (decided by the data's size)."""
+        refuse_unless(
+            not (self.exact and self.sample is not None), "give --exact or --sample, not both"
+        )
+        return 1.0 if self.exact else self.sample

@@ -22,6 +22,10 @@ def _taxonomies(pairs: list[str]) -> dict[str, str]:
         column, sep, spec = pair.partition("=")
         if not sep or not column or not spec:
             raise ParamsError(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
+        if column in out:  # the last one would win, and the first be ignored without a word
+            raise ParamsError(
+                f"--taxonomy {column}= given twice ({out[column]}, {spec}); give one a column"
+            )
         out[column] = spec
     return out
 

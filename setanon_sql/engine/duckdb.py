@@ -26,7 +26,7 @@ import duckdb
 if TYPE_CHECKING:  # importing pyarrow (and the numpy it pulls in) costs ~0.1 s a process
     import pyarrow as pa
 
-from ..errors import InputError, ParamsError, ResourceError, Terminated, first_line
+from ..errors import InputError, ParamsError, ResourceError, first_line
 from . import ddl, interrupts, limits, spill, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
 from .sqltext import qualified, quote
@@ -120,6 +120,7 @@ class Executor(StatementLog):
         if self.path is not None:
             check_database_file(self.path, must_exist=read_only)
         limits.check_threads(threads)
+        limits.check_memory_limit(memory_limit)
         if temp_dir is not None:
             limits.check_spill_folder(Path(temp_dir))
         self.con = duckdb.connect(":memory:")
@@ -209,8 +210,13 @@ class Executor(StatementLog):
         self.con.execute(sql).fetchall()
 
     def setting(self, name: str) -> Any:
-        """A DuckDB setting's value now, read outside the logs (for messages and restores)."""
-        row = self.con.execute(sqlfiles.statement("setting_value").sql, {"name": name}).fetchone()
+        """A DuckDB setting's value now, read outside the logs (for messages and restores);
+        "?" when DuckDB cannot even answer (out of memory), so the message still gets said."""
+        try:
+            statement = sqlfiles.statement("setting_value").sql
+            row = self.con.execute(statement, {"name": name}).fetchone()
+        except duckdb.Error:
+            return "?"
         return row[0] if row else "?"
 
     # -- the one path ---------------------------------------------------------------------------
@@ -391,7 +397,7 @@ def as_interrupt(e: BaseException) -> BaseException | None:
     interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
     if isinstance(e, duckdb.InterruptException) or "interrupted" in str(e).lower():
         return (
-            Terminated("terminated")
+            interrupts.termination()
             if interrupts.was_terminated()
             else (KeyboardInterrupt("interrupted"))
         )

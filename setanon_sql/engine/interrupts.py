@@ -3,7 +3,10 @@
 
 DuckDB stops a statement on Ctrl-C by itself. SIGTERM is blocked in every thread (DuckDB's
 workers inherit the mask, so none of them is killed by it) and taken by one waiting thread,
-which interrupts the open connections and raises `Terminated` in the main thread.
+which interrupts the open connections and raises `Terminated` in the main thread. A main thread
+blocked in a system call (opening a FIFO nobody writes to) runs no Python until the call
+returns, so if it has not raised within `WAKE_AFTER_S` the waiting thread sends it `WAKE`, a
+signal of its own: the call ends (EINTR) and Python runs the SIGTERM handler.
 
 A Spark run (`deferred`) must not have an exception raised in the main thread while it waits
 for the JVM's answer: Py4J's connection would be left mid-answer (PySpark's own Ctrl-C
@@ -19,6 +22,7 @@ import _thread
 import contextlib
 import signal
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -26,7 +30,12 @@ from typing import Any
 from ..errors import Terminated
 
 _live: weakref.WeakSet[Any] = weakref.WeakSet()
-_state = {"terminated": False, "deferred": False, "pending": False}
+_state = {"terminated": False, "raised": False, "deferred": False, "pending": False}
+# the signal that wakes a blocked main thread: ignored by default, so taking it changes nothing
+# else (Go's runtime preempts its threads with it for the same reason)
+WAKE = signal.SIGURG
+WAKE_AFTER_S = 0.25  # how long the main thread gets to raise on its own, between wake-ups
+WAKE_TRIES = 40  # then stop: a thread inside a call that retries on EINTR is no better woken
 
 
 def watch(connection_owner: Any) -> None:
@@ -35,10 +44,20 @@ def watch(connection_owner: Any) -> None:
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
-    if _state["terminated"]:
+    if _state["raised"]:
         return  # a second SIGTERM must not break the cleanup of the first
-    _state["terminated"] = True
-    raise Terminated("terminated")
+    raise termination()
+
+
+def termination() -> Terminated:
+    """The `Terminated` to raise for SIGTERM, once: the handler still pending in the main
+    thread then raises nothing more (an interrupted statement may raise it first)."""
+    _state["terminated"] = _state["raised"] = True
+    return Terminated("terminated")
+
+
+def _wake(signum: int, frame: object) -> None:
+    """Nothing: `WAKE` only ends the main thread's blocking call, see the module's docstring."""
 
 
 def _wait() -> None:
@@ -47,8 +66,21 @@ def _wait() -> None:
         if _state["deferred"]:
             _note(signal.SIGTERM)
             continue
+        _state["terminated"] = True
         _interrupt_all()
         _thread.interrupt_main(signal.SIGTERM)
+        _wake_main()
+
+
+def _wake_main() -> None:
+    """Wake the main thread until it raised `Terminated` (a few seconds at most)."""
+    main = threading.main_thread().ident
+    for _ in range(WAKE_TRIES):
+        time.sleep(WAKE_AFTER_S)
+        if _state["raised"] or main is None:
+            return
+        with contextlib.suppress(OSError):  # the main thread has ended meanwhile
+            signal.pthread_kill(main, WAKE)
 
 
 def _note(signum: int) -> None:
@@ -84,7 +116,7 @@ def raise_pending() -> None:
     """Raise the interrupt a deferred signal asked for, once."""
     if _state["pending"]:
         _state["pending"] = False
-        raise Terminated("terminated") if _state["terminated"] else KeyboardInterrupt("interrupted")
+        raise termination() if _state["terminated"] else KeyboardInterrupt("interrupted")
 
 
 def _interrupt_all() -> None:
@@ -105,5 +137,6 @@ def guard() -> None:
     if threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGTERM, _raise_terminated)
+    signal.signal(WAKE, _wake)
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     threading.Thread(target=_wait, name="setanon-sigterm", daemon=True).start()

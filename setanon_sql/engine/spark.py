@@ -24,7 +24,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlglot
@@ -395,7 +394,7 @@ class SparkExecutor(StatementLog):
     ) -> None:
         """An Arrow table from Python as a table of the run (`put_rows` for the drivers that
         hand Arrow tables to DuckDB)."""
-        types = [_arrow_type(f.type) for f in table.schema]
+        types = [spark_local.spark_type_of(f.type) for f in table.schema]
         values = [table.column(i).to_pylist() for i in range(table.num_columns)]
         self._put(name, table.column_names, types, values, temp=temp, bookkeeping=bookkeeping)
 
@@ -474,36 +473,6 @@ class SparkExecutor(StatementLog):
         for view in self.spark.catalog.listTables():
             if view.isTemporary:
                 self.spark.catalog.dropTempView(view.name)
-
-
-def _arrow_type(kind: Any) -> str:
-    """The Spark type of an Arrow column type (those the drivers hand over)."""
-    import pyarrow as pa
-
-    if pa.types.is_list(kind):
-        return f"ARRAY<{_arrow_type(kind.value_type)}>"
-    for test, spark_type in (
-        (pa.types.is_int32, "INT"),
-        (pa.types.is_int64, "BIGINT"),
-        (pa.types.is_boolean, "BOOLEAN"),
-        (pa.types.is_floating, "DOUBLE"),
-        (pa.types.is_string, "STRING"),
-    ):
-        if test(kind):
-            return spark_type
-    raise TypeError(f"no Spark type for Arrow type {kind}")
-
-
-def database_folder(spark: SparkSession, database: str) -> Path | None:
-    """Where Spark's session catalog keeps a database's tables (a local warehouse only)."""
-    warehouse = spark.conf.get("spark.sql.warehouse.dir")
-    if warehouse is None:
-        return None
-    if warehouse.startswith("file:"):
-        warehouse = warehouse.removeprefix("file:")
-    elif "://" in warehouse:
-        return None
-    return Path(warehouse) / f"{database.lower()}.db"
 
 
 def _row_count(spark: Any, sql: str) -> int:

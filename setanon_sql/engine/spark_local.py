@@ -98,3 +98,21 @@ def collected(spark: Any, frame: Any) -> tuple[Any, int]:
     rows = frame._jdf.collectAsList()
     jdf = spark._jsparkSession.createDataFrame(rows, frame._jdf.schema())
     return DataFrame(jdf, spark), int(rows.size())
+
+
+def spark_type_of(kind: Any) -> str:
+    """The Spark type of an Arrow column type (those the drivers hand over)."""
+    import pyarrow as pa
+
+    if pa.types.is_list(kind):
+        return f"ARRAY<{spark_type_of(kind.value_type)}>"
+    for test, spark_type in (
+        (pa.types.is_int32, "INT"),
+        (pa.types.is_int64, "BIGINT"),
+        (pa.types.is_boolean, "BOOLEAN"),
+        (pa.types.is_floating, "DOUBLE"),
+        (pa.types.is_string, "STRING"),
+    ):
+        if test(kind):
+            return spark_type
+    raise TypeError(f"no Spark type for Arrow type {kind}")

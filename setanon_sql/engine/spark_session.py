@@ -55,6 +55,8 @@ def session(
     }
     if warehouse is not None:
         settings["spark.sql.warehouse.dir"] = str(Path(warehouse).resolve())
+    if not debugging():
+        settings["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
     settings.update(config or {})
     start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
     builder = SparkSession.builder
@@ -63,6 +65,17 @@ def session(
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+LOG_CONFIG = Path(__file__).with_name("spark_log4j2.properties")
+
+
+def debugging() -> bool:
+    """Whether Spark may say what it says by default (`--debug` sets SETANON_DEBUG): its
+    start-up lines and warnings; otherwise the driver logs errors only."""
+    import os
+
+    return os.environ.get("SETANON_DEBUG", "") not in ("", "0")
 
 
 # Every listening socket of a local Spark on the loopback address: the driver's RPC and block

@@ -11,6 +11,8 @@ a `-- name: NAME :spark` variant next to it in its .sql file (`sqlfiles.statemen
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +20,9 @@ import sqlglot
 from sqlglot import exp
 
 from . import spark_memory
+
+if os.environ.get("SETANON_DEBUG", "") in ("", "0"):  # its fallbacks are expected: say none
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 DIALECT = "spark"
 # DuckDB column types of `Rows` and of DDL, as Spark writes them

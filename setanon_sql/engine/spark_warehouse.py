@@ -244,3 +244,15 @@ class StagedRun:
             self.spark.catalog.setCurrentDatabase("default")
         with contextlib.suppress(Exception):
             self._drop(self.staging)
+
+
+def database_folder(spark: SparkSession, database: str) -> Path | None:
+    """Where Spark's session catalog keeps a database's tables (a local warehouse only)."""
+    warehouse = spark.conf.get("spark.sql.warehouse.dir")
+    if warehouse is None:
+        return None
+    if warehouse.startswith("file:"):
+        warehouse = warehouse.removeprefix("file:")
+    elif "://" in warehouse:
+        return None
+    return Path(warehouse) / f"{database.lower()}.db"

@@ -21,7 +21,9 @@ from .. import runs
 from ..errors import ParamsError
 from ..runs import Promise, promise_of
 from ..store.database import Store
+from . import evaluate_sample as es
 from . import metrics
+from .estimate import ESTIMATORS
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -50,6 +52,7 @@ class Workload:
     sizes: tuple[int, ...] = (1, 2, 3)
     minsup: float = 0.001  # frequent itemsets: support >= this share of the transactions
     seed: int = 0
+    sample: float | None = None  # share of the transactions; None: exact up to a size, 1: exact
 
     def __post_init__(self) -> None:
         if self.queries < 0 or self.targets < 0:
@@ -58,6 +61,10 @@ class Workload:
             raise ParamsError(f"query sizes must lie in 1..{MAX_QUERY_SIZE}, got {self.sizes}")
         if not 0 < self.minsup <= 1:
             raise ParamsError(f"minsup is a share of the transactions in (0, 1], got {self.minsup}")
+        if self.sample is not None and not 0 < self.sample <= 1:
+            raise ParamsError(
+                f"--sample is a share of the transactions in (0, 1], got {self.sample}"
+            )
 
 
 DEFAULT_WORKLOAD = Workload()
@@ -79,25 +86,53 @@ def evaluate(
     with store.in_run(run), store.unordered():
         if writable:
             store.run("eval_info_drop")
+            es.drop(store)
         if disassociated:  # its own release format (#28)
             from . import evaluate_disassociation as de
 
+            if workload.sample not in (None, 1.0):
+                raise ParamsError("a disassociated release is evaluated exactly: drop --sample")
             de.prepare(store)
             draw_probes(store, model, workload)
             de.score(store, model)
             out = figures(store, model)
             out["loss"] = de.loss(store)
             out["ncp"], out["lm"] = None, None
+            out["estimator"] = ESTIMATORS["disassociation"]
+            out["sample"] = None
         else:
             store.require_hierarchy()
-            draw_probes(store, model, workload)
-            score(store, model)
-            out = figures(store, model)
-            out["ncp"], out["lm"] = _loss(store, model)
+            out = _generalized(store, model, workload)
+            out["estimator"] = ESTIMATORS["generalized"]
         seconds = round(time.perf_counter() - started, 3)
         if writable and not disassociated:  # a disassociated release is evaluated afresh
             store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
     return out | _head(run, seconds, model, workload)
+
+
+def _generalized(store: Store, model: Promise, workload: Workload) -> dict[str, Any]:
+    """A generalized release's figures: exact, or on a sample with intervals (see
+    `evaluate_sample`) when the data is larger than exact counting allows or --sample asks."""
+    transactions = store.count("tids")
+    share = es.share_for(transactions, workload.sample)
+    if share >= 1:
+        draw_probes(store, model, workload)
+        score(store, model)
+        out = figures(store, model)
+        out["ncp"], out["lm"] = _loss(store, model)
+        return out | {"sample": None}
+    sample = es.Sample(share=share, seed=workload.seed)
+    draw_drawn(store, model, workload)  # from every transaction: a few cheap statements
+    es.score_exact(store, lambda: score_counts(store, model))
+    with es.shadowed(store, sample, salt=es.MINED):
+        draw_frequent(store, workload)  # mined from a sample of its own
+    with es.shadowed(store, sample) as show:
+        es.score_groups(store, sample, show, lambda: score_counts(store, model))
+        score_tables(store, model, classes=True)  # eval_classes of the whole sample
+        out = figures(store, model)
+        out["ncp"], out["lm"] = _loss(store, model)  # of the sampled transactions
+        es.intervals(store, sample, transactions)
+    return es.attach(store, out)
 
 
 def stored_evaluation(
@@ -115,6 +150,12 @@ def stored_evaluation(
         if (info["workload"], info["model"]) != (wanted["workload"], wanted["model"]):
             return None
         out = figures(store, model) | {"ncp": info["ncp"], "lm": info["lm"]}
+        out["estimator"] = ESTIMATORS["generalized"]  # only those are stored
+        out = (
+            es.attach(store, out)
+            if store.has_table("eval_sample", schema=run)
+            else out | {"sample": None}
+        )
     return out | _head(run, info["seconds"], model, workload)
 
 
@@ -159,6 +200,12 @@ def evaluate_release_file(
 
 def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
     """Fill `eval_probes` with the random and frequent workloads and the attacks."""
+    draw_drawn(store, model, workload)
+    draw_frequent(store, workload)
+
+
+def draw_drawn(store: Store, model: Promise, workload: Workload) -> None:
+    """`eval_probes` with the random workload and the attacks: drawn from transactions."""
     sizes, seed = list(workload.sizes), workload.seed
     store.run("eval_probes_create")
     if workload.queries or workload.targets:
@@ -170,6 +217,11 @@ def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
         attack_sizes = list(model.attack_sizes)
         draw_subsets(store, attack_sizes, seed, _SALT_ATTACKS, workload.targets, distinct=False)
         store.run("eval_pick_targets", {"n": workload.targets})
+
+
+def draw_frequent(store: Store, workload: Workload) -> None:
+    """The frequent workload joins `eval_probes`: mined from `tx` as it stands."""
+    sizes, seed = list(workload.sizes), workload.seed
     frequent_itemsets(
         store,
         max(sizes) if workload.queries else 1,  # no frequent query: the items suffice
@@ -229,6 +281,13 @@ def frequent_itemsets(store: Store, max_size: int, minsup: int, *, cap: int, see
 def score(store: Store, model: Promise) -> None:
     """Answer every probe from the release: `eval_queries` (actual, estimate, relative error)
     and `eval_attacks` (candidates)."""
+    score_counts(store, model)
+    score_tables(store, model)
+
+
+def score_counts(store: Store, model: Promise) -> None:
+    """`eval_scores`: every probe's support in `tx`, estimate from `release` and candidates
+    among its released transactions (all three sums over transactions)."""
     store.run("k_anonymity_classes")
     store.run("eval_classes")
     store.run("eval_class_nodes", {"multiset": model.multiset})
@@ -237,6 +296,14 @@ def score(store: Store, model: Promise) -> None:
     store.run("eval_release_scores")
     store.run("eval_actual_supports")
     store.run("eval_scores")
+
+
+def score_tables(store: Store, model: Promise, *, classes: bool = False) -> None:
+    """The kept tables of the scores: `eval_queries`, `eval_attacks` (and, with `classes`,
+    `eval_classes` of the transactions now in use)."""
+    if classes:
+        store.run("k_anonymity_classes")
+        store.run("eval_classes")
     store.run("eval_queries")
     store.run("eval_attacks")
 

@@ -4,11 +4,11 @@ The workloads and attacks are drawn exactly as for the other releases (`evaluate
 `sql/evaluate.sql`): over the hierarchy's leaves when the run had one (so `compare` scores
 every release of a dataset on the same itemsets), else over the run's own item numbers. Only
 the scoring differs (`sql/evaluate_disassociation.sql`):
-- an itemset's support is estimated per cluster as its size times, per place its items are
-  released in, the share of rows holding them: exact inside one record chunk (or shared
-  chunk, over its joint cluster), independent across places, and a term-chunk term as held by
-  `TERM_SUPPORT` records of its cluster (the release says 1..min(size, k-1); most such terms
-  are held by one or two records, and one measured best: see benchmarks/README.md);
+- an itemset's support is estimated by `setanon estimate`'s estimator (`estimate.py`,
+  `sql/estimate.sql`, one implementation): per cluster its size times, per place its items are
+  released in, the share of rows holding them, exact inside one record chunk (or shared
+  chunk, over its joint cluster), independent across places, and a term-chunk term held by
+  its cluster's least term-chunk occurrences over its terms (a record is never empty);
 - an attack's candidates are the records a worst-case adversary cannot rule out: per cluster
   holding all the known items, the most records that some reconstruction consistent with the
   release lets hold them (cover.py's bound), summed; a target known only by term-chunk terms
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-TERM_SUPPORT = 1
+from .estimate import DISASSOCIATED_STEPS
 
 
 def prepare(store: Any) -> None:
@@ -42,7 +42,10 @@ def score(store: Any, model: Any) -> None:
     store.run("de_cover", {"k": model.k})
     store.run("de_probe_places")
     store.run("de_part_rows")
-    store.run("de_scores", {"term_support": TERM_SUPPORT})
+    store.run("de_scores")
+    store.run("de_est_queries")
+    for step in DISASSOCIATED_STEPS:
+        store.run(step, {"k": model.k} if step == "est_dis_clusters" else None)
     store.run("de_eval_scores")
     store.run("eval_queries")
     store.run("eval_attacks")

@@ -329,16 +329,33 @@ def _query_table(ev: dict[str, Any]) -> str:
             name,
             r["size"],
             r["queries"],
-            _pct(r["are"]),
+            _pct(r["are"]) + _interval(r.get("are_ci")),
             _pct(r["median_re"]),
-            _pct(r["over_50"]),
+            _pct(r["over_50"]) + _interval(r.get("over_50_ci")),
             _pct(r["underestimated"]),
         ]
         for key, name in (("itemset_queries", "random"), ("frequent_queries", "frequent"))
         for r in ev[key]
     ]
     head = ["workload", "size", "queries", "ARE", "median RE", "RE > 50 %", "underestimated"]
-    return _table(head, rows)
+    return _table(head, rows) + _sample_note(ev.get("sample"))
+
+
+def _interval(ci: list[float] | None) -> str:
+    """A sampled figure's 95 % interval, after it."""
+    return "" if ci is None else f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _sample_note(sample: dict[str, Any] | None) -> str:
+    """What a sampled evaluation counted on, under its table."""
+    if sample is None:
+        return ""
+    return (
+        f"<p>Queries scored on a uniform sample of {sample['transactions']:,} of "
+        f"{sample['of_transactions']:,} transactions (share {sample['share']:.4g}, seed "
+        f"{sample['seed']}, {sample['groups']} replicate groups); brackets: 95 % intervals of "
+        "the figures on every transaction. Attacks and random itemsets' supports are exact.</p>"
+    )
 
 
 def _columns(rows: list[dict[str, Any]]) -> list[str]:

@@ -70,6 +70,8 @@ def _relation(
         store.put_arrow("rel_raw", source, temp=True)
         return "python table"
     path = Path(source)
+    if textfile.is_stream(path):  # DuckDB would read it twice or more (sniffing, then reading)
+        raise InputError(f"input {path} is a pipe, not a file: write the table to a file first")
     if not path.is_file():
         raise InputError(f"input not found: {path}")
     enc = textfile.encoding_name(encoding)
@@ -86,6 +88,8 @@ def _relation(
             f"--encoding {encoding}: a CSV table is read by DuckDB, which decodes "
             f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
         )
+    else:
+        textfile.check_wide_file(path, enc, "--encoding", gzipped=gzipped)
     if table and suffix not in (".duckdb", ".db", ".ddb"):
         raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
     if columns is not None and (not columns or not all(columns)):

@@ -15,7 +15,6 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..engine import ddl
@@ -139,17 +138,23 @@ def building(
         raise
 
 
-def _file_stat(path: Path) -> tuple[int, int]:
-    st = path.stat()
-    return st.st_size, st.st_mtime_ns
+def _file_stat(source: load.SourceSpec) -> tuple[int, int | None]:
+    """The input's size and time of change; a stream's copy has no time that would tell its
+    next content from this one (only the fingerprint then finds a dataset loaded before)."""
+    st = source.file.stat()
+    return st.st_size, None if source.copy else st.st_mtime_ns
 
 
 def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | list) -> Loaded:
     """The dataset of this source: found in the registry, or read, fingerprinted and made."""
     reg.ensure()
     if isinstance(source, load.SourceSpec):
-        size, mtime = _file_stat(source.path)
-        found = reg.dataset_by_file("transactions", str(source.path), source.reader(), size, mtime)
+        size, mtime = _file_stat(source)
+        found = None
+        if mtime is not None:
+            found = reg.dataset_by_file(
+                "transactions", str(source.path), source.reader(), size, mtime
+            )
         if found:
             return Loaded(Dataset.of(found), reused=True)
         desc: dict[str, Any] = {

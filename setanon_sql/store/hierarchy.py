@@ -235,7 +235,7 @@ ENCODING_OPTION = "--hierarchy-encoding"
 def _text(path: Path, encoding: str | None, option: str = ENCODING_OPTION) -> str:
     """The hierarchy file's text: gzip'd or not, its byte order mark dropped (`option` names
     the encoding's option in an error)."""
-    if not path.is_file():
+    if not (path.is_file() or textfile.is_stream(path)):  # read once: `-H <(cmd)` works
         raise HierarchyError(f"hierarchy file not found: {path}")
     try:
         return textfile.read_text(path, encoding, option)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import ParamsError
-from . import hierarchy
+from . import hierarchy, textfile
 
 
 class ItemSource(Protocol):
@@ -64,7 +64,7 @@ class HierarchySpec:
     def describe(self) -> str:
         """How the tree was made, for the registry."""
         if self.path is not None:
-            return str(Path(self.path).resolve())
+            return str(textfile.shown(Path(self.path)))
         if self.fanout is not None:
             return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
         return "code-prefix" if self.code_prefix else "edges"

@@ -104,6 +104,8 @@ def check_file(
     _writable_folder(path.parent, given)
     if path.is_dir():
         raise ParamsError(f"output {given} is a folder")
+    if os.path.lexists(path) and not path.is_file():
+        raise ParamsError(f"output {given} exists and is not a regular file (a pipe or device)")
     if os.path.ismount(path):
         raise ParamsError(f"output {given} is a mount point; name a file")
     repair(path)

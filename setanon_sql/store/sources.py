@@ -4,7 +4,9 @@ Every reader fills the temp table `source_pairs(tid_label, label)`: the transact
 type and text the source gives it (CSV values are text, so `01` stays `01`) and the item label as
 text, exactly as written (no trimming). `dataset.py` turns it into a dataset. Source files and
 tables are only ever read. Text files may be gzip'd and in another encoding than UTF-8
-(`textfile.py`); a byte order mark is no part of the first item.
+(`textfile.py`); a byte order mark is no part of the first item. A stream (a FIFO, `<(cmd)`,
+`/dev/stdin`) is copied once into a file of the tool's own and read from there
+(`textfile.read_once`); messages name it as given.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ _NESTED_PREFIXES = ("STRUCT(", "MAP(", "UNION(", "VARIANT")
 
 @dataclass(frozen=True)
 class SourceSpec:
-    """Where transactions come from and how to read them."""
+    """Where transactions come from and how to read them: `path` as messages and the
+    registry name it, `copy` the file a stream was read into (see `file`)."""
 
     path: Path
     format: str
@@ -47,6 +50,12 @@ class SourceSpec:
     item_col: str = "item"
     encoding: str = textfile.UTF8  # Python's name of the text's encoding
     gzipped: bool = False
+    copy: Path | None = None
+
+    @property
+    def file(self) -> Path:
+        """The file to read: the input itself, or the copy of a stream."""
+        return self.copy or self.path
 
     def reader(self) -> str:
         """How the source is read, as JSON: part of what makes two loads the same dataset."""
@@ -95,8 +104,9 @@ def source_spec(
     if path.is_dir():
         raise InputError(f"input {path} is a folder, not a file")
     enc = textfile.encoding_name(encoding)
-    gzipped = textfile.is_gzip(path)
-    fmt = (format or guess_format(path, gzipped=gzipped, encoding=enc)).lower()
+    copy = textfile.read_once(path) if textfile.is_stream(path) else None
+    gzipped = textfile.is_gzip(copy or path)
+    fmt = (format or guess_format(copy or path, gzipped=gzipped, encoding=enc)).lower()
     if fmt not in FORMATS:
         raise InputError(f"unknown input format {fmt!r}; one of {', '.join(FORMATS)}")
     if fmt not in TEXT_FORMATS:
@@ -109,6 +119,8 @@ def source_spec(
             f"--encoding {encoding}: a CSV input is read by DuckDB, which decodes "
             f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
         )
+    if fmt == "csv":
+        textfile.check_wide_file(copy or path, enc, "--encoding", gzipped=gzipped, shown=path)
     if fmt == "duckdb" and not table:
         raise InputError(f"{path} is a DuckDB file: name the table with --table")
     if fmt != "duckdb" and table:
@@ -119,7 +131,7 @@ def source_spec(
             f"is read as {fmt} (a transaction a line)"
         )
     return SourceSpec(
-        path.resolve(), fmt, table, tid_col or "tid", item_col or "item", enc, gzipped
+        textfile.shown(path), fmt, table, tid_col or "tid", item_col or "item", enc, gzipped, copy
     )
 
 
@@ -131,15 +143,15 @@ def read(ex: Executor, spec: SourceSpec) -> int | None:
         if spec.format in ("spmf", "lines"):
             return _read_lines(ex, spec)
         if spec.format == "csv":
-            _read_long(ex, csv_relation(path, spec.encoding, spec.gzipped), path, spec)
+            _read_long(ex, csv_relation(spec.file, spec.encoding, spec.gzipped), path, spec)
         elif spec.format == "parquet":
-            _read_long(ex, parquet_relation(path), path, spec)
+            _read_long(ex, parquet_relation(spec.file), path, spec)
         else:
             _read_duckdb(ex, spec)
     except duckdb.Error as e:
         why = None
         if spec.format in TEXT_FORMATS:  # DuckDB's message for a byte of another encoding
-            why = textfile.first_undecodable(path, spec.encoding, "--encoding")
+            why = textfile.first_undecodable(spec.file, spec.encoding, "--encoding", path)
         raise InputError(why or f"cannot read {path} as {spec.format}: {first_line(e)}") from e
     return None
 
@@ -171,10 +183,10 @@ def _read_lines(ex: Executor, spec: SourceSpec) -> int:
     dataset still replays)."""
     path = spec.path
     if spec.gzipped or spec.encoding != textfile.UTF8:
-        text = textfile.decode(textfile.read_bytes(path), path, spec.encoding, "--encoding")
+        text = textfile.decode(textfile.read_bytes(spec.file), path, spec.encoding, "--encoding")
         ex.run("split_lines", {"content": text})
     else:
-        ex.run("read_lines", {"path": str(path)})
+        ex.run("read_lines", {"path": str(spec.file)})
     ex.run("line_tokens", {"spmf": spec.format == "spmf"})
     cover = ex.run("line_coverage").one()
     if cover["lines"] - cover["lines_with_items"] > int(cover["last_blank"]):
@@ -254,7 +266,7 @@ def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
         parts = parts[1:]
     schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
     if not same:
-        ex.execute(ddl.attach(str(spec.path), _SOURCE_DB, read_only=True), step="attach_source")
+        ex.execute(ddl.attach(str(spec.file), _SOURCE_DB, read_only=True), step="attach_source")
     try:
         where = {"catalog": catalog, "schema": schema, "table": name}
         if not ex.run("table_exists", where).one()["found"]:

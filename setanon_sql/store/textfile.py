@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import os
+import shutil
+import stat
+import tempfile
 import zlib
 from pathlib import Path
 
+from ..engine import spill
 from ..errors import InputError, ParamsError
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -21,6 +26,10 @@ BOM = "\ufeff"
 UTF8 = "utf-8"
 # Python's names of the encodings DuckDB's read_csv decodes itself, with DuckDB's names.
 CSV_ENCODINGS = {"utf-8": "utf-8", "iso8859-1": "latin-1", "utf-16": "utf-16"}
+# encodings that give every ASCII character (digit, separator, line break) a zero byte
+WIDE_ENCODINGS = ("utf-16", "utf-32")
+# the private folders holding streams' copies, removed when the process ends
+_COPIES: list[tempfile.TemporaryDirectory[str]] = []
 
 
 def encoding_name(encoding: str | None, option: str = "--encoding") -> str:
@@ -46,6 +55,41 @@ def encoding_name(encoding: str | None, option: str = "--encoding") -> str:
     except LookupError:  # a codec that is no text encoding (base64, zlib...)
         raise ParamsError(f"{option} {encoding!r} is not a text encoding") from None
     return name
+
+
+def is_stream(path: Path) -> bool:
+    """Whether `path` is a stream that can be read once only: a FIFO, the `/dev/fd/N` of a
+    shell's `<(cmd)`, `/dev/stdin` on a pipe or a terminal (not a regular file nor a folder).
+
+    Example:
+        >>> is_stream(Path(__file__)), is_stream(Path("/nonexistent"))
+        (False, False)
+    """
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def shown(path: Path) -> Path:
+    """The path to name in messages and the registry: a file's real path, but a stream's as
+    given (resolving `/dev/stdin` or `/dev/fd/63` gives `/proc/<pid>/fd/pipe:[...]`)."""
+    return Path(os.path.abspath(path)) if is_stream(path) else path.resolve()
+
+
+def read_once(path: Path) -> Path:
+    """A stream's whole content, copied in one pass into a file of a private folder of this
+    process (removed when it ends, or by a later process if it is killed): the readers open
+    their input more than once (to sniff its compression and format, then to read it), and a
+    pipe gives its content to the first reader only. Waiting for the writer and the copy
+    stop on Ctrl-C and SIGTERM like any other step."""
+    folder = spill.private_folder()
+    _COPIES.append(folder)
+    copy = Path(folder.name) / (path.name or "input")
+    with path.open("rb") as stream, copy.open("wb") as out:
+        shutil.copyfileobj(stream, out, 1 << 20)
+    return copy
 
 
 def is_gzip(path: Path) -> bool:
@@ -80,18 +124,54 @@ def head(path: Path, size: int, *, gzipped: bool) -> bytes:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's whole content, decompressed when it is gzip'd."""
-    gzipped = is_gzip(path)
+    """The file's whole content, decompressed when it is gzip'd: opened once, so a stream
+    (a FIFO, `<(cmd)`) is read as a file is."""
     try:
-        return gzip.decompress(path.read_bytes()) if gzipped else path.read_bytes()
-    except (OSError, EOFError, zlib.error) as e:
-        what = "gzip'd file" if gzipped else "file"
-        raise InputError(f"cannot read {path} as a {what}: {e}") from e
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from e
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise InputError(f"cannot read {path} as a gzip'd file: {e}") from e
+
+
+def check_wide(data: bytes, path: Path, encoding: str, option: str) -> None:
+    r"""Refuse text said to be UTF-16 or UTF-32 that holds no zero byte: such text has one in
+    every digit, separator and line break, so this is UTF-8 or another 8-bit encoding, which
+    decoded as UTF-16 gives a few lines of CJK-looking characters, not an error (a line file
+    read so was one transaction of one item).
+
+    Example:
+        >>> check_wide("1 2\n".encode("utf-16"), Path("a.txt"), "utf-16", "--encoding")
+        >>> check_wide(b"1 2\n", Path("a.txt"), "utf-16", "--encoding")
+        Traceback (most recent call last):
+        ...
+        setanon_sql.errors.InputError: a.txt is not utf-16 text: it has no zero byte, which utf-16 gives every digit, separator and line break; give the file's encoding with --encoding, e.g. --encoding utf-8
+    """
+    if encoding.startswith(WIDE_ENCODINGS) and data and b"\0" not in data:
+        raise InputError(
+            f"{path} is not {encoding} text: it has no zero byte, which {encoding} gives every "
+            f"digit, separator and line break; give the file's encoding with {option}, "
+            f"e.g. {option} utf-8"
+        )
+
+
+def check_wide_file(
+    path: Path, encoding: str, option: str, *, gzipped: bool, shown: Path | None = None
+) -> None:
+    """`check_wide` on the head of a file DuckDB will decode (a CSV file), which takes UTF-8
+    for UTF-16 without a word; a message names the file `shown`, if given."""
+    if encoding.startswith(WIDE_ENCODINGS):
+        check_wide(head(path, 65536, gzipped=gzipped), shown or path, encoding, option)
 
 
 def decode(data: bytes, path: Path, encoding: str, option: str) -> str:
     """The text of `data` in `encoding`, without a leading byte order mark; a byte that is not
     of the encoding is an error that names its line (and `option`, to give the right one)."""
+    check_wide(data, path, encoding, option)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:
@@ -104,14 +184,16 @@ def read_text(path: Path, encoding: str | None = None, option: str = "--encoding
     return decode(read_bytes(path), path, encoding_name(encoding, option), option)
 
 
-def first_undecodable(path: Path, encoding: str, option: str) -> str | None:
+def first_undecodable(
+    path: Path, encoding: str, option: str, shown: Path | None = None
+) -> str | None:
     """Why the file is not text in `encoding` (the line it fails on), or None when it is: for
-    an error DuckDB reported, to say what it is."""
+    an error DuckDB reported, to say what it is (naming the file `shown`, if given)."""
     try:
         data = read_bytes(path)
         data.decode(encoding)
     except UnicodeDecodeError as e:
-        return undecodable(path, data, e, encoding, option)
+        return undecodable(shown or path, data, e, encoding, option)
     except InputError:
         return None
     return None

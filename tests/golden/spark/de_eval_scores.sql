@@ -3,12 +3,20 @@ DROP TABLE IF EXISTS eval_scores;
 
 CREATE TABLE eval_scores
 USING PARQUET AS
-WITH per_cluster AS (
+WITH estimates AS (
+  SELECT DISTINCT
+    q.workload,
+    q.size,
+    q.probe AS qid,
+    a.estimate
+  FROM queries AS q
+  JOIN est_answers AS a
+    ON a.qid = q.qid
+), per_cluster AS (
   SELECT
     workload,
     size,
     qid,
-    SUM(estimate) AS estimate,
     COALESCE(SUM(GREATEST(candidates, 0)) FILTER(WHERE
       p > 0 OR q = 0 OR n_terms > 0), 0) AS candidates
   FROM de_cluster_scores
@@ -48,10 +56,12 @@ SELECT
   q.size,
   q.qid,
   COALESCE(q.actual, a.actual, 0) AS actual,
-  COALESCE(c.estimate, 0) AS estimate,
+  COALESCE(e.estimate, 0) AS estimate,
   COALESCE(c.candidates, 0) + COALESCE(j.candidates, 0) AS candidates
 FROM eval_probes AS q
 LEFT JOIN eval_actual_supports AS a
+  USING (workload, size, qid)
+LEFT JOIN estimates AS e
   USING (workload, size, qid)
 LEFT JOIN per_cluster AS c
   USING (workload, size, qid)

@@ -88,7 +88,6 @@ SELECT
   COALESCE(q, 0) AS q,
   joint,
   n_terms,
-  records * COALESCE(share, 1.0) * POWER(LEAST(records, $term_support) / records, n_terms) AS estimate,
   CASE
     WHEN p IS NULL
     THEN CASE

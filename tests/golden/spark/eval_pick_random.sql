@@ -12,14 +12,15 @@ FROM (
     'random' AS workload,
     size,
     ROW_NUMBER() OVER (PARTITION BY size ORDER BY draw NULLS LAST, itemset NULLS LAST) AS qid,
-    CAST(NULL AS BIGINT) AS tid,
+    tid,
     itemset,
     CAST(NULL AS BIGINT) AS actual
   FROM (
     SELECT
       size,
       itemset,
-      MIN(draw) AS draw
+      MIN(draw) AS draw,
+      MIN_BY(tid, (draw, tid)) AS tid
     FROM eval_subsets
     GROUP BY
       size,

@@ -1,0 +1,68 @@
+"""`setanon estimate`: the analyst's side (#42). Itemsets answered from a release alone, with
+the bounds the release proves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import options as o
+from .app import app
+from .output import rows
+
+
+@app.command("estimate")
+def estimate_cmd(
+    release: Annotated[
+        Path,
+        typer.Argument(
+            help="A release the tool wrote: a generalized release file (long "
+            "tid,item, CSV or Parquet) or a disassociated release folder."
+        ),
+    ],
+    itemset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--itemset", "-i", help="An itemset, its items separated by --sep (repeatable)."
+        ),
+    ] = None,
+    queries: Annotated[
+        Path | None,
+        typer.Option("--queries", help="A file of itemsets, one a line, items separated by --sep."),
+    ] = None,
+    sep: Annotated[
+        str | None,
+        typer.Option("--sep", help="What separates an itemset's items (default: whitespace)."),
+    ] = None,
+    hierarchy: o.Hierarchy = None,
+    memory_limit: o.MemoryLimit = None,
+    threads: o.Threads = None,
+    as_json: o.Json = False,
+) -> None:
+    """Each itemset's estimated support in the release and the lower and upper bounds it
+    proves, from the release files alone (no database, no original). An item the release
+    does not hold has support 0 and is listed as unknown."""
+    from ..errors import ParamsError
+    from ..measure import estimate as est
+
+    if sep == "":
+        raise ParamsError("--sep must not be empty")
+    found = est.parse_itemsets(itemset or [], sep=sep, source="--itemset", unit="number")
+    if queries is not None:
+        found += est.read_itemsets(queries, sep=sep)
+    result = est.estimate(
+        release, found, hierarchy=hierarchy, memory_limit=memory_limit, threads=threads
+    )
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(result.as_dict()))
+        return
+    records = [
+        {**a.as_dict(), "itemset": " ".join(a.itemset), "unknown": " ".join(a.unknown)}
+        for a in result.answers
+    ]
+    title = f"{result.kind} release, estimator: {est.ESTIMATORS[result.kind]}"
+    rows(records, False, title, ["itemset", "estimate", "lower", "upper", "unknown"])

@@ -1,0 +1,264 @@
+"""`setanon estimate` (#42): what an analyst can count from a release alone.
+
+Given only a release the tool wrote (a generalized release file with the hierarchy it was made
+with, or a disassociated release folder), and itemsets, answer each with its estimated support
+and the lower and upper bounds the release proves. No database, private table or original is
+read: the files go into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one
+statement per step, the same blocks an analyst can run on the files.
+
+What each estimator assumes (README, "Counting from a release"):
+- generalized: a released node over L leaves stands for each of them with chance 1/L (COAT,
+  PCTA); bounds: the transactions releasing every item as itself hold it, those covering every
+  item may;
+- disassociated: exact inside one chunk, chunks and term chunk independent, a term-chunk term
+  held by occurrences / T records of its cluster, where the term chunk holds at least one
+  occurrence per record left without a row (a record is never empty); bounds from the chunks'
+  row counts, the records' one row per chunk, and cap = min(n, k-1) for a term-chunk term.
+Both count the data as released: occurrences an algorithm suppressed are not in it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from ..engine import ddl
+from ..engine.duckdb import Executor
+from ..engine.log import Rows
+from ..errors import InputError, ParamsError, first_line
+from ..store import hierarchy as hierarchy_files
+from ..store.disassociated_files import REFINED_TABLES, TABLES
+from ..store.outputs import MANIFEST
+
+DISASSOCIATED_STEPS = (
+    "est_dis_rows",
+    "est_dis_clusters",
+    "est_dis_places",
+    "est_dis_parts",
+    "est_dis_cluster_answers",
+    "est_dis_answers",
+)
+GENERALIZED_STEPS = ("est_gen_ancestors", "est_gen_answers")
+ESTIMATORS = {
+    "disassociation": "disassociated: exact in a chunk, independent across chunks, "
+    "term-chunk terms at their least occurrences",
+    "generalized": "uniform: a node over L leaves stands for each with chance 1/L",
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One itemset's answer: its estimated support and the bounds the release proves."""
+
+    itemset: tuple[str, ...]
+    estimate: float
+    lower: int
+    upper: int
+    unknown: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "itemset": list(self.itemset),
+            "estimate": round(self.estimate, 6),
+            "lower": self.lower,
+            "upper": self.upper,
+            "unknown": list(self.unknown),
+        }
+
+
+def parse_itemsets(
+    lines: Iterable[str], *, sep: str | None, source: str, unit: str = "line"
+) -> list[tuple[str, ...]]:
+    """Itemsets, one a line, items split on `sep` (whitespace when None); an empty one is
+    refused with its `unit` and number. A repeated item counts once (set semantics)."""
+    found: list[tuple[str, ...]] = []
+    for number, line in enumerate(lines, start=1):
+        items = line.split(sep) if sep is not None else line.split()
+        items = [i for i in (x.strip() for x in items) if i]
+        if not items:
+            raise InputError(f"{source} {unit} {number}: empty itemset")
+        found.append(tuple(dict.fromkeys(items)))
+    return found
+
+
+def read_itemsets(path: str | Path, *, sep: str | None) -> list[tuple[str, ...]]:
+    """The itemsets of a file of queries, one a line (UTF-8)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read queries {path}: {e}") from e
+    found = parse_itemsets(text.splitlines(), sep=sep, source=str(path))
+    if not found:
+        raise InputError(f"{path}: no itemsets")
+    return found
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """The answers of one release, with what it is and which estimator answered."""
+
+    release: str
+    kind: str
+    answers: list[Answer]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "release": self.release,
+            "kind": self.kind,
+            "estimator": ESTIMATORS[self.kind],
+            "answers": [a.as_dict() for a in self.answers],
+        }
+
+
+def estimate(
+    release: str | Path,
+    itemsets: Sequence[tuple[str, ...]],
+    *,
+    hierarchy: str | Path | None = None,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+) -> Estimates:
+    """Answer `itemsets` from `release` alone: a disassociated release folder, or a
+    generalized release file with its `hierarchy`."""
+    path = Path(release)
+    if not itemsets:
+        raise ParamsError("give itemsets: --itemset ITEMS (repeatable) or --queries FILE")
+    if not path.exists():
+        raise InputError(f"release not found: {path}")
+    ex = Executor(memory_limit=memory_limit, threads=threads)
+    try:
+        put_queries(ex, itemsets)
+        if path.is_dir():
+            if hierarchy is not None:
+                raise ParamsError(
+                    "-H applies to a generalized release file; "
+                    f"{path} is a folder (a disassociated release needs none)"
+                )
+            kind, known = "disassociation", read_folder(ex, path)
+            steps: tuple[str, ...] = DISASSOCIATED_STEPS
+        else:
+            if hierarchy is None:
+                raise ParamsError(
+                    f"{path} is a generalized release: give the hierarchy it was made with, "
+                    "-H FILE (child,parent CSV or leaf;parent;...;root lines; a built one is "
+                    "written by `setanon hierarchy build -o`)"
+                )
+            kind, known = "generalized", read_generalized(ex, path, Path(hierarchy), itemsets)
+            steps = GENERALIZED_STEPS
+        for step in steps:
+            ex.run(step, {"k": manifest_k(path)} if step == "est_dis_clusters" else None)
+        rows = ex.run("est_answers_read").tuples("qid", "estimate", "lower", "upper")
+    finally:
+        ex.close()
+    answers = [
+        Answer(
+            itemsets[qid],
+            float(est),
+            int(lo),
+            int(hi),
+            tuple(i for i in itemsets[qid] if i not in known),
+        )
+        for qid, est, lo, hi in rows
+    ]
+    return Estimates(str(path), kind, answers)
+
+
+def put_queries(ex: Executor, itemsets: Sequence[tuple[str, ...]]) -> None:
+    """`queries(qid, item)`: one row per item of each itemset, numbered from 0."""
+    qids = [q for q, items in enumerate(itemsets) for _ in items]
+    items = [i for its in itemsets for i in its]
+    ex.put_rows("queries", Rows({"qid": ("BIGINT", qids), "item": ("VARCHAR", items)}), temp=True)
+
+
+def manifest(folder: Path) -> dict[str, Any]:
+    """The release folder's `release.json`, refused unless the tool wrote it for a
+    disassociated release."""
+    file = folder / MANIFEST
+    not_ours = f"{folder} is not a release folder setanon-sql wrote"
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError as e:
+        raise InputError(f"{not_ours} (no {MANIFEST})") from e
+    except (OSError, ValueError) as e:
+        raise InputError(f"{not_ours} ({MANIFEST} unreadable: {e})") from e
+    if not isinstance(data, dict) or data.get("tool") != "setanon-sql":
+        raise InputError(f"{not_ours} ({MANIFEST} does not name the tool)")
+    if data.get("release") != "disassociation" or not isinstance(data.get("k"), int):
+        raise InputError(f"{folder}: {MANIFEST} does not describe a disassociated release")
+    return data
+
+
+def manifest_k(folder: Path) -> int:
+    """The k a disassociated release was made with (its term-chunk terms' cap is k-1)."""
+    return int(manifest(folder)["k"])
+
+
+def read_folder(ex: Executor, folder: Path) -> set[str]:
+    """Read a disassociated release's files into the tables `sql/estimate.sql` reads; the
+    items it releases."""
+    files = manifest(folder).get("files", [])
+    by_table = {Path(f).stem: folder / f for f in files if isinstance(f, str)}
+    for table in TABLES + REFINED_TABLES:
+        file = by_table.get(table)
+        if file is None and table in REFINED_TABLES:
+            ex.run(f"est_no_{table}")
+            continue
+        if file is None or not file.is_file():
+            raise InputError(f"{folder}: the release's {table} file is missing")
+        read_file(ex, file, f"est_file_{table}")
+        try:
+            ex.run(f"est_read_{table}")
+        except duckdb.Error as e:  # a column missing or not a number: not the tool's file
+            raise InputError(f"{file}: not a {table} file of a release ({first_line(e)})") from e
+    return {row[0] for row in ex.run("est_dis_items").rows}
+
+
+def read_generalized(
+    ex: Executor, path: Path, hierarchy: Path, itemsets: Sequence[tuple[str, ...]]
+) -> set[str]:
+    """Read a generalized release file (long tid,item) and its hierarchy; refuse an itemset
+    naming a generalized node; the hierarchy's leaves."""
+    tree = hierarchy_files.read(hierarchy)
+    edges = tree.edges()
+    ex.put_rows(
+        "hierarchy",
+        Rows(
+            {
+                "child": ("VARCHAR", [c for c, _ in edges]),
+                "parent": ("VARCHAR", [p for _, p in edges]),
+            }
+        ),
+        temp=True,
+    )
+    leaves = {tree.labels[i] for i in tree.leaves()}
+    inner = set(tree.labels) - leaves
+    for items in itemsets:
+        named = [i for i in items if i in inner]
+        if named:
+            raise InputError(
+                f"itemset {' '.join(items)!r}: {named[0]!r} is a generalized node of the "
+                "hierarchy; itemsets name leaves (original items)"
+            )
+    read_file(ex, path, "est_file_release")
+    try:
+        ex.run("est_read_release")
+    except duckdb.Error as e:
+        raise InputError(f"{path}: not a long tid,item release file ({first_line(e)})") from e
+    return leaves
+
+
+def read_file(ex: Executor, path: Path, table: str) -> None:
+    """A CSV (as text) or Parquet file into a temporary table, refused with its name when
+    DuckDB cannot read it."""
+    parquet = path.suffix.lower() in (".parquet", ".pq")
+    reader = ddl.read_parquet(str(path)) if parquet else ddl.read_csv(str(path), all_varchar=True)
+    try:
+        ex.execute(ddl.create_table_as(table, ddl.select_from(reader), temp=True), step=table)
+    except duckdb.Error as e:
+        raise InputError(f"cannot read {path}: {first_line(e)}") from e
