@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import os
 import random
 import signal
 import subprocess
@@ -606,6 +607,19 @@ def test_quiet_spark_runs_print_nothing(tmp_path):
     cmd = [sys.executable, "-m", "setanon_sql", "anonymize", str(path), "--fanout", "2",
            "-a", "aa", "-k", "2", "-m", "2", "--engine", "spark", "--run", "quiet",
            "--spark-warehouse", str(tmp_path / "wh"), "-q"]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if k != "SETANON_DEBUG"}
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and done.stdout == ""
+
+
+def test_debug_is_set_for_the_command_only():
+    """`--debug` lets Spark and sqlglot speak for that command; an in-process caller's
+    environment is left as it was (a test's --debug once silenced nothing for the next)."""
+    before = os.environ.pop("SETANON_DEBUG", None)
+    try:
+        cli("--debug", "algorithms")
+        assert "SETANON_DEBUG" not in os.environ
+    finally:
+        if before is not None:
+            os.environ["SETANON_DEBUG"] = before

@@ -76,12 +76,28 @@ def _usage_error(e: Exception) -> None:
 
 def run_cli(args: list[str] | None = None) -> int:
     """Run the command line and return its exit code: one line per error, a traceback only
-    with --debug, a documented code for every outcome."""
+    with --debug, a documented code for every outcome. With --debug the engines say what they
+    say by default (Spark's start-up lines, sqlglot's warnings): SETANON_DEBUG is set for the
+    command's length only, so a library user's process is left as it was."""
+    debug = "--debug" in (sys.argv[1:] if args is None else args)
+    before = os.environ.get(DEBUG_ENV)
+    if debug:
+        os.environ[DEBUG_ENV] = "1"
+    try:
+        return _run(args, debug)
+    finally:
+        if before is None:
+            os.environ.pop(DEBUG_ENV, None)
+        else:
+            os.environ[DEBUG_ENV] = before
+
+
+DEBUG_ENV = "SETANON_DEBUG"
+
+
+def _run(args: list[str] | None, debug: bool) -> int:
     from ..errors import ExitCode, SetAnonError
 
-    debug = "--debug" in (sys.argv[1:] if args is None else args)
-    if debug:  # read by the engines: Spark's own start-up lines and warnings are shown
-        os.environ["SETANON_DEBUG"] = "1"
     try:
         code = int(app(prog_name="setanon", args=args, standalone_mode=False) or 0)
         # typer turns Ctrl-C (and our SIGTERM) into exit code 130 after every cleanup ran
