@@ -172,6 +172,29 @@ def names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+# -- the table commands' options (anonymize-table, anonymize-rt), declared once ------------------
+Sensitive = Annotated[str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")]
+Ell = Annotated[float | None, typer.Option("--l", help="ℓ-diversity of the sensitive column.")]
+TableOutput = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
+]
+Columns = Annotated[
+    str | None,
+    typer.Option("--columns", help="Comma-separated column names of a header-less CSV."),
+]
+TableOfFile = Annotated[str | None, typer.Option("--table", help="Table of a DuckDB input file.")]
+DropMissing = Annotated[
+    str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
+]
+TableEncoding = Annotated[
+    str | None, typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files.")
+]
+TableRun = Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")]
+TableReplace = Annotated[
+    bool, typer.Option("--replace", help="Replace a run the tool made before.")
+]
+
+
 @dataclass(frozen=True)
 class SourceOpts:
     """Where the transactions come from: a file, or a dataset stored in --db."""

@@ -63,33 +63,15 @@ def anonymize_rt_cmd(
             "chosen node above it; lower item loss).",
         ),
     ] = "lift",
-    sensitive: Annotated[
-        str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
-    ] = None,
-    l: Annotated[  # noqa: E741
-        float | None, typer.Option("--l", help="ℓ-diversity of the sensitive column.")
-    ] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
-    ] = None,
-    columns: Annotated[
-        str | None,
-        typer.Option("--columns", help="Comma-separated column names of a header-less CSV."),
-    ] = None,
-    table: Annotated[
-        str | None, typer.Option("--table", help="Table of a DuckDB input file.")
-    ] = None,
-    missing: Annotated[
-        str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
-    ] = None,
-    encoding: Annotated[
-        str | None,
-        typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files."),
-    ] = None,
-    run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a run the tool made before.")
-    ] = False,
+    sensitive: o.Sensitive = None,
+    l: o.Ell = None,  # noqa: E741
+    output: o.TableOutput = None,
+    columns: o.Columns = None,
+    table: o.TableOfFile = None,
+    missing: o.DropMissing = None,
+    encoding: o.TableEncoding = None,
+    run: o.TableRun = None,
+    replace: o.TableReplace = False,
     db: o.Db = None,
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,

@@ -48,37 +48,19 @@ def anonymize_table_cmd(
         ),
     ],
     k: o.K = 10,
-    sensitive: Annotated[
-        str | None, typer.Option("--sensitive", help="Sensitive column (for --l).")
-    ] = None,
-    l: Annotated[  # noqa: E741
-        float | None, typer.Option("--l", help="ℓ-diversity of the sensitive column.")
-    ] = None,
+    sensitive: o.Sensitive = None,
+    l: o.Ell = None,  # noqa: E741
     w: Annotated[
         float | None,
         typer.Option("--w", help=f"Weight of added cost when merging for ℓ ({DEFAULT_W})."),
     ] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Release file: .csv or .parquet.")
-    ] = None,
-    columns: Annotated[
-        str | None,
-        typer.Option("--columns", help="Comma-separated column names of a header-less CSV."),
-    ] = None,
-    table: Annotated[
-        str | None, typer.Option("--table", help="Table of a DuckDB input file.")
-    ] = None,
-    missing: Annotated[
-        str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
-    ] = None,
-    encoding: Annotated[
-        str | None,
-        typer.Option("--encoding", help="Text encoding of a CSV table and taxonomy files."),
-    ] = None,
-    run: Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")] = None,
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a run the tool made before.")
-    ] = False,
+    output: o.TableOutput = None,
+    columns: o.Columns = None,
+    table: o.TableOfFile = None,
+    missing: o.DropMissing = None,
+    encoding: o.TableEncoding = None,
+    run: o.TableRun = None,
+    replace: o.TableReplace = False,
     no_improve: Annotated[
         bool,
         typer.Option("--no-improve", help="Release the set cover as it is (no moves or splits)."),
