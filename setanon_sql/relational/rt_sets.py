@@ -77,14 +77,16 @@ class _Items:
 
 
 def load_sets(
-    store: Store, column: SetColumn, spec: HierarchySpec, source: str
+    store: Store, column: SetColumn, spec: HierarchySpec, source: str, *, copy: bool = True
 ) -> hierarchy.Hierarchy:
-    """Read the set column of `rel_source` into `rt_labels` and `rt_tx`, with the item
-    hierarchy as `rt_node`; refuse empty sets, blank items and items that are no leaf."""
-    copy = select(col("s", "rid"), col("s", column.name).as_("items", quoted=True)).from_(
-        exp.table_("rel_source", quoted=True).as_("s", quoted=True)
-    )
-    store.execute(ddl.create_table_as("rt_set", render(copy)), step="rt_set")
+    """Read the set column of `rel_source` (or, without `copy`, the `rt_set` made from item
+    rows) into `rt_labels` and `rt_tx`, with the item hierarchy as `rt_node`; refuse empty
+    sets, blank items and items that are no leaf."""
+    if copy:
+        query = select(col("s", "rid"), col("s", column.name).as_("items", quoted=True)).from_(
+            exp.table_("rel_source", quoted=True).as_("s", quoted=True)
+        )
+        store.execute(ddl.create_table_as("rt_set", render(query)), step="rt_set")
     empty = store.run("rt_set_problems").one()["empty_sets"]
     if empty:
         raise InputError(
@@ -99,9 +101,13 @@ def load_sets(
     store.put_arrow("rt_node", node_table(tree))
     found = store.run("rt_label_problems").one()
     if found["blank"]:
+        why = (
+            "NULL or blank in a list"
+            if column.is_list
+            else (f"two separators {column.sep!r} in a row, or one at an end?")
+        )
         raise InputError(
-            f"{source}: {found['blank']} blank item(s) in set column {column.name!r} "
-            f"(two separators {column.sep!r} in a row, or one at an end?)"
+            f"{source}: {found['blank']} blank item(s) in set column {column.name!r} ({why})"
         )
     if found["unknown"]:
         shown = ", ".join(map(repr, found["examples"]))
