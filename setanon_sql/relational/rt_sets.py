@@ -55,6 +55,11 @@ def set_column(name: str, kind: str, sep: str, qi: Sequence[str], source: str) -
             f"{source}: set column {name!r} has nested type {kind}; it must be text or a list "
             "of scalars"
         )
+    if is_list and inner != "VARCHAR":
+        raise InputError(
+            f"{source}: set column {name!r} is a list of {inner}; its items must be text (the "
+            "hierarchy's labels)"
+        )
     if not is_list and kind != "VARCHAR":
         raise InputError(
             f"{source}: set column {name!r} has type {kind}; it must be text (items joined "
@@ -111,9 +116,17 @@ def load_sets(
         )
     if found["unknown"]:
         shown = ", ".join(map(repr, found["examples"]))
+        quoted = not column.is_list and any('"' in x for x in found["examples"])
         raise InputError(
             f"{source}: {found['unknown']} item(s) of column {column.name!r} are no leaf of the "
             f"hierarchy, e.g. {shown}"
+            + (
+                f" (an item quoted to hold the separator {column.sep!r}? a set is split at "
+                "every separator: choose another --items-sep, or give the sets as a list or "
+                "as item rows)"
+                if quoted
+                else ""
+            )
         )
     store.run("rt_make_tx")
     return tree
