@@ -264,9 +264,8 @@ def raise_missing(data: TableData, items: str) -> None:
 
 def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.Select:
     """`table_release` with its set column replaced by the released sets (`rt_release_sets`):
-    a list where the source had one, else the labels joined by $sep."""
-    labels = col("s", "labels")
-    value = labels if is_list else exp.func("array_to_string", labels, exp.Placeholder(this="sep"))
+    a list where the source had one, else the labels joined as `text` (quoted where needed)."""
+    value = col("s", "labels") if is_list else col("s", "text")
     picked: list[exp.Expr] = [col("r", "rid"), col("r", "cluster")]
     for c in columns:
         picked.append(value.copy().as_(c, quoted=True) if c == items else col("r", c))
@@ -291,9 +290,7 @@ def make_rt_release(
     table = render(release_query(data.columns, data.qi))
     store.execute(ddl.create_table_as("rt_table_release", table), step="rt_table_release")
     store.run("rt_release_sets")
+    if not column.is_list:
+        store.run("rt_release_sets_quoted", {"sep": column.sep})
     sql = render(rt_release_query(columns, column.name, column.is_list))
-    store.execute(
-        ddl.create_table_as("table_release", sql),
-        None if column.is_list else {"sep": column.sep},
-        step="table_release",
-    )
+    store.execute(ddl.create_table_as("table_release", sql), step="table_release")

@@ -100,6 +100,9 @@ def load_sets(
         )
     if column.is_list:
         store.run("rt_labels_from_list")
+    elif len(column.sep) == 1:
+        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
+        store.run("rt_labels_from_quoted_text", quoting)
     else:
         store.run("rt_labels_from_text", {"sep": column.sep})
     tree = spec.build(_Items(store))
@@ -109,27 +112,31 @@ def load_sets(
         why = (
             "NULL or blank in a list"
             if column.is_list
-            else (f"two separators {column.sep!r} in a row, or one at an end?")
+            else (f"two separators {column.sep!r} in a row, one at an end, or a quote left open?")
         )
         raise InputError(
             f"{source}: {found['blank']} blank item(s) in set column {column.name!r} ({why})"
         )
     if found["unknown"]:
         shown = ", ".join(map(repr, found["examples"]))
-        quoted = not column.is_list and any('"' in x for x in found["examples"])
         raise InputError(
             f"{source}: {found['unknown']} item(s) of column {column.name!r} are no leaf of the "
             f"hierarchy, e.g. {shown}"
-            + (
-                f" (an item quoted to hold the separator {column.sep!r}? a set is split at "
-                "every separator: choose another --items-sep, or give the sets as a list or "
-                "as item rows)"
-                if quoted
-                else ""
-            )
         )
     store.run("rt_make_tx")
     return tree
+
+
+def quoted_items(sep: str) -> str:
+    r"""The RE2 pattern of one item of a set joined by the character `sep`, CSV quoting
+    respected: a quoted item (it may hold `sep`; "" is one quote inside), or text up to `sep`.
+
+    Example:
+        >>> print(quoted_items(";"))
+        "(?:[^"]|"")*"|[^"\;][^\;]*
+    """
+    one = sep if sep.isalnum() else "\\" + sep
+    return f'"(?:[^"]|"")*"|[^"{one}][^{one}]*'
 
 
 def node_table(tree: hierarchy.Hierarchy) -> pa.Table:
