@@ -1,12 +1,12 @@
 -- The two-table layout of a table with a set-valued column (issue 41): `rt_record_key(rid, key)`
--- every record's key, `rt_item_row(key, item, row)` the item rows in file order, keys as
--- trimmed text on both sides.
+-- every record's key, `rt_read_key(key)` every key read (before --drop-missing),
+-- `rt_item_row(key, item, row)` the item rows in file order, keys as trimmed text on all sides.
 
 -- name: rt_pair_problems
 -- What the join of records and item rows cannot take, counted in one scan each, with a few
 -- examples: records without a key, keys naming two records, item rows without a key or an
--- item, (key, item) rows given twice, keys of item rows without a record, records without
--- item rows.
+-- item, (key, item) rows given twice, keys of item rows without a record read, records
+-- without item rows. (Rows of a record dropped for a missing value are no orphans.)
 WITH records AS (
     SELECT key, count(*) AS n FROM rt_record_key WHERE key IS NOT NULL AND key <> '' GROUP BY key
 ), repeated AS (
@@ -19,7 +19,7 @@ WITH records AS (
     SELECT DISTINCT i.key
     FROM rt_item_row AS i
     WHERE i.key IS NOT NULL AND i.key <> ''
-      AND NOT EXISTS (SELECT 1 FROM records AS r WHERE r.key = i.key)
+      AND NOT EXISTS (SELECT 1 FROM rt_read_key AS r WHERE r.key = i.key)
 ), bare AS (
     SELECT r.key
     FROM records AS r

@@ -139,6 +139,16 @@ def test_a_bad_join_is_one_line_exit_3_and_nothing_is_lost(tmp_path, records, ro
     assert cli("verify", "--db", db, "--run", "r", "-q").code == 0  # the earlier run is kept
 
 
+def test_the_rows_of_a_dropped_record_go_with_it(tmp_path):
+    records, rows = _files(tmp_path, RECORDS + "11,?,v\n", ROWS + "11,a\n11,d\n")
+    out, out_rows = tmp_path / "o.csv", tmp_path / "o_rows.csv"
+    r = _pairs(tmp_path, records, rows, "--drop-missing", "?", "-o", out, "--items-output",
+               out_rows)  # fmt: skip
+    assert r.code == 0, r.stderr
+    assert out.read_text() == RECORDS
+    assert out_rows.read_text() == "id,code\n007,A\n8,A\n9,B\n10,B\n"
+
+
 def test_item_rows_of_non_text_items_are_refused(tmp_path):
     records, _ = _files(tmp_path)
     rows = tmp_path / "rows.parquet"

@@ -7,7 +7,8 @@ the one-table search, release and verifier; written, the release is two files ag
 records as they were, QIs generalized, and the released `(key, item)` rows, keys and labels as
 given. What the join needs is checked first, in one statement: record keys present and
 distinct, item rows with a key and an item, no `(key, item)` row twice, every item row's key a
-record's and every record with an item.
+record's and every record with an item. The item rows of a record `--drop-missing` dropped are
+dropped with it.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ def read_item_rows(
             f"{data.source}: the records already have a column {items!r}, the name of the items "
             "column: rename one of them"
         )
+    raw_keys = select(_key_text(exp.column(rows.key, quoted=True)).as_("key", quoted=True))
+    store.execute(  # every record's key as read, before --drop-missing: its rows go with it
+        ddl.create_table_as("rt_read_key", render(raw_keys.from_("rel_raw").distinct())),
+        step="rt_read_key",
+    )
     if rows.table is not None:
         name = _relation(store, records, None, rows.table, None)
         name = f"{name} table {rows.table!r}"
