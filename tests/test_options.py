@@ -368,6 +368,9 @@ RULES: dict[str, dict[str, tuple]] = {
         "--code-prefix": refused("--code-prefix"),  # with -H as well
         "--hierarchy-encoding": acts("decodes the hierarchy file"),
         "--items-sep": refused("--items-sep", ""),
+        "--items-table": refused("--items-table", "rows.csv"),  # without --key
+        "--key": refused("--key", "id"),  # without --items-table
+        "--items-output": refused("--items-output", "rows_out.csv"),  # without --items-table
         "--k": acts("k"),
         "--m": acts("m"),
         "--class-size": refused("--class-size", 1),  # below k

@@ -25,15 +25,40 @@ def anonymize_rt_cmd(
         typer.Option("--taxonomy", "-t", help="column=FILE or column=SPEC, as anonymize-table."),
     ],
     items: Annotated[
-        str, typer.Option("--items", help="The set-valued column (a LIST, or text joined).")
+        str,
+        typer.Option(
+            "--items",
+            help="The set-valued column (a LIST, or text joined); with --items-table, the "
+            "item column of the item rows.",
+        ),
     ],
     hierarchy: o.Hierarchy = None,
     hierarchy_format: o.HierarchyFormat = None,
     code_prefix: o.CodePrefix = False,
     hierarchy_encoding: o.HierarchyEncoding = None,
     items_sep: Annotated[
-        str, typer.Option("--items-sep", help="Separator of the items of a text set column.")
-    ] = ";",
+        str | None,
+        typer.Option("--items-sep", help="Separator of the items of a text set column (;)."),
+    ] = None,
+    items_table: Annotated[
+        str | None,
+        typer.Option(
+            "--items-table",
+            help="The items as (key, item) rows: a CSV or Parquet file, or a table of the "
+            "DuckDB input; joined to the records on --key.",
+        ),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option("--key", help="With --items-table: the column both tables join on."),
+    ] = None,
+    items_output: Annotated[
+        Path | None,
+        typer.Option(
+            "--items-output",
+            help="With --items-table and -o: the released (key, item) rows (.csv or .parquet).",
+        ),
+    ] = None,
     k: o.K = 10,
     m: Annotated[int, typer.Option("--m", "-m", help="Items an adversary knows.", min=1)] = 2,
     class_size: Annotated[
@@ -84,6 +109,7 @@ def anonymize_rt_cmd(
     every itemset of at most m items is held by none or at least k records; verified before it
     is written."""
     from ..relational.rt import anonymize_rt
+    from ..relational.rt_pairs import item_rows
     from ..store import outputs
     from ..store.database import Store
     from ..store.hierarchy_spec import HierarchySpec
@@ -93,6 +119,20 @@ def anonymize_rt_cmd(
         "--sensitive is the l-diversity's (--l); without --l it changes nothing",
     )
     o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
+    o.refuse_unless((items_table is None) == (key is None), "--items-table and --key go together")
+    o.refuse_unless(
+        items_table is None or items_sep is None,
+        "--items-sep splits a text set column; item rows hold one item each",
+    )
+    o.refuse_unless(
+        items_output is None or items_table is not None,
+        "--items-output writes released item rows; give the items as --items-table",
+    )
+    o.refuse_unless(
+        items_table is None or (output is None) == (items_output is None),
+        "the release of records and item rows is two files: give -o and --items-output",
+    )
+    rows = item_rows(items_table, key, source) if items_table and key is not None else None
     spec = HierarchySpec(
         path=hierarchy, format=hierarchy_format, code_prefix=code_prefix,
         encoding=hierarchy_encoding,
@@ -101,19 +141,25 @@ def anonymize_rt_cmd(
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
     read = [source, db, hierarchy, *taxonomy_files]
+    if rows is not None and rows.path is not None:
+        read.append(rows.path)
     if output is not None:
         outputs.check_file(output, read)
+    if items_output is not None:
+        outputs.check_file(items_output, [*read, output])
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=_taxonomies(taxonomy), items=items,
-            hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,
+            hierarchy=spec, k=k, m=m, items_sep=";" if items_sep is None else items_sep, sensitive=sensitive, l=l,
             w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
-            item_search=item_search,
+            item_search=item_search, item_rows=rows, rows_output=items_output,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
+    if items_output is not None:
+        summary["items_output"] = str(items_output)
     if as_json:
         typer.echo(json.dumps(summary, default=str))
         return
@@ -123,4 +169,5 @@ def anonymize_rt_cmd(
             f"relational NCP {summary['relational_ncp']:.4f}, item NCP "
             f"{summary['item_ncp']:.4f}, {summary['seconds']} s, run {summary['run']}"
             + (f", written to {output}" if output else "")
+            + (f" and {items_output}" if items_output else "")
         )

@@ -49,6 +49,7 @@ from .data import TableData, TableSource, load_table, source_columns
 from .diversity import check_feasible
 from .output import TableOutput, loss, release_query
 from .rt_cuts import cut_classes
+from .rt_pairs import ItemRows, PairOutput, read_item_rows
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
 from .rt_topdown import km_topdown
 from .rt_verify import RtReport, verify_rt
@@ -121,6 +122,8 @@ def anonymize_rt(
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
+    item_rows: ItemRows | None = None,
+    rows_output: str | Path | None = None,
 ) -> RtResult:
     """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
     `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
@@ -129,7 +132,9 @@ def anonymize_rt(
     "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`).
     `item_search` is "lift" (a cut per class, lifted level-wise, `rt_sets`) or "topdown"
     (nodes chosen per class from the root down, `rt_topdown`). `output` (CSV or
-    Parquet) is checked before the work and written as the run takes its place."""
+    Parquet) is checked before the work and written as the run takes its place. With
+    `item_rows` the items are `(key, item)` rows of another table (`rt_pairs`), `items` their
+    column, and the release is two files: `output` (the records) and `rows_output`."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
     size = k if class_size is None else class_size
@@ -148,6 +153,11 @@ def anonymize_rt(
         raise ParamsError(f"column {items!r} cannot be both the set column and a quasi-identifier")
     if items == sensitive:
         raise ParamsError(f"column {items!r} cannot be both the set column and the sensitive one")
+    if item_rows is not None and item_rows.key in (*qi, sensitive, items):
+        raise ParamsError(
+            f"column {item_rows.key!r} cannot be both the key and a quasi-identifier, the "
+            "sensitive or the items column"
+        )
     hierarchy.check()
     started = time.perf_counter()
     fn = measure("lm")
@@ -155,9 +165,9 @@ def anonymize_rt(
     record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
     record |= {"class_size": size, "classes": classes, "item_search": item_search}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
-    out = None
-    if output is not None:
-        out = TableOutput(check_file(output, inputs_of(store, read))[0])
+    if item_rows is not None:
+        record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
+    out = _outputs(store, output, rows_output, item_rows, items, read)
     with runs.making(
         store, name, kind=RUN_KIND, params=record,
         algorithm=f"{CLASSES[classes]}+{ITEM_SEARCHES[item_search]}",
@@ -167,10 +177,14 @@ def anonymize_rt(
             store, source, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,
             table=table, drop_missing=drop_missing, encoding=encoding, measure=fn,
         )  # fmt: skip
-        if items not in data.columns:
-            raise_missing(data, items)
-        column = set_column(items, source_columns(store)[items], items_sep, qi, data.source)
-        tree = load_sets(store, column, hierarchy, data.source)
+        if item_rows is not None:
+            read_item_rows(store, item_rows, items, data, source, encoding)
+            column = SetColumn(items, True, items_sep)
+        else:
+            if items not in data.columns:
+                raise_missing(data, items)
+            column = set_column(items, source_columns(store)[items], items_sep, qi, data.source)
+        tree = load_sets(store, column, hierarchy, data.source, copy=item_rows is None)
         runs.check_k(k, data.rows, of="table", unit="rows")
         if size > data.rows:
             raise InfeasibleError(f"class size {size} is larger than the table ({data.rows} rows)")
@@ -179,7 +193,9 @@ def anonymize_rt(
             raise InfeasibleError(
                 f"m = {m} is larger than the longest set ({longest} items): give m <= {longest}"
             )
-        if out is not None:
+        if isinstance(out, PairOutput):
+            out.records.columns = list(data.columns)
+        elif out is not None:
             out.columns = list(data.columns)
         if l is not None:
             check_feasible(store, l, sensitive)
@@ -194,7 +210,8 @@ def anonymize_rt(
             info = {}
         search = km_in_classes if item_search == "lift" else km_topdown
         stats = search(store, tree, k, m, progress)
-        make_rt_release(store, data, column)
+        extra = (items,) if item_rows is not None else ()
+        make_rt_release(store, data, column, (*data.columns, *extra))
         report = verify_rt(store, data.qi, column, k, m, sensitive, l)
         if not report.ok:
             raise VerificationError(
@@ -212,6 +229,32 @@ def anonymize_rt(
     )  # fmt: skip
 
 
+def _outputs(
+    store: Store,
+    output: str | Path | None,
+    rows_output: str | Path | None,
+    item_rows: ItemRows | None,
+    items: str,
+    read: Sequence[str | Path | None],
+) -> TableOutput | PairOutput | None:
+    """The release's files, checked before the work: one table's, or the two-table layout's
+    records and item rows (both or neither, two different files)."""
+    if item_rows is None and rows_output is not None:
+        raise ParamsError("a file of released item rows is for item rows given as a table")
+    if item_rows is not None and (output is None) != (rows_output is None):
+        raise ParamsError(
+            "the release of records and item rows is two files: give both outputs or neither"
+        )
+    if output is None:
+        return None
+    every = inputs_of(store, read)
+    records = TableOutput(check_file(output, every)[0])
+    if rows_output is None or item_rows is None:
+        return records
+    rows = check_file(rows_output, [*every, records.path])[0]
+    return PairOutput(records, rows, item_rows.key, items)
+
+
 def raise_missing(data: TableData, items: str) -> None:
     """Refuse a set column the table does not have."""
     raise InputError(
@@ -221,9 +264,8 @@ def raise_missing(data: TableData, items: str) -> None:
 
 def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.Select:
     """`table_release` with its set column replaced by the released sets (`rt_release_sets`):
-    a list where the source had one, else the labels joined by $sep."""
-    labels = col("s", "labels")
-    value = labels if is_list else exp.func("array_to_string", labels, exp.Placeholder(this="sep"))
+    a list where the source had one, else the labels joined as `text` (quoted where needed)."""
+    value = col("s", "labels") if is_list else col("s", "text")
     picked: list[exp.Expr] = [col("r", "rid"), col("r", "cluster")]
     for c in columns:
         picked.append(value.copy().as_(c, quoted=True) if c == items else col("r", c))
@@ -238,17 +280,17 @@ def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.S
     )
 
 
-def make_rt_release(store: Store, data: TableData, column: SetColumn) -> None:
+def make_rt_release(
+    store: Store, data: TableData, column: SetColumn, columns: Sequence[str]
+) -> None:
     """The release: the table's rows (QIs by their class's closure, `release_query`) with the
-    generalized sets."""
+    generalized sets, as `columns` (the table's, and the set column when it came as rows)."""
     store.run("rel_cluster_closure")
     store.run("rel_cluster_labels")
     table = render(release_query(data.columns, data.qi))
     store.execute(ddl.create_table_as("rt_table_release", table), step="rt_table_release")
     store.run("rt_release_sets")
-    sql = render(rt_release_query(data.columns, column.name, column.is_list))
-    store.execute(
-        ddl.create_table_as("table_release", sql),
-        None if column.is_list else {"sep": column.sep},
-        step="table_release",
-    )
+    if not column.is_list:
+        store.run("rt_release_sets_quoted", {"sep": column.sep})
+    sql = render(rt_release_query(columns, column.name, column.is_list))
+    store.execute(ddl.create_table_as("table_release", sql), step="table_release")

@@ -55,6 +55,11 @@ def set_column(name: str, kind: str, sep: str, qi: Sequence[str], source: str) -
             f"{source}: set column {name!r} has nested type {kind}; it must be text or a list "
             "of scalars"
         )
+    if is_list and inner != "VARCHAR":
+        raise InputError(
+            f"{source}: set column {name!r} is a list of {inner}; its items must be text (the "
+            "hierarchy's labels)"
+        )
     if not is_list and kind != "VARCHAR":
         raise InputError(
             f"{source}: set column {name!r} has type {kind}; it must be text (items joined "
@@ -77,14 +82,16 @@ class _Items:
 
 
 def load_sets(
-    store: Store, column: SetColumn, spec: HierarchySpec, source: str
+    store: Store, column: SetColumn, spec: HierarchySpec, source: str, *, copy: bool = True
 ) -> hierarchy.Hierarchy:
-    """Read the set column of `rel_source` into `rt_labels` and `rt_tx`, with the item
-    hierarchy as `rt_node`; refuse empty sets, blank items and items that are no leaf."""
-    copy = select(col("s", "rid"), col("s", column.name).as_("items", quoted=True)).from_(
-        exp.table_("rel_source", quoted=True).as_("s", quoted=True)
-    )
-    store.execute(ddl.create_table_as("rt_set", render(copy)), step="rt_set")
+    """Read the set column of `rel_source` (or, without `copy`, the `rt_set` made from item
+    rows) into `rt_labels` and `rt_tx`, with the item hierarchy as `rt_node`; refuse empty
+    sets, blank items and items that are no leaf."""
+    if copy:
+        query = select(col("s", "rid"), col("s", column.name).as_("items", quoted=True)).from_(
+            exp.table_("rel_source", quoted=True).as_("s", quoted=True)
+        )
+        store.execute(ddl.create_table_as("rt_set", render(query)), step="rt_set")
     empty = store.run("rt_set_problems").one()["empty_sets"]
     if empty:
         raise InputError(
@@ -93,15 +100,22 @@ def load_sets(
         )
     if column.is_list:
         store.run("rt_labels_from_list")
+    elif len(column.sep) == 1:
+        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
+        store.run("rt_labels_from_quoted_text", quoting)
     else:
         store.run("rt_labels_from_text", {"sep": column.sep})
     tree = spec.build(_Items(store))
     store.put_arrow("rt_node", node_table(tree))
     found = store.run("rt_label_problems").one()
     if found["blank"]:
+        why = (
+            "NULL or blank in a list"
+            if column.is_list
+            else (f"two separators {column.sep!r} in a row, one at an end, or a quote left open?")
+        )
         raise InputError(
-            f"{source}: {found['blank']} blank item(s) in set column {column.name!r} "
-            f"(two separators {column.sep!r} in a row, or one at an end?)"
+            f"{source}: {found['blank']} blank item(s) in set column {column.name!r} ({why})"
         )
     if found["unknown"]:
         shown = ", ".join(map(repr, found["examples"]))
@@ -111,6 +125,18 @@ def load_sets(
         )
     store.run("rt_make_tx")
     return tree
+
+
+def quoted_items(sep: str) -> str:
+    r"""The RE2 pattern of one item of a set joined by the character `sep`, CSV quoting
+    respected: a quoted item (it may hold `sep`; "" is one quote inside), or text up to `sep`.
+
+    Example:
+        >>> print(quoted_items(";"))
+        "(?:[^"]|"")*"|[^"\;][^\;]*
+    """
+    one = sep if sep.isalnum() else "\\" + sep
+    return f'"(?:[^"]|"")*"|[^"{one}][^{one}]*'
 
 
 def node_table(tree: hierarchy.Hierarchy) -> pa.Table:

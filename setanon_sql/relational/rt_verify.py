@@ -21,7 +21,7 @@ from ..engine import ddl
 from ..engine.builders import col, itemset_supports, render
 from ..store.database import Store
 from .output import TableReport, verify_table
-from .rt_sets import SetColumn
+from .rt_sets import SetColumn, quoted_items
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,9 @@ def verify_rt(
         store.run("rt_release_set_list")
     else:
         store.run("rt_release_set_text", {"sep": column.sep})
+    if not column.is_list and len(column.sep) == 1:  # quoting respected, as the input's
+        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
+        store.run("rt_release_set_quoted_text", quoting)
     store.run("rt_verify_items")
     store.run("rt_released_nodes")
     store.execute(
