@@ -49,6 +49,7 @@ from .data import TableData, TableSource, load_table, source_columns
 from .diversity import check_feasible
 from .output import TableOutput, loss, release_query
 from .rt_cuts import cut_classes
+from .rt_merge import merge_classes
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
 from .rt_topdown import km_topdown
 from .rt_verify import RtReport, verify_rt
@@ -118,6 +119,7 @@ def anonymize_rt(
     class_size: int | None = None,
     classes: str = "cover",
     item_search: str = "lift",
+    delta: float | None = None,
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
@@ -154,6 +156,7 @@ def anonymize_rt(
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
     record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
     record |= {"class_size": size, "classes": classes, "item_search": item_search}
+    record |= {"delta": delta}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     out = None
     if output is not None:
@@ -192,6 +195,8 @@ def anonymize_rt(
         else:
             made = cut_classes(store, data.trees, fn, size, progress)
             info = {}
+        if delta is not None:
+            made = merge_classes(store, data.trees, fn, delta, data.rows)
         search = km_in_classes if item_search == "lift" else km_topdown
         stats = search(store, tree, k, m, progress)
         make_rt_release(store, data, column)
