@@ -373,6 +373,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--class-size": refused("--class-size", 1),  # below k
         "--classes": refused("--classes", "kmeans"),
         "--item-search": refused("--item-search", "greedy"),
+        "--delta": refused("--delta", 1.5),  # not an NCP
         "--sensitive": refused("--sensitive", "sex"),  # without --l
         "--l": refused("--l", 2),  # without --sensitive
         "--output": acts("writes the release"),

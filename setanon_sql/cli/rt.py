@@ -63,6 +63,15 @@ def anonymize_rt_cmd(
             "chosen node above it; lower item loss).",
         ),
     ] = "lift",
+    delta: Annotated[
+        float | None,
+        typer.Option(
+            "--delta",
+            help="Merge the classes while the relational NCP stays at most DELTA (0-1], the "
+            "pairs that save most item loss per relational loss first (RTMERGE); "
+            "--class-size is then where the merging starts (about 100 on Adult).",
+        ),
+    ] = None,
     sensitive: o.Sensitive = None,
     l: o.Ell = None,  # noqa: E741
     output: o.TableOutput = None,
@@ -111,7 +120,7 @@ def anonymize_rt_cmd(
             w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
-            item_search=item_search,
+            item_search=item_search, delta=delta,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:

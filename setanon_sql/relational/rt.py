@@ -130,7 +130,9 @@ def anonymize_rt(
     loss (the items need classes far larger than k); `classes` says how they are made:
     "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`).
     `item_search` is "lift" (a cut per class, lifted level-wise, `rt_sets`) or "topdown"
-    (nodes chosen per class from the root down, `rt_topdown`). `output` (CSV or
+    (nodes chosen per class from the root down, `rt_topdown`). With `delta` the classes are
+    then merged while the relational NCP stays at most delta (`rt_merge`): `class_size` is
+    where the merging starts. `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
@@ -142,6 +144,10 @@ def anonymize_rt(
         raise ParamsError(
             f"item_search must be one of {', '.join(ITEM_SEARCHES)}, got {item_search!r}"
         )
+    if delta is not None and not (math.isfinite(delta) and 0 < delta <= 1):
+        raise ParamsError(f"delta must be a relational NCP in (0, 1], got {delta}")
+    if delta is not None and l is not None:
+        raise ParamsError("merging the classes (delta) cannot be combined with l-diversity yet")
     if classes == "cuts" and l is not None:
         raise ParamsError("top-down cuts (classes='cuts') cannot be combined with l-diversity yet")
     if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
@@ -196,6 +202,7 @@ def anonymize_rt(
             made = cut_classes(store, data.trees, fn, size, progress)
             info = {}
         if delta is not None:
+            info["classes_before_merge"] = made
             made = merge_classes(store, data.trees, fn, delta, data.rows)
         search = km_in_classes if item_search == "lift" else km_topdown
         stats = search(store, tree, k, m, progress)
