@@ -118,7 +118,7 @@ def anonymize_rt(
     cover_cap: float | None = COVER_CAP,
     class_size: int | None = None,
     classes: str = "cover",
-    item_search: str = "lift",
+    item_search: str = "topdown",
     delta: float | None = None,
     progress: Progress = quiet,
     output: str | Path | None = None,
@@ -129,8 +129,9 @@ def anonymize_rt(
     given) is the fewest rows of a class of the QIs, the knob trading relational loss for item
     loss (the items need classes far larger than k); `classes` says how they are made:
     "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`).
-    `item_search` is "lift" (a cut per class, lifted level-wise, `rt_sets`) or "topdown"
-    (nodes chosen per class from the root down, `rt_topdown`). With `delta` the classes are
+    `item_search` is "topdown" (nodes chosen per class from the root down, `rt_topdown`;
+    the default, for its lower item loss at every class size) or "lift" (a cut per class,
+    lifted level-wise, `rt_sets`). With `delta` the classes are
     then merged while the relational NCP stays at most delta (`rt_merge`): `class_size` is
     where the merging starts. `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place."""
