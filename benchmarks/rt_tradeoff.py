@@ -12,7 +12,7 @@ deterministic. `--plot` draws relational against item NCP. Examples:
     python benchmarks/rt_tradeoff.py --classes cover cuts --item-search lift topdown \
         --size 300 500 700 1000 1500 2000 --plot benchmarks/rt_tradeoff.png
     python benchmarks/rt_tradeoff.py --classes cover --size 300 500 700 1000 1500 \
-        --start 100 --delta 0.25 0.28 0.32 0.36 0.40 0.45 --plot benchmarks/rt_tradeoff.png
+        --start 100 --delta 0.28 0.32 0.36 0.40 0.45 --plot benchmarks/rt_tradeoff_delta.png
 
 `--size` runs each class size alone; `--start` runs each of its sizes merged under every
 `--delta` (anonymize-rt --class-size START --delta D). `--plot` draws every setting run: the
@@ -47,7 +47,8 @@ def command(
     cmd = [sys.executable, "-m", "setanon_sql", "anonymize-rt", str(DATA / "adult_wv2_rt.csv"),
            "--drop-missing", "?", "--items", "pages", "-H",
            str(DATA / "bms-webview-2.hierarchy.txt"), "-k", str(k), "-m", str(m),
-           "--class-size", str(size), "--classes", classes, "--item-search", search, "--json"]  # fmt: skip
+           "--class-size", str(size), "--classes", classes, "--item-search", search, "--json",
+           "--memory-limit", "3.5GB"]  # fmt: skip
     if delta is not None:
         cmd += ["--delta", str(delta)]
     for q in QI:
