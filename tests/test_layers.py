@@ -23,6 +23,7 @@ LAYERS = {
     "relational": 7,
     "api": 8,
     "sweep": 9,
+    "sweep_rt": 9,
     "spark_run": 9,
     "cli": 10,
     "console": 11,

@@ -141,6 +141,10 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             1,
             "-q",
         ],
+        "sweep-rt": [
+            "sweep-rt", c["rt"], "--qi", "sex", "-t", f"sex={c['sex']}", "--items", "items",
+            "-H", c["items"], "-k", 2, "-m", 1, "--class-size", 2, "--json",
+        ],  # fmt: skip
         "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
         "estimate": ["estimate", c["release"], "-H", FIG2_H, "-i", "a1 b1"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],
@@ -376,6 +380,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--class-size": refused("--class-size", 1),  # below k
         "--classes": refused("--classes", "kmeans"),
         "--item-search": refused("--item-search", "greedy"),
+        "--delta": refused("--delta", 1.5),  # not an NCP
         "--sensitive": refused("--sensitive", "sex"),  # without --l
         "--l": refused("--l", 2),  # without --sensitive
         "--output": acts("writes the release"),
@@ -387,6 +392,29 @@ RULES: dict[str, dict[str, tuple]] = {
         "--replace": refused("--replace"),  # without --run
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
+    },
+    "sweep-rt": {
+        **DB,
+        "--qi": acts("the quasi-identifiers"),
+        "--taxonomy": refused("-t", "nonsense"),
+        "--items": acts("the set column"),
+        "--hierarchy": acts("the items' hierarchy"),
+        "--hierarchy-format": acts("parses the hierarchy file"),
+        "--hierarchy-encoding": acts("decodes the hierarchy file"),
+        "--items-sep": refused("--items-sep", ""),
+        "--k": acts("k"),
+        "--m": acts("m"),
+        "--class-size": refused("--class-size", "x"),
+        "--delta": refused("--delta", "0.5,2"),  # 2 is not an NCP
+        "--classes": refused("--classes", "kmeans"),
+        "--item-search": refused("--item-search", "greedy"),
+        "--columns": refused("--columns", ""),
+        "--table": refused("--table", "x"),  # a CSV input has no tables
+        "--drop-missing": acts("drops rows holding the token"),
+        "--encoding": acts("decodes the CSV table and taxonomy files"),
+        "--replace": acts("replaces earlier sweep runs"),
+        "--report": refused("--report", "/nonexistent/c.html"),
+        "--json": acts("prints JSON"),
     },
     "reconstruct": {
         **DB,

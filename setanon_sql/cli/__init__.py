@@ -23,6 +23,7 @@ from . import (  # noqa: F401 - registers
     judge,
     reconstruct,
     rt,
+    rt_sweep,
     table,
 )
 from .app import app

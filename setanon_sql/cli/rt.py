@@ -82,12 +82,22 @@ def anonymize_rt_cmd(
         str,
         typer.Option(
             "--item-search",
-            help="How each class's items are generalized: 'lift' (one cut of the hierarchy "
-            "per class, lifted level by level, as AA) or 'topdown' (nodes chosen from the root "
-            "down; a node and a descendant may both be released, each item as the deepest "
-            "chosen node above it; lower item loss).",
+            help="How each class's items are generalized: 'topdown' (the default: nodes chosen "
+            "from the root down; a node and a descendant may both be released, each item as "
+            "the deepest chosen node above it; 20-45 % less item loss than 'lift' on Adult + "
+            "WV2 at every class size, no slower) or 'lift' (one cut of the hierarchy per "
+            "class, lifted level by level, as AA).",
         ),
-    ] = "lift",
+    ] = "topdown",
+    delta: Annotated[
+        float | None,
+        typer.Option(
+            "--delta",
+            help="Merge the classes while the relational NCP stays at most DELTA (0-1], the "
+            "pairs that save most item loss per relational loss first (RTMERGE); "
+            "--class-size is then where the merging starts (about 100 on Adult).",
+        ),
+    ] = None,
     sensitive: o.Sensitive = None,
     l: o.Ell = None,  # noqa: E741
     output: o.TableOutput = None,
@@ -156,6 +166,7 @@ def anonymize_rt_cmd(
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
             item_search=item_search, item_rows=rows, rows_output=items_output,
+            delta=delta,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if items_output is not None:

@@ -49,6 +49,7 @@ from .data import TableData, TableSource, load_table, source_columns
 from .diversity import check_feasible
 from .output import TableOutput, loss, release_query
 from .rt_cuts import cut_classes
+from .rt_merge import merge_classes
 from .rt_pairs import ItemRows, PairOutput, read_item_rows
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
 from .rt_topdown import km_topdown
@@ -118,7 +119,8 @@ def anonymize_rt(
     cover_cap: float | None = COVER_CAP,
     class_size: int | None = None,
     classes: str = "cover",
-    item_search: str = "lift",
+    item_search: str = "topdown",
+    delta: float | None = None,
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
@@ -130,8 +132,11 @@ def anonymize_rt(
     given) is the fewest rows of a class of the QIs, the knob trading relational loss for item
     loss (the items need classes far larger than k); `classes` says how they are made:
     "cover" (k-ANON-CF) or "cuts" (top-down cuts along the taxonomies, `rt_cuts`).
-    `item_search` is "lift" (a cut per class, lifted level-wise, `rt_sets`) or "topdown"
-    (nodes chosen per class from the root down, `rt_topdown`). `output` (CSV or
+    `item_search` is "topdown" (nodes chosen per class from the root down, `rt_topdown`;
+    the default, for its lower item loss at every class size) or "lift" (a cut per class,
+    lifted level-wise, `rt_sets`). With `delta` the classes are
+    then merged while the relational NCP stays at most delta (`rt_merge`): `class_size` is
+    where the merging starts. `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place. With
     `item_rows` the items are `(key, item)` rows of another table (`rt_pairs`), `items` their
     column, and the release is two files: `output` (the records) and `rows_output`."""
@@ -145,6 +150,10 @@ def anonymize_rt(
         raise ParamsError(
             f"item_search must be one of {', '.join(ITEM_SEARCHES)}, got {item_search!r}"
         )
+    if delta is not None and not (math.isfinite(delta) and 0 < delta <= 1):
+        raise ParamsError(f"delta must be a relational NCP in (0, 1], got {delta}")
+    if delta is not None and l is not None:
+        raise ParamsError("merging the classes (delta) cannot be combined with l-diversity yet")
     if classes == "cuts" and l is not None:
         raise ParamsError("top-down cuts (classes='cuts') cannot be combined with l-diversity yet")
     if l is not None and (not math.isfinite(l) or l < 1 or not sensitive):
@@ -164,6 +173,7 @@ def anonymize_rt(
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
     record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
     record |= {"class_size": size, "classes": classes, "item_search": item_search}
+    record |= {"delta": delta}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
@@ -208,6 +218,9 @@ def anonymize_rt(
         else:
             made = cut_classes(store, data.trees, fn, size, progress)
             info = {}
+        if delta is not None:
+            info["classes_before_merge"] = made
+            made = merge_classes(store, data.trees, fn, delta, data.rows)
         search = km_in_classes if item_search == "lift" else km_topdown
         stats = search(store, tree, k, m, progress)
         extra = (items,) if item_rows is not None else ()
