@@ -107,28 +107,43 @@ WITH wanted AS (
     SELECT DISTINCT qid, item FROM queries
 ), sizes AS (
     SELECT qid, count(*) AS n_items FROM wanted GROUP BY qid
-), placed AS NOT MATERIALIZED (
-    SELECT w.qid, p.* FROM wanted AS w JOIN est_dis_places AS p ON p.item = w.item
-), complete AS (
-    -- the clusters releasing every item of a query (a one-item query: every place of it)
-    SELECT w.qid, p.cluster
+), place_counts AS (
+    SELECT item, count(*) AS places FROM est_dis_places GROUP BY item
+), anchored AS (
+    -- each query's item released in the fewest places: the clusters releasing the whole
+    -- query are among its places (a query with an item released nowhere has none)
+    SELECT w.qid, arg_min(w.item, (c.places, w.item)) AS anchor, any_value(s.n_items) AS n_items
     FROM wanted AS w
-    JOIN est_dis_places AS p ON p.item = w.item
+    JOIN place_counts AS c ON c.item = w.item
     JOIN sizes AS s ON s.qid = w.qid
-    WHERE s.n_items > 1
-    GROUP BY w.qid, p.cluster
+    GROUP BY w.qid
     HAVING count(*) = any_value(s.n_items)
+), candidates AS (
+    SELECT a.qid, a.anchor, a.n_items, p.cluster
+    FROM anchored AS a
+    JOIN est_dis_places AS p ON p.item = a.anchor
+), complete AS (
+    -- the clusters releasing every item of a query: its anchor's places holding the others
+    -- (looked up by (item, cluster); never every place of every item of the query)
+    SELECT qid, cluster FROM candidates WHERE n_items = 1
     UNION ALL
-    SELECT w.qid, p.cluster
-    FROM wanted AS w
-    JOIN est_dis_places AS p ON p.item = w.item
-    JOIN sizes AS s ON s.qid = w.qid
-    WHERE s.n_items = 1
+    SELECT c.qid, c.cluster
+    FROM candidates AS c
+    JOIN wanted AS w ON w.qid = c.qid AND w.item <> c.anchor
+    JOIN est_dis_places AS p ON p.item = w.item AND p.cluster = c.cluster
+    WHERE c.n_items > 1
+    GROUP BY c.qid, c.cluster
+    HAVING count(*) = any_value(c.n_items) - 1
+), placed AS MATERIALIZED (
+    -- the places of the items of each query in each cluster releasing all of them
+    SELECT c.qid, p.*
+    FROM complete AS c
+    JOIN wanted AS w ON w.qid = c.qid
+    JOIN est_dis_places AS p ON p.item = w.item AND p.cluster = c.cluster
 ), parts AS (
     SELECT p.qid, p.cluster, p.kind, p.unit, p.chunk, any_value(p.unit_size) AS unit_size,
            count(*) AS n_items
     FROM placed AS p
-    SEMI JOIN complete AS c ON c.qid = p.qid AND c.cluster = p.cluster
     GROUP BY p.qid, p.cluster, p.kind, p.unit, p.chunk
 ), part_items AS (
     -- each chunk part's items, once (a shared chunk's item is placed once per cluster of its
@@ -138,20 +153,41 @@ WITH wanted AS (
     JOIN placed AS w ON w.qid = p.qid AND w.cluster = p.cluster AND w.kind = p.kind
                     AND w.unit = p.unit AND w.chunk = p.chunk
     WHERE p.kind <> 'term'
+), pairs AS (
+    -- each chunk part of two items, its items in order
+    SELECT qid, kind, unit, chunk, min(item) AS lo, max(item) AS hi
+    FROM part_items
+    WHERE n_items = 2
+    GROUP BY qid, kind, unit, chunk
+), pair_rows AS (
+    -- the rows holding a pair some part asks for, counted per chunk: a join of each row with
+    -- itself (a row holds a few items), never a group per (query, row)
+    SELECT a.kind, a.unit, a.chunk, a.item AS lo, b.item AS hi, count(*) AS rows
+    FROM est_dis_rows AS a
+    JOIN est_dis_rows AS b ON b.kind = a.kind AND b.unit = a.unit AND b.chunk = a.chunk
+                          AND b."row" = a."row" AND b.item > a.item
+    SEMI JOIN pairs AS p ON p.kind = a.kind AND p.unit = a.unit AND p.chunk = a.chunk
+                        AND p.lo = a.item AND p.hi = b.item
+    GROUP BY a.kind, a.unit, a.chunk, a.item, b.item
 ), holding AS (
-    -- the rows of each chunk part of 2+ items holding every item the query has in that chunk
+    -- the rows of each chunk part of 3+ items holding every item the query has in that chunk
     -- (an item is in a row at most once)
     SELECT p.qid, p.kind, p.unit, p.chunk, r."row"
     FROM part_items AS p
     JOIN est_dis_rows AS r ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk
                           AND r.item = p.item
-    WHERE p.n_items > 1
+    WHERE p.n_items > 2
     GROUP BY p.qid, p.kind, p.unit, p.chunk, r."row"
     HAVING count(*) = any_value(p.n_items)
 ), chunk_support AS (
     SELECT kind, unit, chunk, item, count(*) AS rows FROM est_dis_rows GROUP BY ALL
 ), counted AS (
     SELECT qid, kind, unit, chunk, count(*) AS rows FROM holding GROUP BY ALL
+    UNION ALL
+    SELECT p.qid, p.kind, p.unit, p.chunk, r.rows
+    FROM pairs AS p
+    JOIN pair_rows AS r ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk
+                       AND r.lo = p.lo AND r.hi = p.hi
     UNION ALL
     -- a part of one item: the rows holding the item in its chunk, counted once per chunk
     SELECT p.qid, p.kind, p.unit, p.chunk, s.rows
@@ -163,7 +199,7 @@ WITH wanted AS (
 SELECT p.*, CASE WHEN p.kind = 'term' THEN NULL ELSE coalesce(c.rows, 0) END AS rows
 FROM parts AS p
 LEFT JOIN counted AS c
-  ON c.qid = p.qid AND c.kind = p.kind AND c.unit = p.unit AND c.chunk IS NOT DISTINCT FROM p.chunk;
+  ON c.qid = p.qid AND c.kind = p.kind AND c.unit = p.unit AND c.chunk = p.chunk;
 
 -- name: est_dis_cluster_answers
 -- Every query's answer per cluster, or per joint cluster for a query held in shared chunks

@@ -100,10 +100,11 @@ LEFT JOIN deficits AS d ON d.joint = b.joint
 LEFT JOIN shared_rows AS s ON s.joint = b.joint;
 
 -- name: de_probe_places
--- Every probe with every cluster that releases all its items, and the place of each item.
+-- Every attack with every cluster that releases all its items, and the place of each item
+-- (only attacks need candidates; queries need only their estimates, de_est_queries).
 CREATE OR REPLACE TEMP TABLE de_probe_places AS
 WITH items AS (
-    SELECT workload, size, qid, unnest(itemset) AS item FROM eval_probes
+    SELECT workload, size, qid, unnest(itemset) AS item FROM eval_probes WHERE workload = 'attack'
 ), placed AS (
     SELECT i.workload, i.size, i.qid, p.*
     FROM items AS i
@@ -205,14 +206,15 @@ SELECT workload, size, qid, cluster, records AS n, coalesce(p, 0) AS p, coalesce
 FROM scored;
 
 -- name: de_est_queries
--- The probes as the queries of sql/estimate.sql (`queries(qid, item)`, labels as the release
--- tables hold them), numbered in (workload, size, qid) order: `evaluate` estimates with the
--- estimator `setanon estimate` runs on the release files.
+-- The query probes as the queries of sql/estimate.sql (`queries(qid, item)`, labels as the
+-- release tables hold them), numbered in (workload, size, qid) order: `evaluate` estimates
+-- with the estimator `setanon estimate` runs on the release files (attacks need none).
 CREATE OR REPLACE TEMP TABLE queries AS
 WITH numbered AS (
     SELECT row_number() OVER (ORDER BY workload, size, qid) - 1 AS est_qid, workload, size,
            qid AS probe, itemset
     FROM eval_probes
+    WHERE workload <> 'attack'
 )
 SELECT n.est_qid AS qid, n.workload, n.size, n.probe, l.label AS item
 FROM (SELECT *, unnest(itemset) AS item_id FROM numbered) AS n
