@@ -8,7 +8,10 @@
 -- row, item)`, `term_chunks(cluster, item)`, `joint_clusters(joint, cluster)` and
 -- `shared_chunks(joint, chunk, row, item)` (the last two empty without refinement) and $k;
 -- a generalized release reads `release(tid, item)` and its hierarchy `hierarchy(child,
--- parent)`.
+-- parent)`, numbered into `node` (est_gen_node) and `closure` (the `closure` block of
+-- sql/dataset.sql), its distinct transactions into `eval_classes` (est_gen_classes), the
+-- itemsets into `eval_probes` (est_gen_probes); est_gen_class_nodes .. est_gen_scores are the
+-- estimator `setanon evaluate` runs on a stored run's classes and probes, one implementation.
 
 -- name: est_dis_rows
 -- Every released row of every chunk: a record chunk's rows belong to its cluster, a shared
@@ -104,28 +107,43 @@ WITH wanted AS (
     SELECT DISTINCT qid, item FROM queries
 ), sizes AS (
     SELECT qid, count(*) AS n_items FROM wanted GROUP BY qid
-), placed AS NOT MATERIALIZED (
-    SELECT w.qid, p.* FROM wanted AS w JOIN est_dis_places AS p ON p.item = w.item
-), complete AS (
-    -- the clusters releasing every item of a query (a one-item query: every place of it)
-    SELECT w.qid, p.cluster
+), place_counts AS (
+    SELECT item, count(*) AS places FROM est_dis_places GROUP BY item
+), anchored AS (
+    -- each query's item released in the fewest places: the clusters releasing the whole
+    -- query are among its places (a query with an item released nowhere has none)
+    SELECT w.qid, arg_min(w.item, (c.places, w.item)) AS anchor, any_value(s.n_items) AS n_items
     FROM wanted AS w
-    JOIN est_dis_places AS p ON p.item = w.item
+    JOIN place_counts AS c ON c.item = w.item
     JOIN sizes AS s ON s.qid = w.qid
-    WHERE s.n_items > 1
-    GROUP BY w.qid, p.cluster
+    GROUP BY w.qid
     HAVING count(*) = any_value(s.n_items)
+), candidates AS (
+    SELECT a.qid, a.anchor, a.n_items, p.cluster
+    FROM anchored AS a
+    JOIN est_dis_places AS p ON p.item = a.anchor
+), complete AS (
+    -- the clusters releasing every item of a query: its anchor's places holding the others
+    -- (looked up by (item, cluster); never every place of every item of the query)
+    SELECT qid, cluster FROM candidates WHERE n_items = 1
     UNION ALL
-    SELECT w.qid, p.cluster
-    FROM wanted AS w
-    JOIN est_dis_places AS p ON p.item = w.item
-    JOIN sizes AS s ON s.qid = w.qid
-    WHERE s.n_items = 1
+    SELECT c.qid, c.cluster
+    FROM candidates AS c
+    JOIN wanted AS w ON w.qid = c.qid AND w.item <> c.anchor
+    JOIN est_dis_places AS p ON p.item = w.item AND p.cluster = c.cluster
+    WHERE c.n_items > 1
+    GROUP BY c.qid, c.cluster
+    HAVING count(*) = any_value(c.n_items) - 1
+), placed AS MATERIALIZED (
+    -- the places of the items of each query in each cluster releasing all of them
+    SELECT c.qid, p.*
+    FROM complete AS c
+    JOIN wanted AS w ON w.qid = c.qid
+    JOIN est_dis_places AS p ON p.item = w.item AND p.cluster = c.cluster
 ), parts AS (
     SELECT p.qid, p.cluster, p.kind, p.unit, p.chunk, any_value(p.unit_size) AS unit_size,
            count(*) AS n_items
     FROM placed AS p
-    SEMI JOIN complete AS c ON c.qid = p.qid AND c.cluster = p.cluster
     GROUP BY p.qid, p.cluster, p.kind, p.unit, p.chunk
 ), part_items AS (
     -- each chunk part's items, once (a shared chunk's item is placed once per cluster of its
@@ -135,20 +153,41 @@ WITH wanted AS (
     JOIN placed AS w ON w.qid = p.qid AND w.cluster = p.cluster AND w.kind = p.kind
                     AND w.unit = p.unit AND w.chunk = p.chunk
     WHERE p.kind <> 'term'
+), pairs AS (
+    -- each chunk part of two items, its items in order
+    SELECT qid, kind, unit, chunk, min(item) AS lo, max(item) AS hi
+    FROM part_items
+    WHERE n_items = 2
+    GROUP BY qid, kind, unit, chunk
+), pair_rows AS (
+    -- the rows holding a pair some part asks for, counted per chunk: a join of each row with
+    -- itself (a row holds a few items), never a group per (query, row)
+    SELECT a.kind, a.unit, a.chunk, a.item AS lo, b.item AS hi, count(*) AS rows
+    FROM est_dis_rows AS a
+    JOIN est_dis_rows AS b ON b.kind = a.kind AND b.unit = a.unit AND b.chunk = a.chunk
+                          AND b."row" = a."row" AND b.item > a.item
+    SEMI JOIN pairs AS p ON p.kind = a.kind AND p.unit = a.unit AND p.chunk = a.chunk
+                        AND p.lo = a.item AND p.hi = b.item
+    GROUP BY a.kind, a.unit, a.chunk, a.item, b.item
 ), holding AS (
-    -- the rows of each chunk part of 2+ items holding every item the query has in that chunk
+    -- the rows of each chunk part of 3+ items holding every item the query has in that chunk
     -- (an item is in a row at most once)
     SELECT p.qid, p.kind, p.unit, p.chunk, r."row"
     FROM part_items AS p
     JOIN est_dis_rows AS r ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk
                           AND r.item = p.item
-    WHERE p.n_items > 1
+    WHERE p.n_items > 2
     GROUP BY p.qid, p.kind, p.unit, p.chunk, r."row"
     HAVING count(*) = any_value(p.n_items)
 ), chunk_support AS (
     SELECT kind, unit, chunk, item, count(*) AS rows FROM est_dis_rows GROUP BY ALL
 ), counted AS (
     SELECT qid, kind, unit, chunk, count(*) AS rows FROM holding GROUP BY ALL
+    UNION ALL
+    SELECT p.qid, p.kind, p.unit, p.chunk, r.rows
+    FROM pairs AS p
+    JOIN pair_rows AS r ON r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk
+                       AND r.lo = p.lo AND r.hi = p.hi
     UNION ALL
     -- a part of one item: the rows holding the item in its chunk, counted once per chunk
     SELECT p.qid, p.kind, p.unit, p.chunk, s.rows
@@ -160,7 +199,7 @@ WITH wanted AS (
 SELECT p.*, CASE WHEN p.kind = 'term' THEN NULL ELSE coalesce(c.rows, 0) END AS rows
 FROM parts AS p
 LEFT JOIN counted AS c
-  ON c.qid = p.qid AND c.kind = p.kind AND c.unit = p.unit AND c.chunk IS NOT DISTINCT FROM p.chunk;
+  ON c.qid = p.qid AND c.kind = p.kind AND c.unit = p.unit AND c.chunk = p.chunk;
 
 -- name: est_dis_cluster_answers
 -- Every query's answer per cluster, or per joint cluster for a query held in shared chunks
@@ -228,58 +267,260 @@ FROM (SELECT DISTINCT qid FROM queries) AS q
 LEFT JOIN est_dis_cluster_answers AS a ON a.qid = q.qid
 GROUP BY q.qid;
 
--- name: est_gen_ancestors
--- Every leaf of the hierarchy with every node at or above it and the leaves under that node.
-CREATE OR REPLACE TEMP TABLE est_gen_ancestors AS
-WITH RECURSIVE nodes AS (
-    SELECT child AS node FROM hierarchy UNION SELECT parent FROM hierarchy
-), leaves AS (
-    SELECT node FROM nodes ANTI JOIN hierarchy AS h ON h.parent = nodes.node
-), up(leaf, ancestor) AS (
-    SELECT node, node FROM leaves
-    UNION ALL
-    SELECT u.leaf, h.parent FROM up AS u JOIN hierarchy AS h ON h.child = u.ancestor
-), counts AS (
-    SELECT ancestor, count(DISTINCT leaf) AS leaves FROM up GROUP BY ancestor
+-- name: est_gen_class_nodes
+-- Each distinct released transaction as an antichain of weighted nodes that covers the same
+-- leaves with the same chance. A copy of a node over L leaves stands for a given leaf under it
+-- with chance 1/L (one copy in a set release), copies add, capped at 1. Where a transaction
+-- holds a node and a node below it (an "open" node, as LCG releases do), the open node is
+-- replaced by its children, down to the lower node; each resulting node weighs the sum of the
+-- released nodes above or at it. Each leaf is then covered by at most one node of a class.
+-- "Above" is the preorder range test within a class (a covers b when b is in a.id..a.last),
+-- never `closure` joined on its ancestor side, which pairs a node with its whole subtree
+-- (issue 26); closure is read only upwards, from the lower node of each pair. Each row carries
+-- its class's `support`, so the counts need not join the classes again, and whether the class
+-- surely holds the node's leaf (`certain`: a node over one leaf is released at or below it;
+-- every released node generalizes an item of its transaction).
+-- The one generalized estimator (#42): `evaluate` runs it on the run's classes, `estimate` on
+-- a release file's (est_gen_node, est_gen_classes, est_gen_probes); $multiset: copies add.
+CREATE OR REPLACE TEMP TABLE est_gen_class_nodes AS
+WITH released AS (
+    SELECT c.cls, c.node, any_value(n.last) AS last,
+           least(1.0, (CASE WHEN $multiset THEN count(*) ELSE 1 END) / any_value(n.leaf_count))
+               AS weight, any_value(c.support) AS support, any_value(n.leaf_count) = 1 AS certain
+    FROM (SELECT cls, support, unnest(nodes) AS node FROM eval_classes) AS c
+    JOIN node AS n ON n.id = c.node
+    GROUP BY c.cls, c.node
+), flagged AS (
+    -- a node lies under another of its class when an earlier one in preorder reaches it
+    SELECT *, coalesce(max(last) OVER (PARTITION BY cls ORDER BY node
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                       -1) >= node AS nested
+    FROM released
+), nested_classes AS (
+    SELECT DISTINCT cls FROM flagged WHERE nested
+), below_top AS (
+    -- every released node under another one of its class, with the highest of those above it
+    -- (the smallest preorder id)
+    SELECT b.cls, b.node, min(a.node) AS top
+    FROM flagged AS b
+    JOIN released AS a ON a.cls = b.cls AND b.node > a.node AND b.node <= a.last
+    WHERE b.nested
+    GROUP BY b.cls, b.node
+), open AS (
+    -- the nodes on the way up from each such node to its top one, the top one included
+    SELECT DISTINCT b.cls, x.ancestor AS node
+    FROM below_top AS b
+    JOIN closure AS x ON x.node = b.node AND x.distance > 0 AND x.ancestor >= b.top
+), nested_released AS (
+    SELECT r.* FROM released AS r SEMI JOIN nested_classes AS c ON c.cls = r.cls
+), flat AS (
+    SELECT cls, node FROM nested_released
+    UNION
+    SELECT o.cls, n.id AS node FROM open AS o JOIN node AS n ON n.parent = o.node
 )
-SELECT DISTINCT u.leaf, u.ancestor, c.leaves
-FROM up AS u
-JOIN counts AS c ON c.ancestor = u.ancestor;
+-- a class without nested nodes is an antichain already
+SELECT r.cls, r.node, r.weight, r.support, r.certain
+FROM released AS r
+ANTI JOIN nested_classes AS c ON c.cls = r.cls
+UNION ALL
+SELECT f.cls, f.node, least(1.0, sum(r.weight)) AS weight, any_value(r.support) AS support,
+       bool_or(r.certain) AS certain
+FROM flat AS f
+ANTI JOIN open AS o ON o.cls = f.cls AND o.node = f.node
+JOIN nested_released AS r ON r.cls = f.cls AND f.node BETWEEN r.node AND r.last
+GROUP BY f.cls, f.node;
+
+-- name: est_gen_covers
+-- For every probe Q, every way to pick, for each of its items, a released node equal to the
+-- item or above it (`nodes`, sorted; repeats kept): the released transactions holding all the
+-- nodes of some pick are those covering Q.
+CREATE OR REPLACE TEMP TABLE est_gen_covers AS
+WITH RECURSIVE released AS (
+    SELECT DISTINCT node FROM est_gen_class_nodes
+), probe_items AS (
+    SELECT workload, size, qid, unnest(itemset) AS item, generate_subscripts(itemset, 1) AS pos
+    FROM eval_probes
+), choices AS (
+    SELECT p.workload, p.size, p.qid, p.pos, a.ancestor AS node
+    FROM probe_items AS p
+    JOIN closure AS a ON a.node = p.item
+    SEMI JOIN released AS r ON r.node = a.ancestor
+), covers(workload, size, qid, pos, nodes) AS (
+    SELECT workload, size, qid, pos, [node] FROM choices WHERE pos = 1
+    UNION ALL
+    SELECT c.workload, c.size, c.qid, c.pos, list_append(v.nodes, c.node)
+    FROM covers AS v
+    JOIN choices AS c ON c.workload = v.workload AND c.size = v.size AND c.qid = v.qid
+                     AND c.pos = v.pos + 1
+)
+SELECT workload, size, qid, list_sort(nodes) AS nodes
+FROM covers
+WHERE pos = size;
+
+-- name: est_gen_node_tuples
+-- For every sorted tuple of nodes a probe's cover picks: how many released transactions hold
+-- them all (`candidates`), and the sum over them of the products of the nodes' weights
+-- (`estimate`; a repeated node counts its weight again). Each leaf being covered by at most
+-- one node of a class, a probe's answer is a sum over its covers. A tuple's two rarest nodes
+-- (held by the fewest classes) are matched by a join of each class with itself, only the
+-- pairs some tuple begins with kept; the classes holding them are then looked up for each
+-- further node, by (class, node). The work is the classes holding a tuple's two rarest
+-- nodes, never every tuple a class could form, and no row per (tuple, class) is joined to
+-- anything but the class's next node: sums are taken per tuple first.
+CREATE OR REPLACE TEMP TABLE est_gen_node_tuples AS
+WITH needed AS (
+    SELECT row_number() OVER () AS tuple, nodes FROM (SELECT DISTINCT nodes FROM est_gen_covers)
+), classes_of AS (
+    SELECT node, count(*) AS classes FROM est_gen_class_nodes GROUP BY node
+), parts AS (
+    SELECT n.tuple, u.node, count(*) AS times, len(list_distinct(any_value(n.nodes))) AS width
+    FROM needed AS n, unnest(n.nodes) AS u(node)
+    GROUP BY n.tuple, u.node
+), positions AS (
+    -- a tuple with a node no class holds drops out: no class covers it
+    SELECT p.tuple, p.node, p.times, p.width,
+           row_number() OVER (PARTITION BY p.tuple ORDER BY c.classes, p.node) AS pos
+    FROM parts AS p
+    JOIN classes_of AS c ON c.node = p.node
+    QUALIFY count(*) OVER (PARTITION BY p.tuple) = p.width
+), firsts AS (
+    -- each tuple of 2+ nodes: its two rarest nodes, in id order, with how often each repeats
+    SELECT p1.tuple, p1.width, least(p1.node, p2.node) AS lo, greatest(p1.node, p2.node) AS hi,
+           CASE WHEN p1.node < p2.node THEN p1.times ELSE p2.times END AS lo_times,
+           CASE WHEN p1.node < p2.node THEN p2.times ELSE p1.times END AS hi_times
+    FROM positions AS p1
+    JOIN positions AS p2 ON p2.tuple = p1.tuple AND p2.pos = 2
+    WHERE p1.pos = 1
+), pair_hits AS MATERIALIZED (
+    -- the pairs of a class's nodes (by id) that begin some tuple: a join within each class
+    SELECT a.cls, a.support, a.node AS lo, b.node AS hi, a.weight AS lo_weight,
+           b.weight AS hi_weight, a.certain AND b.certain AS certain
+    FROM est_gen_class_nodes AS a
+    JOIN est_gen_class_nodes AS b ON b.cls = a.cls AND b.node > a.node
+    SEMI JOIN firsts AS f ON f.lo = a.node AND f.hi = b.node
+), anchors AS MATERIALIZED (
+    -- every tuple of 2+ nodes in every class holding its two rarest nodes
+    SELECT f.tuple, f.width, h.cls, h.support, h.certain,
+           pow(h.lo_weight, f.lo_times) * pow(h.hi_weight, f.hi_times) AS weight
+    FROM firsts AS f
+    JOIN pair_hits AS h ON h.lo = f.lo AND h.hi = f.hi
+), held AS (
+    -- (tuple, support, weight) of every class holding the whole tuple: 1 node, 2 nodes, 3
+    -- nodes (one lookup each), more (the lookups counted per class)
+    SELECT p.tuple, c.support, pow(c.weight, p.times) AS weight, c.certain
+    FROM positions AS p
+    JOIN est_gen_class_nodes AS c ON c.node = p.node
+    WHERE p.width = 1
+    UNION ALL
+    SELECT tuple, support, weight, certain FROM anchors WHERE width = 2
+    UNION ALL
+    SELECT a.tuple, a.support, a.weight * pow(c.weight, p.times) AS weight,
+           a.certain AND c.certain AS certain
+    FROM anchors AS a
+    JOIN positions AS p ON p.tuple = a.tuple AND p.pos = 3
+    JOIN est_gen_class_nodes AS c ON c.cls = a.cls AND c.node = p.node
+    WHERE a.width = 3
+    UNION ALL
+    SELECT a.tuple, any_value(a.support) AS support,
+           any_value(a.weight) * product(pow(c.weight, p.times)) AS weight,
+           any_value(a.certain) AND bool_and(c.certain) AS certain
+    FROM anchors AS a
+    JOIN positions AS p ON p.tuple = a.tuple AND p.pos > 2
+    JOIN est_gen_class_nodes AS c ON c.cls = a.cls AND c.node = p.node
+    WHERE a.width > 3
+    GROUP BY a.tuple, a.cls
+    HAVING count(*) = any_value(a.width) - 2
+), sums AS (
+    SELECT tuple, sum(support * weight) AS estimate, sum(support) AS candidates,
+           coalesce(sum(support) FILTER (WHERE certain), 0) AS proven
+    FROM held
+    GROUP BY tuple
+)
+SELECT n.nodes, s.estimate, s.candidates, s.proven
+FROM sums AS s
+JOIN needed AS n ON n.tuple = s.tuple;
+
+-- name: est_gen_scores
+-- For every probe Q: the released transactions covering it (an attack's candidates, the upper
+-- bound of its support), those surely holding it (`proven`, the lower bound: each item
+-- released as itself, or as a node over it alone) and the estimated support est(Q) = sum over
+-- released transactions R of prod over q in Q of p_R(q), the sums over its covers' node tuples.
+CREATE OR REPLACE TEMP TABLE est_gen_scores AS
+SELECT v.workload, v.size, v.qid,
+       sum(t.estimate) AS estimate, sum(t.candidates) AS candidates, sum(t.proven) AS proven
+FROM est_gen_covers AS v
+JOIN est_gen_node_tuples AS t ON t.nodes = v.nodes
+GROUP BY v.workload, v.size, v.qid;
+
+-- name: est_gen_node
+-- The hierarchy numbered in preorder (`node` as a stored dataset has it: id, label, parent id,
+-- depth, last id of the subtree, leaves below): each node's path from its root, sorted
+-- (a path sorts before its extensions), gives its id.
+CREATE OR REPLACE TEMP TABLE node AS
+WITH RECURSIVE labels AS (
+    SELECT child AS label FROM hierarchy UNION SELECT parent FROM hierarchy
+), walk(label, parent, path) AS (
+    SELECT l.label, CAST(NULL AS VARCHAR), [l.label]
+    FROM labels AS l
+    ANTI JOIN hierarchy AS h ON h.child = l.label
+    UNION ALL
+    SELECT h.child, w.label, list_append(w.path, h.child)
+    FROM walk AS w
+    JOIN hierarchy AS h ON h.parent = w.label
+), numbered AS (
+    SELECT label, parent, path, CAST(row_number() OVER (ORDER BY path) - 1 AS INTEGER) AS id
+    FROM walk
+), leaf AS (
+    SELECT n.label, NOT EXISTS (SELECT 1 FROM hierarchy AS h WHERE h.parent = n.label) AS is_leaf
+    FROM numbered AS n
+), below AS (
+    -- every node with each node at or above it, by label
+    SELECT u.above, count(*) AS nodes, count(*) FILTER (WHERE f.is_leaf) AS leaves
+    FROM numbered AS n, unnest(n.path) AS u(above)
+    JOIN leaf AS f ON f.label = n.label
+    GROUP BY u.above
+)
+SELECT n.id, n.label, p.id AS parent, CAST(len(n.path) - 1 AS INTEGER) AS depth,
+       CAST(n.id + b.nodes - 1 AS INTEGER) AS last, CAST(b.leaves AS INTEGER) AS leaf_count,
+       f.is_leaf
+FROM numbered AS n
+JOIN below AS b ON b.above = n.label
+JOIN leaf AS f ON f.label = n.label
+LEFT JOIN numbered AS p ON p.label = n.parent;
+
+-- name: est_gen_classes
+-- A generalized release's distinct transactions (node ids sorted, copies kept) and how many
+-- transactions were released as each: `eval_classes` as `evaluate` has it. A released label
+-- the hierarchy lacks stands for nothing.
+CREATE OR REPLACE TEMP TABLE eval_classes AS
+WITH per_tx AS (
+    SELECT r.tid, list(n.id ORDER BY n.id) AS itemset
+    FROM release AS r
+    JOIN node AS n ON n.label = r.item
+    GROUP BY r.tid
+)
+SELECT row_number() OVER (ORDER BY itemset) AS cls, itemset AS nodes, count(*) AS support
+FROM per_tx
+GROUP BY itemset;
+
+-- name: est_gen_probes
+-- The itemsets as `evaluate`'s probes over leaf ids; an item that is no leaf of the hierarchy
+-- takes id -1, which no released node covers (its itemset's answer is 0).
+CREATE OR REPLACE TEMP TABLE eval_probes AS
+SELECT 'estimate' AS workload, CAST(count(*) AS INTEGER) AS size, w.qid,
+       CAST(NULL AS BIGINT) AS tid, list(coalesce(n.id, -1) ORDER BY w.item) AS itemset,
+       CAST(NULL AS BIGINT) AS actual
+FROM (SELECT DISTINCT qid, item FROM queries) AS w
+LEFT JOIN node AS n ON n.label = w.item AND n.is_leaf
+GROUP BY w.qid;
 
 -- name: est_gen_answers
--- Every query's estimate and bounds on a generalized release. A released node over L leaves
--- stands for each of them with chance 1/L (the uniform assumption of COAT and PCTA), copies of
--- a node add, at most 1; a transaction holds the query with the product of its items' chances,
--- and the estimate sums that over the transactions. Every released node generalizes an item
--- of its transaction, so a transaction releasing every item of the query as itself holds it
--- (lower); one that releases no node at or above one of its items does not (upper, which
--- counts the transactions covering every item).
+-- Every itemset's estimate and bounds from est_gen_scores (0 where no class covers it).
 CREATE OR REPLACE TEMP TABLE est_answers AS
-WITH wanted AS (
-    SELECT DISTINCT qid, item FROM queries
-), sizes AS (
-    SELECT qid, count(*) AS n_items FROM wanted GROUP BY qid
-), copies AS (
-    SELECT tid, item AS node, count(*) AS copies FROM release GROUP BY tid, item
-), chance AS (
-    SELECT w.qid, c.tid, w.item, least(1.0, sum(c.copies / a.leaves)) AS p,
-           bool_or(c.node = w.item) AS as_itself
-    FROM wanted AS w
-    JOIN est_gen_ancestors AS a ON a.leaf = w.item
-    JOIN copies AS c ON c.node = a.ancestor
-    GROUP BY w.qid, c.tid, w.item
-), holders AS (
-    SELECT c.qid, c.tid, product(c.p) AS p, bool_and(c.as_itself) AS certain
-    FROM chance AS c
-    JOIN sizes AS s ON s.qid = c.qid
-    GROUP BY c.qid, c.tid
-    HAVING count(*) = any_value(s.n_items)
-)
-SELECT s.qid, coalesce(sum(h.p), 0) AS estimate,
-       count(h.tid) FILTER (WHERE h.certain) AS lower, count(h.tid) AS upper
-FROM sizes AS s
-LEFT JOIN holders AS h ON h.qid = s.qid
-GROUP BY s.qid;
+SELECT p.qid, coalesce(s.estimate, 0) AS estimate, coalesce(s.proven, 0) AS lower,
+       coalesce(s.candidates, 0) AS upper
+FROM eval_probes AS p
+LEFT JOIN est_gen_scores AS s USING (workload, size, qid);
 
 -- name: est_read_clusters
 -- The release's `clusters` file (read as text) with its numbers typed.

@@ -100,29 +100,47 @@ LEFT JOIN deficits AS d ON d.joint = b.joint
 LEFT JOIN shared_rows AS s ON s.joint = b.joint;
 
 -- name: de_probe_places
--- Every probe with every cluster that releases all its items, and the place of each item.
+-- Every attack with every cluster that releases all its items, and the place of each item
+-- (only attacks need candidates; queries need only their estimates, de_est_queries). The
+-- clusters releasing all of an attack's items are among the places of its item released in
+-- the fewest places, the others looked up by (item, cluster) (as est_dis_parts finds them).
 CREATE OR REPLACE TEMP TABLE de_probe_places AS
 WITH items AS (
-    SELECT workload, size, qid, unnest(itemset) AS item FROM eval_probes
-), placed AS (
-    SELECT i.workload, i.size, i.qid, p.*
+    SELECT workload, size, qid, unnest(itemset) AS item FROM eval_probes WHERE workload = 'attack'
+), place_counts AS (
+    SELECT item, count(*) AS places FROM de_places GROUP BY item
+), anchored AS (
+    SELECT i.workload, i.size, i.qid, arg_min(i.item, (c.places, i.item)) AS anchor
     FROM items AS i
-    JOIN de_places AS p ON p.item = i.item
+    JOIN place_counts AS c ON c.item = i.item
+    GROUP BY i.workload, i.size, i.qid
+    HAVING count(*) = any_value(i.size)
+), candidates AS (
+    SELECT a.workload, a.size, a.qid, a.anchor, p.cluster
+    FROM anchored AS a
+    JOIN de_places AS p ON p.item = a.anchor
 ), complete AS (
-    SELECT workload, size, qid, cluster
-    FROM placed
-    GROUP BY workload, size, qid, cluster
-    HAVING count(*) = any_value(size)
+    SELECT workload, size, qid, cluster FROM candidates WHERE size = 1
+    UNION ALL
+    SELECT c.workload, c.size, c.qid, c.cluster
+    FROM candidates AS c
+    JOIN items AS i ON i.workload = c.workload AND i.size = c.size AND i.qid = c.qid
+                   AND i.item <> c.anchor
+    JOIN de_places AS p ON p.item = i.item AND p.cluster = c.cluster
+    WHERE c.size > 1
+    GROUP BY c.workload, c.size, c.qid, c.cluster
+    HAVING count(*) = any_value(c.size) - 1
 )
-SELECT p.*
-FROM placed AS p
-SEMI JOIN complete AS c
-  ON c.workload = p.workload AND c.size = p.size AND c.qid = p.qid AND c.cluster = p.cluster;
+SELECT i.workload, i.size, i.qid, p.*
+FROM complete AS c
+JOIN items AS i ON i.workload = c.workload AND i.size = c.size AND i.qid = c.qid
+JOIN de_places AS p ON p.item = i.item AND p.cluster = c.cluster;
 
 -- name: de_part_rows
 -- For every probe, cluster and chunk its items fall in: how many of the chunk's rows hold
--- all of the probe's items there (an item alone: its support in the chunk; two or three:
--- counted over the chunk's rows).
+-- all of the probe's items there (an item alone: its support in the chunk; two: a join of
+-- each chunk row with itself, kept to the pairs some part asks for; three or more: counted
+-- over the chunk's rows).
 CREATE OR REPLACE TEMP TABLE de_part_rows AS
 WITH parts AS (
     SELECT workload, size, qid, cluster, kind, unit, chunk, any_value(unit_size) AS unit_size,
@@ -130,8 +148,20 @@ WITH parts AS (
     FROM de_probe_places
     WHERE kind <> 'term'
     GROUP BY workload, size, qid, cluster, kind, unit, chunk
+), pairs AS (
+    SELECT DISTINCT kind, unit, chunk, list_min(items) AS lo, list_max(items) AS hi
+    FROM parts
+    WHERE n_items = 2
+), pair_rows AS (
+    SELECT a.kind, a.unit, a.chunk, a.item AS lo, b.item AS hi, count(*) AS rows
+    FROM de_rows AS a
+    JOIN de_rows AS b ON b.kind = a.kind AND b.unit = a.unit AND b.chunk = a.chunk
+                     AND b."row" = a."row" AND b.item > a.item
+    SEMI JOIN pairs AS p ON p.kind = a.kind AND p.unit = a.unit AND p.chunk = a.chunk
+                        AND p.lo = a.item AND p.hi = b.item
+    GROUP BY a.kind, a.unit, a.chunk, a.item, b.item
 ), wide AS (
-    SELECT * FROM parts WHERE n_items > 1
+    SELECT * FROM parts WHERE n_items > 2
 ), holding AS (
     SELECT p.workload, p.size, p.qid, p.cluster, p.kind, p.unit, p.chunk, r."row"
     FROM (SELECT *, unnest(items) AS item FROM wide) AS p
@@ -145,9 +175,14 @@ WITH parts AS (
     GROUP BY ALL
 )
 SELECT p.workload, p.size, p.qid, p.cluster, p.kind, p.unit, p.chunk, p.unit_size,
-       CASE WHEN p.n_items = 1 THEN p.least_rows ELSE coalesce(c.rows, 0) END AS rows
+       CASE WHEN p.n_items = 1 THEN p.least_rows
+            WHEN p.n_items = 2 THEN coalesce(r.rows, 0)
+            ELSE coalesce(c.rows, 0) END AS rows
 FROM parts AS p
-LEFT JOIN counted AS c USING (workload, size, qid, cluster, kind, unit, chunk);
+LEFT JOIN counted AS c USING (workload, size, qid, cluster, kind, unit, chunk)
+LEFT JOIN pair_rows AS r
+  ON p.n_items = 2 AND r.kind = p.kind AND r.unit = p.unit AND r.chunk = p.chunk
+ AND r.lo = list_min(p.items) AND r.hi = list_max(p.items);
 
 -- name: de_scores
 -- Every probe's candidates per cluster (its estimate is sql/estimate.sql's): the records
@@ -205,14 +240,15 @@ SELECT workload, size, qid, cluster, records AS n, coalesce(p, 0) AS p, coalesce
 FROM scored;
 
 -- name: de_est_queries
--- The probes as the queries of sql/estimate.sql (`queries(qid, item)`, labels as the release
--- tables hold them), numbered in (workload, size, qid) order: `evaluate` estimates with the
--- estimator `setanon estimate` runs on the release files.
+-- The query probes as the queries of sql/estimate.sql (`queries(qid, item)`, labels as the
+-- release tables hold them), numbered in (workload, size, qid) order: `evaluate` estimates
+-- with the estimator `setanon estimate` runs on the release files (attacks need none).
 CREATE OR REPLACE TEMP TABLE queries AS
 WITH numbered AS (
     SELECT row_number() OVER (ORDER BY workload, size, qid) - 1 AS est_qid, workload, size,
            qid AS probe, itemset
     FROM eval_probes
+    WHERE workload <> 'attack'
 )
 SELECT n.est_qid AS qid, n.workload, n.size, n.probe, l.label AS item
 FROM (SELECT *, unnest(itemset) AS item_id FROM numbered) AS n

@@ -87,14 +87,14 @@ RELEASES = {
     f"ON c.node = t.item {NESTED} AND (t.tid % 20 = 0 OR a.depth = 1)",
 }
 # The evaluation opens a node that has a released node below it into all its children, and
-# forms every tuple of up to 3 nodes within a class (eval_node_tuples): a class holding nested
+# forms every tuple of up to 3 nodes within a class (est_gen_node_tuples): a class holding nested
 # nodes costs (fan-out x nesting)^size by design, a hazard of its own, not a plan's (on the
 # wide tree, the 20 nested classes of "nested_few" make 1,500 nodes each and 2 x 10^7 tuples
 # of 2, two minutes). So the evaluation runs on the releases whose classes stay small, on
-# nested ones only over the fan-out-8 tree, and eval_node_tuples, which joins no hierarchy, is
+# nested ones only over the fan-out-8 tree, and est_gen_node_tuples, which joins no hierarchy, is
 # not held to the bound.
 EVALUATED = ("root", "top", "top_copies")
-UNBOUNDED = ("eval_node_tuples",)
+UNBOUNDED = ("est_gen_node_tuples",)
 
 
 def measure(store, multiset: bool) -> None:
@@ -146,8 +146,8 @@ def test_measuring_statements_do_not_explode(name):
                     ev.evaluate(store, release, model=model, workload=workload)
     steps = {p.step for p in log.plans}
     assert {"information_loss_part", "information_loss_multiset", "verify_generalizes",
-            "verify_covers", "verify_matching", "instance_nodes", "eval_class_nodes",
-            "eval_release_scores", "eval_generalization"} <= steps  # fmt: skip
+            "verify_covers", "verify_matching", "instance_nodes", "est_gen_class_nodes",
+            "est_gen_scores", "eval_generalization"} <= steps  # fmt: skip
     assert exploded(log) == []
 
 

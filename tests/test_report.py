@@ -98,21 +98,21 @@ def test_report_and_compare_reuse_the_stored_evaluation_of_their_workload(fig2: 
         return {e.step for e in log}, out
 
     ran, report = steps(lambda: run_report(fig2, run, workload=SMALL))
-    assert "eval_node_tuples" not in ran and "eval_info_read" in ran
+    assert "est_gen_node_tuples" not in ran and "eval_info_read" in ran
     assert report["evaluation"] == fresh
     ran, rows = steps(lambda: compare(fig2, [run], workload=SMALL))
-    assert "eval_node_tuples" not in ran
+    assert "est_gen_node_tuples" not in ran
     assert rows == compare(fig2, [run], workload=Workload(queries=20, targets=20))
     other = Workload(queries=20, targets=20, seed=1)
     ran, report = steps(lambda: run_report(fig2, run, workload=other))
-    assert "eval_node_tuples" in ran and report["evaluation"]["workload"]["seed"] == 1
+    assert "est_gen_node_tuples" in ran and report["evaluation"]["workload"]["seed"] == 1
     ran, _ = steps(lambda: run_report(fig2, run, workload=SMALL))  # the seed-1 one is stored now
-    assert "eval_node_tuples" in ran
+    assert "est_gen_node_tuples" in ran
     sweep(fig2, algorithm_names=["aa"], ks=[2], workload=SMALL, replace=True)
     with fig2.in_run(run):
         assert fig2.has_table("eval_info", schema=run)  # the sweep evaluated the new release
     ran, _ = steps(lambda: run_report(fig2, run, workload=Workload(queries=7, targets=7)))
-    assert "eval_node_tuples" in ran
+    assert "est_gen_node_tuples" in ran
 
 
 @pytest.mark.skipif(

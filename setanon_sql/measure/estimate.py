@@ -8,8 +8,9 @@ statement per step, the same blocks an analyst can run on the files.
 
 What each estimator assumes (README, "Counting from a release"):
 - generalized: a released node over L leaves stands for each of them with chance 1/L (COAT,
-  PCTA); bounds: the transactions releasing every item as itself hold it, those covering every
-  item may;
+  PCTA), copies add; bounds: the transactions releasing every item as itself (or as a node over
+  it alone) hold it, those covering every item may. The statements are `evaluate`'s own
+  (`GENERALIZED_ESTIMATOR`), run on the release file's distinct transactions;
 - disassociated: exact inside one chunk, chunks and term chunk independent, a term-chunk term
   held by occurrences / T records of its cluster, where the term chunk holds at least one
   occurrence per record left without a row (a record is never empty); bounds from the chunks'
@@ -43,7 +44,22 @@ DISASSOCIATED_STEPS = (
     "est_dis_cluster_answers",
     "est_dis_answers",
 )
-GENERALIZED_STEPS = ("est_gen_ancestors", "est_gen_answers")
+GENERALIZED_ESTIMATOR = (
+    "est_gen_class_nodes",
+    "est_gen_covers",
+    "est_gen_node_tuples",
+    "est_gen_scores",
+)
+"""The generalized estimator's statements, on `eval_classes` and `eval_probes`: `evaluate` runs
+them on a stored run, `estimate` on a release file's classes (one implementation)."""
+GENERALIZED_STEPS = (
+    "est_gen_node",
+    "closure",
+    "est_gen_classes",
+    "est_gen_probes",
+    *GENERALIZED_ESTIMATOR,
+    "est_gen_answers",
+)
 ESTIMATORS = {
     "disassociation": "disassociated: exact in a chunk, independent across chunks, "
     "term-chunk terms at their least occurrences",
@@ -151,8 +167,12 @@ def estimate(
                 )
             kind, known = "generalized", read_generalized(ex, path, Path(hierarchy), itemsets)
             steps = GENERALIZED_STEPS
+        params: dict[str, dict[str, Any]] = {
+            "est_dis_clusters": {"k": manifest_k(path)} if kind == "disassociation" else {},
+            "est_gen_class_nodes": {"multiset": True},  # a set release has one copy a node
+        }
         for step in steps:
-            ex.run(step, {"k": manifest_k(path)} if step == "est_dis_clusters" else None)
+            ex.run(step, params.get(step))
         rows = ex.run("est_answers_read").tuples("qid", "estimate", "lower", "upper")
     finally:
         ex.close()

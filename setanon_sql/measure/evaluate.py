@@ -23,7 +23,7 @@ from ..runs import Promise, promise_of
 from ..store.database import Store
 from . import evaluate_sample as es
 from . import metrics
-from .estimate import ESTIMATORS
+from .estimate import ESTIMATORS, GENERALIZED_ESTIMATOR
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -290,10 +290,8 @@ def score_counts(store: Store, model: Promise) -> None:
     among its released transactions (all three sums over transactions)."""
     store.run("k_anonymity_classes")
     store.run("eval_classes")
-    store.run("eval_class_nodes", {"multiset": model.multiset})
-    store.run("eval_covers")
-    store.run("eval_node_tuples")
-    store.run("eval_release_scores")
+    for step in GENERALIZED_ESTIMATOR:  # the estimator `setanon estimate` runs (#42)
+        store.run(step, {"multiset": model.multiset} if step == "est_gen_class_nodes" else None)
     store.run("eval_actual_supports")
     store.run("eval_scores")
 

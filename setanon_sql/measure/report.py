@@ -338,7 +338,16 @@ def _query_table(ev: dict[str, Any]) -> str:
         for r in ev[key]
     ]
     head = ["workload", "size", "queries", "ARE", "median RE", "RE > 50 %", "underestimated"]
-    return _table(head, rows) + _sample_note(ev.get("sample"))
+    return (
+        _table(head, rows) + _estimator_note(ev.get("estimator")) + _sample_note(ev.get("sample"))
+    )
+
+
+def _estimator_note(estimator: str | None) -> str:
+    """Which estimator answered the queries (`setanon estimate`'s, #42)."""
+    if estimator is None:
+        return ""
+    return f"<p>Estimates: {_e(estimator)} (the estimator of <code>setanon estimate</code>).</p>"
 
 
 def _interval(ci: list[float] | None) -> str:
