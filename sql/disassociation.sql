@@ -295,16 +295,24 @@ WITH places AS (
     FROM dis_joint AS j
     JOIN dis_shared AS s ON s.joint = j.joint
 ), touched AS (
-    SELECT m.cluster, m.tid, count(DISTINCT p.chunk) AS chunks, count(DISTINCT p.shared) AS shared
+    -- every (record, chunk) row once: a DISTINCT, not a count(DISTINCT) per record
+    SELECT DISTINCT m.cluster, m.tid, p.chunk, p.shared
     FROM cluster_members AS m
     JOIN dis_tx AS t ON t.tid = m.tid
-    LEFT JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
+    JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    GROUP BY m.cluster, m.tid
-), shapes AS (
-    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows, sum(shared) AS shared_rows
+), sizes AS (
+    SELECT cluster, count(*) AS size FROM cluster_members GROUP BY cluster
+), touched_rows AS (
+    SELECT cluster, count(chunk) AS chunk_rows, count(shared) AS shared_rows
     FROM touched
     GROUP BY cluster
+), shapes AS (
+    -- n as released (`clusters`): a record never loses its last term to suppression
+    SELECT z.cluster, z.size, coalesce(r.chunk_rows, 0) AS chunk_rows,
+           coalesce(r.shared_rows, 0) AS shared_rows
+    FROM sizes AS z
+    LEFT JOIN touched_rows AS r ON r.cluster = z.cluster
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
 ), chunks AS (
