@@ -231,6 +231,21 @@ SEMI JOIN verpart_frequent AS f ON f.unit = o.unit AND f.item = o.item;
 CREATE OR REPLACE TEMP TABLE verpart_sets_1 AS
 SELECT unit, [item] AS itemset, support FROM verpart_frequent;
 
+-- name: verpart_sets_2
+-- Every pair of candidate terms held by some record of a unit, with its support: VERPART's
+-- itemsets for m = 2, written out so that the default run needs no sqlglot (verpart.py builds
+-- the same statement for every size, and for sizes above 2).
+CREATE OR REPLACE TEMP TABLE verpart_sets_2 AS
+SELECT o1.unit, [o1.item, o2.item] AS itemset, count(*) AS support
+FROM verpart_candidate_occurrence AS o1
+JOIN verpart_candidate_occurrence AS o2
+  ON o2.unit = o1.unit AND o2.tid = o1.tid AND o2.item > o1.item
+GROUP BY o1.unit, o1.item, o2.item;
+
+-- name: verpart_bad_2
+-- The pairs of `verpart_sets_2` held by fewer than $k records: VERPART's bad itemsets for m = 2.
+SELECT unit, itemset FROM verpart_sets_2 WHERE support < $k;
+
 -- name: dis_chunks_from_lists
 -- The record chunks' domains VERPART chose, from one list per column: cluster, chunk, item.
 CREATE OR REPLACE TABLE dis_chunk AS
