@@ -231,6 +231,21 @@ SEMI JOIN verpart_frequent AS f ON f.unit = o.unit AND f.item = o.item;
 CREATE OR REPLACE TEMP TABLE verpart_sets_1 AS
 SELECT unit, [item] AS itemset, support FROM verpart_frequent;
 
+-- name: verpart_sets_2
+-- Every pair of candidate terms held by some record of a unit, with its support: VERPART's
+-- itemsets for m = 2, written out so that the default run needs no sqlglot (verpart.py builds
+-- the same statement for every size, and for sizes above 2).
+CREATE OR REPLACE TEMP TABLE verpart_sets_2 AS
+SELECT o1.unit, [o1.item, o2.item] AS itemset, count(*) AS support
+FROM verpart_candidate_occurrence AS o1
+JOIN verpart_candidate_occurrence AS o2
+  ON o2.unit = o1.unit AND o2.tid = o1.tid AND o2.item > o1.item
+GROUP BY o1.unit, o1.item, o2.item;
+
+-- name: verpart_bad_2
+-- The pairs of `verpart_sets_2` held by fewer than $k records: VERPART's bad itemsets for m = 2.
+SELECT unit, itemset FROM verpart_sets_2 WHERE support < $k;
+
 -- name: dis_chunks_from_lists
 -- The record chunks' domains VERPART chose, from one list per column: cluster, chunk, item.
 CREATE OR REPLACE TABLE dis_chunk AS
@@ -295,16 +310,24 @@ WITH places AS (
     FROM dis_joint AS j
     JOIN dis_shared AS s ON s.joint = j.joint
 ), touched AS (
-    SELECT m.cluster, m.tid, count(DISTINCT p.chunk) AS chunks, count(DISTINCT p.shared) AS shared
+    -- every (record, chunk) row once: a DISTINCT, not a count(DISTINCT) per record
+    SELECT DISTINCT m.cluster, m.tid, p.chunk, p.shared
     FROM cluster_members AS m
     JOIN dis_tx AS t ON t.tid = m.tid
-    LEFT JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
+    JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
-    GROUP BY m.cluster, m.tid
-), shapes AS (
-    SELECT cluster, count(*) AS size, sum(chunks) AS chunk_rows, sum(shared) AS shared_rows
+), sizes AS (
+    SELECT cluster, count(*) AS size FROM cluster_members GROUP BY cluster
+), touched_rows AS (
+    SELECT cluster, count(chunk) AS chunk_rows, count(shared) AS shared_rows
     FROM touched
     GROUP BY cluster
+), shapes AS (
+    -- n as released (`clusters`): a record never loses its last term to suppression
+    SELECT z.cluster, z.size, coalesce(r.chunk_rows, 0) AS chunk_rows,
+           coalesce(r.shared_rows, 0) AS shared_rows
+    FROM sizes AS z
+    LEFT JOIN touched_rows AS r ON r.cluster = z.cluster
 ), terms AS (
     SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
 ), chunks AS (

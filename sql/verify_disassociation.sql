@@ -243,6 +243,39 @@ SELECT cluster, size, chunk_rows, term_cover, terms, chunks, joint, shared_rows,
 FROM dv_cover_shapes
 ORDER BY cluster;
 
+-- name: dv_km_1
+-- Items of one chunk held by 1..k-1 of its rows (m = 1), as (size, itemset, support): what
+-- builders.km_violations(1, ...) renders, written out so that the check needs no sqlglot.
+CREATE OR REPLACE TEMP TABLE dv_km AS
+SELECT 1 AS size, [item_1] AS itemset, support
+FROM (
+    SELECT i1.node AS item_1, count(*) AS support
+    FROM dv_chunk_rows AS i1
+    GROUP BY i1.node
+    HAVING count(*) < $k
+) AS s1;
+
+-- name: dv_km_2
+-- Itemsets of 1..2 items of one chunk held by 1..k-1 of its rows (m = 2): what
+-- builders.km_violations(2, ...) renders; pairs over the frequent items only (Apriori).
+CREATE OR REPLACE TEMP TABLE dv_km AS
+SELECT 1 AS size, [item_1] AS itemset, support
+FROM (
+    SELECT i1.node AS item_1, count(*) AS support
+    FROM dv_chunk_rows AS i1
+    GROUP BY i1.node
+    HAVING count(*) < $k
+) AS s1
+UNION ALL
+SELECT 2 AS size, [item_1, item_2] AS itemset, support
+FROM (
+    SELECT i1.node AS item_1, i2.node AS item_2, count(*) AS support
+    FROM dv_chunk_frequent AS i1
+    JOIN dv_chunk_frequent AS i2 ON i2.tid = i1.tid AND i2.node > i1.node
+    GROUP BY i1.node, i2.node
+    HAVING count(*) < $k
+) AS s2;
+
 -- name: dv_km_per_size
 -- Itemsets of one chunk held by 1..k-1 of its rows, counted per size.
 SELECT size, count(*) AS itemsets FROM dv_km GROUP BY size;

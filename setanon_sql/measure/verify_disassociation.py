@@ -123,15 +123,19 @@ def prepare(store: Workspace) -> None:
 
 
 def chunk_km_violations(store: Workspace, *, k: int, m: int) -> dict[int, int]:
-    """Itemsets of 1..m items of one chunk held by 1..k-1 of its rows, per size."""
-    from ..engine import builders as queries  # sqlglot, as for the k^m verifier
-
+    """Itemsets of 1..m items of one chunk held by 1..k-1 of its rows, per size (m <= 2 by
+    named statements: importing sqlglot would cost the whole process more than the check)."""
     store.run("dv_chunk_rows")
     store.run("dv_chunk_frequent", {"k": k})
-    sql = queries.render(
-        queries.km_violations(m, singles="dv_chunk_rows", frequent="dv_chunk_frequent")
-    )
-    store.execute(ddl.create_table_as("dv_km", sql, temp=True), {"k": k}, step="dv_km")
+    if m <= 2:
+        store.run("dv_km_1" if m == 1 else "dv_km_2", {"k": k})
+    else:
+        from ..engine import builders as queries  # sqlglot, as for the k^m verifier
+
+        sql = queries.render(
+            queries.km_violations(m, singles="dv_chunk_rows", frequent="dv_chunk_frequent")
+        )
+        store.execute(ddl.create_table_as("dv_km", sql, temp=True), {"k": k}, step="dv_km")
     per_size = dict(store.run("dv_km_per_size").tuples("size", "itemsets"))
     return {s: int(per_size.get(s, 0)) for s in range(1, m + 1)}
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ...engine.contract import Workspace
@@ -132,17 +133,24 @@ def unsafe(found: list[ClusterShape], *, k: int, m: int) -> list[int]:
     return out
 
 
-def itemset_shapes(c: ClusterShape, m: int) -> list[tuple[int, int, int]]:
+def itemset_shapes(c: ClusterShape, m: int) -> tuple[tuple[int, int, int], ...]:
     """Every (record chunks, shared chunks, term-chunk terms) an itemset of <= m terms, one
     per chunk, may hold in some reconstruction, but one chunk alone (k^m-anonymity's)."""
     shared = c.shared_chunks if c.joint is not None else 0
-    return [
+    return _shapes(min(m, c.chunks), min(m, shared), min(m, c.terms), m)
+
+
+@lru_cache(maxsize=4096)
+def _shapes(chunks: int, shared: int, terms: int, m: int) -> tuple[tuple[int, int, int], ...]:
+    """`itemset_shapes` of the capped counts: a few distinct answers serve every cluster
+    (building them anew for each of thousands of clusters was most of the check's time)."""
+    return tuple(
         (p, q, t)
-        for p in range(min(m, c.chunks) + 1)
-        for q in range(min(m, shared) + 1)
-        for t in range(min(m, c.terms) + 1)
+        for p in range(chunks + 1)
+        for q in range(shared + 1)
+        for t in range(terms + 1)
         if 1 <= p + q + t <= m and not (p + q == 1 and t == 0)
-    ]
+    )
 
 
 def candidates(c: ClusterShape, p: int, t: int, *, rows: int) -> int:

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
-
-from sqlglot import exp, select
+from typing import TYPE_CHECKING, Any
 
 from ...engine import ddl
-from ...engine.builders import render
 from ...engine.contract import Workspace
+
+if TYPE_CHECKING:
+    from sqlglot import exp
 
 Unit = int
 Item = int
+NONE: frozenset[int] = frozenset()
 
 
 def sets_query(size: int) -> exp.Select:
@@ -41,6 +42,8 @@ def sets_query(size: int) -> exp.Select:
         >>> print(sets_query(2).sql("duckdb"))  # doctest: +ELLIPSIS
         SELECT "o1"."unit" AS "unit", [...] AS "itemset", COUNT(*) AS "support" FROM ...
     """
+    from sqlglot import exp, select
+
     if size < 2:
         raise ValueError("itemsets of at least two terms")
     source = "verpart_candidate_occurrence"
@@ -87,6 +90,8 @@ def bad_query(size: int) -> exp.Select:
         >>> print(bad_query(2).sql("duckdb"))
         SELECT "unit", "itemset" FROM "verpart_sets_2" WHERE "support" < $k
     """
+    from sqlglot import exp, select
+
     return (
         select(exp.column("unit", quoted=True), exp.column("itemset", quoted=True))
         .from_(exp.table_(f"verpart_sets_{size}", quoted=True))
@@ -100,11 +105,14 @@ def count_sets(store: Workspace, m: int, k: int) -> None:
     """`verpart_sets_2..m` over `verpart_candidate_occurrence`."""
     store.run("verpart_frequent_sets_1")
     for size in range(2, m + 1):
+        if size == 2:  # the named statement: no sqlglot to import for the default m = 2
+            store.run("verpart_sets_2")
+            continue
+        from ...engine.builders import render
+
         name = f"verpart_sets_{size}"
         store.execute(
-            ddl.create_table_as(name, render(sets_query(size)), temp=True),
-            {"k": k} if size > 2 else None,
-            step=name,
+            ddl.create_table_as(name, render(sets_query(size)), temp=True), {"k": k}, step=name
         )
 
 
@@ -118,9 +126,13 @@ def bad_sets(store: Workspace, m: int, k: int) -> dict[Unit, list[tuple[Item, ..
     """Every unit's minimal bad itemsets: 2..m candidate terms held by 1..k-1 records."""
     out: dict[Unit, list[tuple[Item, ...]]] = defaultdict(list)
     for size in range(2, m + 1):
-        rows = store.execute(render(bad_query(size)), {"k": k}, step=f"verpart_bad_{size}").tuples(
-            "unit", "itemset"
-        )
+        if size == 2:
+            answer = store.run("verpart_bad_2", {"k": k})
+        else:
+            from ...engine.builders import render
+
+            answer = store.execute(render(bad_query(size)), {"k": k}, step=f"verpart_bad_{size}")
+        rows = answer.tuples("unit", "itemset")
         for unit, itemset in rows:
             out[int(unit)].append(tuple(itemset))
     return out
@@ -133,17 +145,16 @@ def greedy(order: list[Item], bad: Iterable[tuple[Item, ...]]) -> list[list[Item
         >>> greedy([1, 2, 3, 4], [(1, 2), (2, 3, 4)])
         [[1, 3, 4], [2]]
     """
-    holding: dict[Item, list[tuple[Item, ...]]] = defaultdict(list)
-    for itemset in bad:
-        for item in itemset:
-            holding[item].append(itemset)
+    pairs, longer = partners(bad)
     chunks: list[list[Item]] = []
     left = list(order)
     while left:
         domain: set[Item] = set()
         chunk, later = [], []
         for item in left:
-            if any(all(o == item or o in domain for o in s) for s in holding.get(item, ())):
+            if not pairs.get(item, NONE).isdisjoint(domain) or any(
+                domain.issuperset(rest) for rest in longer.get(item, ())
+            ):
                 later.append(item)
             else:
                 domain.add(item)
@@ -151,6 +162,30 @@ def greedy(order: list[Item], bad: Iterable[tuple[Item, ...]]) -> list[list[Item
         chunks.append(chunk)
         left = later
     return chunks
+
+
+def partners(
+    bad: Iterable[tuple[Item, ...]],
+) -> tuple[dict[Item, set[Item]], dict[Item, list[tuple[Item, ...]]]]:
+    """For every item, the other terms of the bad itemsets holding it: the partners of its bad
+    pairs as a set (a set test per item, which is most of VERPART's Python time on m = 2), and
+    the rest of each longer bad itemset.
+
+    Example:
+        >>> partners([(1, 2), (2, 3, 4)])
+        ({1: {2}, 2: {1}}, {2: [(3, 4)], 3: [(2, 4)], 4: [(2, 3)]})
+    """
+    pairs: dict[Item, set[Item]] = {}
+    longer: dict[Item, list[tuple[Item, ...]]] = {}
+    for itemset in bad:
+        if len(itemset) == 2:
+            a, b = itemset
+            pairs.setdefault(a, set()).add(b)
+            pairs.setdefault(b, set()).add(a)
+            continue
+        for j, item in enumerate(itemset):
+            longer.setdefault(item, []).append(itemset[:j] + itemset[j + 1 :])
+    return pairs, longer
 
 
 def verpart(store: Workspace, *, k: int, m: int, units: str) -> dict[Unit, list[list[Item]]]:
