@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from sqlglot import exp, select
 
-from ..engine.builders import col, itemset_supports
+from .builders import col, itemset_supports
 
 
 def _items(table: str, width: int) -> list[exp.Column]:
