@@ -1,6 +1,7 @@
-"""Every named statement of sql/ as Spark SQL, against its golden file: a sqlglot upgrade, a
-changed statement or a changed Spark rewrite shows here as a diff, without a JVM. Review the
-diff, then regenerate with `python -m tests.helpers.golden --update` (tests/helpers/golden.py)."""
+"""Every named statement of sql/ that Spark can run (derived in tests/helpers/golden.py) as
+Spark SQL, against its golden file: a sqlglot upgrade, a changed statement or a changed Spark
+rewrite shows here as a diff, without a JVM. Review the diff, then regenerate with
+`python -m tests.helpers.golden --update`."""
 
 from __future__ import annotations
 

@@ -23,7 +23,8 @@ from setanon_sql import (
     open_store,
     runs,
 )
-from setanon_sql.algorithms import km_cut, km_specialize, km_sql
+from setanon_sql.algorithms import km_cut, km_specialize
+from setanon_sql.engine import km_builders as km_sql
 from setanon_sql.engine.builders import render
 from setanon_sql.measure.synthetic import SynthSpec, write_baskets
 

@@ -623,3 +623,30 @@ def test_debug_is_set_for_the_command_only():
     finally:
         if before is not None:
             os.environ["SETANON_DEBUG"] = before
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "tail"), [("partition", 0), ("partition", None), ("aa", None), ("da", None)]
+)
+def test_every_statement_a_spark_run_reads_has_its_golden_file(
+    spark, tmp_path, monkeypatch, algorithm, tail
+):
+    """The golden Spark files are derived from the modules the Spark path imports
+    (tests/helpers/golden.py): a run on Spark, with its verifier and measures, reads no named
+    statement outside that set (so none escapes the golden check)."""
+    from helpers import golden
+
+    if tail is not None:
+        monkeypatch.setattr(partition_tail, "TAIL_ROWS", tail)
+    read: set[str] = set()
+    lookup = sqlfiles.statement
+
+    def recorded(name, *args, **kwargs):
+        read.add(name.split(":")[0])
+        return lookup(name, *args, **kwargs)
+
+    monkeypatch.setattr(sqlfiles, "statement", recorded)
+    path = write_parquet(tmp_path, [*FIG2_TX, *TABLE2_TX.values()])
+    params = Params(algorithm=algorithm, k=2, m=2 if algorithm != "partition" else None)
+    spark_release(spark, path, AB_TREE, params)
+    assert read and read <= set(golden.names()), sorted(read - set(golden.names()))

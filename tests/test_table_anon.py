@@ -177,7 +177,7 @@ def test_l_diverse_releases(case, l):  # noqa: E741
 def test_packed_children_across_several_words(monkeypatch):
     """The mining packs each attribute's child id into bit fields of 64-bit words; with words
     of 6 bits every attribute gets its own word and the closed records stay the same."""
-    from setanon_sql.relational import builders as queries
+    from setanon_sql.engine import table_builders as queries
 
     assert queries.layout([100, 5, 30_000, 3]) == [
         queries.Field(1, 0, 127), queries.Field(1, 7, 7), queries.Field(1, 10, 32767),

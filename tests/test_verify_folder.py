@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -40,6 +41,22 @@ def release(data: Path, out: Path, *extra: object) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def released(data: Path, tmp_path_factory):
+    """A copy of the folder the tool wrote with these options, written once per module and
+    copied for each test (a test tampers with its own copy)."""
+    written: dict[tuple[str, ...], Path] = {}
+
+    def copy(out: Path, *extra: object) -> Path:
+        key = tuple(map(str, extra))
+        if key not in written:
+            written[key] = release(data, tmp_path_factory.mktemp("written") / "rel", *extra)
+        shutil.copytree(written[key], out)
+        return out
+
+    return copy
+
+
 def verify(data: Path, folder: Path, *extra: object):
     return cli("verify", data, "-r", folder, "--json", *extra)
 
@@ -65,8 +82,8 @@ def manifest(folder: Path, **changes: object) -> None:
 
 
 @pytest.mark.parametrize("files", ["csv", "parquet"])
-def test_the_folder_the_tool_wrote_verifies(data, tmp_path, files):
-    folder = release(data, tmp_path / "rel", "--files", files)
+def test_the_folder_the_tool_wrote_verifies(data, released, tmp_path, files):
+    folder = released(tmp_path / "rel", "--files", files)
     assert (folder / "shared_chunks.csv").exists() or files == "parquet"
     r = verify(data, folder)
     assert r.code == 0, r.stdout + r.stderr
@@ -121,8 +138,8 @@ def _hide_the_term_chunks(folder: Path) -> None:
     [_edit_a_row, _drop_a_row, _change_a_count, _raise_k, _drop_a_shared_row,
      _hide_the_term_chunks],
 )  # fmt: skip
-def test_a_tampered_folder_fails(data, tmp_path, tamper):
-    folder = release(data, tmp_path / "rel")
+def test_a_tampered_folder_fails(data, released, tmp_path, tamper):
+    folder = released(tmp_path / "rel")
     assert verify(data, folder).code == 0
     tamper(folder)
     r = verify(data, folder)
@@ -130,8 +147,8 @@ def test_a_tampered_folder_fails(data, tmp_path, tamper):
     assert not r.json()["ok"]
 
 
-def test_a_folder_against_other_data_fails(data, tmp_path):
-    folder = release(data, tmp_path / "rel")
+def test_a_folder_against_other_data_fails(data, released, tmp_path):
+    folder = released(tmp_path / "rel")
     other = tmp_path / "other.txt"
     other.write_text("".join(data.read_text().splitlines(keepends=True)[1:]))
     r = verify(other, folder)
@@ -189,8 +206,8 @@ def _not_parquet(folder: Path) -> None:
     [_no_manifest, _another_tool, _k_not_a_number, _a_file_missing, _other_columns,
      _a_size_not_a_number, _not_parquet],
 )  # fmt: skip
-def test_a_folder_that_is_no_release_is_refused(data, tmp_path, spoil):
-    folder = release(data, tmp_path / "rel", "--option", "refine=false")
+def test_a_folder_that_is_no_release_is_refused(data, released, tmp_path, spoil):
+    folder = released(tmp_path / "rel", "--option", "refine=false")
     spoil(folder)
     r = verify(data, folder)
     assert r.code == ExitCode.INPUT, r.stderr
@@ -198,14 +215,14 @@ def test_a_folder_that_is_no_release_is_refused(data, tmp_path, spoil):
     assert str(folder) in r.stderr
 
 
-def test_options_of_generalized_releases_are_refused(data, tmp_path):
-    folder = release(data, tmp_path / "rel")
+def test_options_of_generalized_releases_are_refused(data, released, tmp_path):
+    folder = released(tmp_path / "rel")
     r = verify(data, folder, "--model", "k")
     assert r.code == ExitCode.USAGE and "--model" in r.stderr
 
 
-def test_the_folder_is_left_as_it_was(data, tmp_path):
-    folder = release(data, tmp_path / "rel", "--files", "parquet")
+def test_the_folder_is_left_as_it_was(data, released, tmp_path):
+    folder = released(tmp_path / "rel", "--files", "parquet")
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert verify(data, folder).code == 0
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

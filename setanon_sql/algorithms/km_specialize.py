@@ -24,10 +24,11 @@ from collections.abc import Iterable
 
 import pyarrow as pa
 
+from ..engine import km_builders as km_sql
 from ..engine.builders import render
 from ..engine.contract import Workspace
 from ..progress import Progress
-from . import km_cut, km_sql
+from . import km_cut
 
 Itemset = km_cut.Itemset
 # What an itemset under k needs to lie in the cut: the nodes split, the nodes kept whole.

@@ -15,11 +15,11 @@ from typing import Any, TypeAlias
 
 import duckdb
 import pyarrow as pa
-from sqlglot import exp, select
 
 from ..engine import ddl
 from ..engine.builders import render
 from ..engine.sqltext import qualified, split_qualified
+from ..engine.table_release import empty_values, long_qi, trimmed_source
 from ..errors import InputError, ParamsError
 from ..store import textfile
 from ..store.database import Store, quote
@@ -44,10 +44,6 @@ class TableData:
     sensitive: str | None
     rows: int
     combos: int
-
-
-def _ident(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=True)
 
 
 def _relation(
@@ -151,64 +147,6 @@ def source_columns(store: Store) -> dict[str, str]:
     """The columns of the table read (`rel_raw`) and their DuckDB types, in its order."""
     found = store.execute(ddl.describe("rel_raw"), step="describe_table")
     return dict(found.tuples("column_name", "column_type"))
-
-
-def trimmed_source(cols: Mapping[str, str], drop_missing: str | None) -> exp.Select:
-    """`rel_raw` with a row id, text columns trimmed, rows holding the missing-value token out."""
-    items: list[exp.Expr] = [exp.column("rowid").as_("rid", quoted=True)]
-    for name, kind in cols.items():
-        col = exp.column(name, quoted=True)
-        value = exp.func("trim", col) if kind == "VARCHAR" else col
-        items.append(value.as_(name, quoted=True))
-    q = select(*items).from_("rel_raw")
-    if drop_missing is not None:
-        token = exp.Placeholder(this="missing")
-        for name in cols:
-            text = exp.func("trim", exp.cast(exp.column(name, quoted=True), "VARCHAR"))
-            q = q.where(
-                exp.or_(
-                    exp.column(name, quoted=True).is_(exp.null()),
-                    exp.NEQ(this=text, expression=token),
-                )
-            )
-    return q
-
-
-def empty_values(columns: Sequence[str]) -> exp.Select:
-    """How many rows of `rel_source` hold no value (NULL or blank) in each of these columns,
-    one count a column named as it: every column in one scan.
-
-    Example:
-        >>> print(empty_values(["age"]).sql("duckdb"))
-        SELECT COUNT_IF("age" IS NULL OR TRIM(CAST("age" AS TEXT)) = '') AS "age" FROM "rel_source"
-    """
-    counts = []
-    for name in columns:
-        col = exp.column(name, quoted=True)
-        blank = exp.EQ(
-            this=exp.func("trim", exp.cast(col.copy(), "VARCHAR")),
-            expression=exp.Literal.string(""),
-        )
-        counts.append(
-            exp.func("count_if", exp.or_(col.is_(exp.null()), blank)).as_(name, quoted=True)
-        )
-    return select(*counts).from_(exp.table_("rel_source", quoted=True))
-
-
-def long_qi(qi: Sequence[str], table: str = "rel_source") -> exp.Expr:
-    """One row per (rid, attribute) of `table` with the QI value as trimmed text."""
-    parts = [
-        select(
-            exp.column("rid", quoted=True),
-            exp.Literal.number(j).as_("attr"),
-            exp.func("trim", exp.cast(exp.column(name, quoted=True), "VARCHAR")).as_("label"),
-        ).from_(exp.table_(table, quoted=True))
-        for j, name in enumerate(qi, 1)
-    ]
-    out: exp.Expr = parts[0]
-    for p in parts[1:]:
-        out = exp.union(out, p, distinct=False)
-    return out
 
 
 def load_table(

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..engine import ddl
+from ..engine import table_builders as queries
 from ..engine.builders import render
 from ..errors import InfeasibleError, ParamsError
 from ..store.database import Store
 from ..store.hierarchy import Hierarchy
-from . import builders as queries
 from .data import TableData
 from .taxonomy import CostMeasure
 

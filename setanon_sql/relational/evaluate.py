@@ -9,9 +9,9 @@ from typing import Any
 
 from ..engine import ddl
 from ..engine.builders import render
+from ..engine.table_release import classes_query
 from ..errors import ParamsError
 from ..store.database import Store
-from .output import classes_query
 
 
 def table_utility(

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ..engine import ddl
+from ..engine import table_builders as queries
 from ..engine.builders import render
 from ..progress import Progress, quiet
 from ..store.database import Store
-from . import builders as queries
 from .diversity import keep_sensitive
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import ddl
+from ..engine import table_builders as queries
 from ..engine.builders import render
 from ..progress import Progress, quiet
 from ..store.database import Store
-from . import builders as queries
 
 
 @dataclass(frozen=True)

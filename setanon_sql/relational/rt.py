@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlglot import exp, select
-
 from .. import runs
 from ..catalog import MAX_K
 from ..engine import ddl
-from ..engine.builders import col, render
+from ..engine.builders import render
+from ..engine.rt_builders import rt_release_query
+from ..engine.table_release import release_query
 from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
 from ..params import check_whole
 from ..progress import Progress, quiet
@@ -47,7 +47,7 @@ from ..store.publish import inputs_of
 from . import COVER_CAP, MINE_BEAM, cluster_rows
 from .data import TableData, TableSource, load_table, source_columns
 from .diversity import check_feasible
-from .output import TableOutput, loss, release_query
+from .output import TableOutput, loss
 from .rt_cuts import cut_classes
 from .rt_merge import merge_classes
 from .rt_pairs import ItemRows, PairOutput, read_item_rows
@@ -272,24 +272,6 @@ def raise_missing(data: TableData, items: str) -> None:
     """Refuse a set column the table does not have."""
     raise InputError(
         f"{data.source}: no set column {items!r}; columns are {', '.join(map(repr, data.columns))}"
-    )
-
-
-def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.Select:
-    """`table_release` with its set column replaced by the released sets (`rt_release_sets`):
-    a list where the source had one, else the labels joined as `text` (quoted where needed)."""
-    value = col("s", "labels") if is_list else col("s", "text")
-    picked: list[exp.Expr] = [col("r", "rid"), col("r", "cluster")]
-    for c in columns:
-        picked.append(value.copy().as_(c, quoted=True) if c == items else col("r", c))
-    return (
-        select(*picked)
-        .from_(exp.table_("rt_table_release", quoted=True).as_("r", quoted=True))
-        .join(
-            exp.table_("rt_release_sets", quoted=True).as_("s", quoted=True),
-            on=exp.EQ(this=col("s", "rid"), expression=col("r", "rid")),
-        )
-        .order_by(col("r", "rid"))
     )
 
 

@@ -16,10 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlglot import exp, select
-
 from ..engine import ddl
-from ..engine.builders import col, render
+from ..engine.builders import render
+from ..engine.rt_builders import (
+    item_row_query,
+    read_keys_query,
+    record_key_query,
+    released_rows_query,
+)
 from ..errors import InputError, ParamsError
 from ..store.database import Run, Store
 from ..store.outputs import Publication, check_file
@@ -82,9 +86,8 @@ def read_item_rows(
             f"{data.source}: the records already have a column {items!r}, the name of the items "
             "column: rename one of them"
         )
-    raw_keys = select(_key_text(exp.column(rows.key, quoted=True)).as_("key", quoted=True))
     store.execute(  # every record's key as read, before --drop-missing: its rows go with it
-        ddl.create_table_as("rt_read_key", render(raw_keys.from_("rel_raw").distinct())),
+        ddl.create_table_as("rt_read_key", render(read_keys_query(rows.key))),
         step="rt_read_key",
     )
     if rows.table is not None:
@@ -118,38 +121,6 @@ def read_item_rows(
     return name
 
 
-def _key_text(column: exp.Column) -> exp.Expr:
-    """A key as trimmed text: the same key read from a CSV and from Parquet joins."""
-    return exp.func("trim", exp.cast(column, "VARCHAR"))
-
-
-def item_row_query(key: str, items: str) -> exp.Select:
-    """The item rows as `(key, item)`, in file order (`row`).
-
-    Example:
-        >>> print(item_row_query("id", "code").sql("duckdb"))
-        SELECT TRIM(CAST("id" AS TEXT)) AS "key", TRIM("code") AS "item", rowid AS "row" FROM "rel_raw"
-    """
-    return select(
-        _key_text(exp.column(key, quoted=True)).as_("key", quoted=True),
-        exp.func("trim", exp.column(items, quoted=True)).as_("item", quoted=True),
-        exp.column("rowid").as_("row", quoted=True),
-    ).from_(exp.table_("rel_raw", quoted=True))
-
-
-def record_key_query(key: str) -> exp.Select:
-    """Every record's key as `(rid, key)`.
-
-    Example:
-        >>> print(record_key_query("id").sql("duckdb"))
-        SELECT "rid" AS "rid", TRIM(CAST("id" AS TEXT)) AS "key" FROM "rel_source"
-    """
-    return select(
-        exp.column("rid", quoted=True).as_("rid", quoted=True),
-        _key_text(exp.column(key, quoted=True)).as_("key", quoted=True),
-    ).from_(exp.table_("rel_source", quoted=True))
-
-
 def _refuse_problems(store: Store, rows_name: str, records: str, key: str, items: str) -> None:
     """One line for the first problem of the join, in the order the checks are listed."""
     p = store.run("rt_pair_problems").one()
@@ -181,26 +152,6 @@ def _refuse_problems(store: Store, rows_name: str, records: str, key: str, items
             f"keys {shown(p['bare_examples'])}; every record needs at least one (drop them, or "
             "give them an item)"
         )
-
-
-def released_rows_query(run: str, catalog: str, key: str, items: str) -> exp.Select:
-    """A run's released `(key, item)` rows: each record's released items, one a row, records
-    in their order and a record's items by label."""
-    release = exp.table_("table_release", db=run, catalog=catalog, quoted=True)
-    unnested = (
-        select(
-            col("r", "rid"),
-            col("r", key).as_(key, quoted=True),
-            exp.Unnest(expressions=[col("r", items)]).as_("item", quoted=True),
-        )
-        .from_(release.as_("r", quoted=True))
-        .subquery("u", copy=False)
-    )
-    return (
-        select(col("u", key), col("u", "item").as_(items, quoted=True))
-        .from_(unnested)
-        .order_by(col("u", "rid"), col("u", "item"))
-    )
 
 
 @dataclass

@@ -9,46 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlglot import exp, select
-
 from ..engine.builders import render
+from ..engine.rt_builders import qi_loss_query
 from ..runs import read_info
 from ..store.database import Store
-from .data import long_qi
 from .rt_evaluate import evaluate_rt
 from .rt_judge import rt_metrics, stored_rt, verify_rt_run
-
-
-def qi_loss_query(qi: Sequence[str]) -> exp.Select:
-    """The release's NCP of every QI: the mean over rows of the cost of its released node.
-
-    Example:
-        >>> print(qi_loss_query(["age"]).sql("duckdb"))  # doctest: +ELLIPSIS
-        SELECT "a"."name" AS "column", AVG("n"."cost") AS "ncp" FROM (SELECT "rid", 1 AS attr, ...
-    """
-    released = long_qi(qi, "table_release")
-    if not isinstance(released, exp.Query):
-        raise TypeError(f"not a query: {released!r}")
-    on_node = exp.and_(
-        exp.EQ(this=exp.column("attr", "n", quoted=True), expression=exp.column("attr", "r")),
-        exp.EQ(this=exp.column("label", "n", quoted=True), expression=exp.column("label", "r")),
-    )
-    return (
-        select(
-            exp.column("name", "a", quoted=True).as_("column", quoted=True),
-            exp.Avg(this=exp.column("cost", "n", quoted=True)).as_("ncp", quoted=True),
-        )
-        .from_(released.subquery("r", copy=False))
-        .join(exp.table_("rel_node", quoted=True).as_("n", quoted=True), on=on_node)
-        .join(
-            exp.table_("rel_attr", quoted=True).as_("a", quoted=True),
-            on=exp.EQ(
-                this=exp.column("attr", "a", quoted=True), expression=exp.column("attr", "r")
-            ),
-        )
-        .group_by(exp.column("attr", "a", quoted=True), exp.column("name", "a", quoted=True))
-        .order_by(exp.column("attr", "a", quoted=True))
-    )
 
 
 def qi_losses(store: Store, run: str) -> dict[str, float]:

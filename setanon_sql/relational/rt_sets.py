@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pyarrow as pa
-from sqlglot import exp, select
 
 from ..engine import ddl
-from ..engine.builders import col, itemset_supports, render
+from ..engine.builders import render
+from ..engine.rt_builders import class_violations, set_column_copy
 from ..errors import InputError, ParamsError
 from ..progress import Progress
 from ..store import hierarchy
@@ -88,9 +88,7 @@ def load_sets(
     rows) into `rt_labels` and `rt_tx`, with the item hierarchy as `rt_node`; refuse empty
     sets, blank items and items that are no leaf."""
     if copy:
-        query = select(col("s", "rid"), col("s", column.name).as_("items", quoted=True)).from_(
-            exp.table_("rel_source", quoted=True).as_("s", quoted=True)
-        )
+        query = set_column_copy(column.name)
         store.execute(ddl.create_table_as("rt_set", render(query)), step="rt_set")
     empty = store.run("rt_set_problems").one()["empty_sets"]
     if empty:
@@ -152,17 +150,6 @@ def node_table(tree: hierarchy.Hierarchy) -> pa.Table:
             "depth": pa.array(tree.depth, i32),
         }
     )
-
-
-def class_violations(size: int) -> exp.Select:
-    """Every class's `size`-itemsets of generalized records held by 1..$k-1 of its records.
-
-    Example:
-        >>> print(class_violations(1).sql("duckdb"))  # doctest: +ELLIPSIS
-        SELECT "i1"."node" AS "item_1", COUNT(*) AS "support", "i1"."cluster" AS "cluster" ...
-    """
-    q = itemset_supports("rt_generalized", size, tid="rid", item="node")
-    return q.select(col("i1", "cluster").as_("cluster", quoted=True)).group_by(col("i1", "cluster"))
 
 
 class LiftCost:
@@ -287,9 +274,7 @@ def km_in_classes(
 
 def _read_violations(store: Store, level: int) -> list[tuple[int, tuple[int, ...]]]:
     """The level's violations, rarest first within each class (then by nodes)."""
-    table = store.arrow(
-        render(select("*").from_(exp.table_(f"rt_violations_l{level}", quoted=True)))
-    )
+    table = store.arrow(ddl.select_all(f"rt_violations_l{level}"))
     data = table.to_pydict()
     rows = [
         (c, s, tuple(data[f"item_{j}"][i] for j in range(1, level + 1)))

@@ -13,7 +13,7 @@ releases it as, so the promise is the model's.
 
 Each round proposes, in every class at once, every child of a chosen node that at least k of
 the class's records hold under it; one statement maps the items (`rt_trial_cut`), one per size
-counts the violating itemsets of every class (`rt_sets.class_violations`); Python withdraws,
+counts the violating itemsets of every class (`engine.rt_builders.class_violations`); Python withdraws,
 per violating itemset, the proposal of fewest records that it involves (a proposed node of the
 itemset, or one carved out of a node of it), and the count is repeated until no itemset
 violates. Withdrawing only coarsens, and with every proposal withdrawn the class is back at
@@ -26,14 +26,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import pyarrow as pa
-from sqlglot import exp, select
 
 from ..engine import ddl
 from ..engine.builders import render
+from ..engine.rt_builders import class_violations
 from ..progress import Progress
 from ..store import hierarchy
 from ..store.database import Store
-from .rt_sets import SearchStats, class_violations
+from .rt_sets import SearchStats
 
 Chosen = dict[int, set[int]]  # cluster -> chosen nodes
 
@@ -157,7 +157,7 @@ def _violations(store: Store, sql: Sequence[str], k: int) -> list[tuple[int, tup
     for size, statement in enumerate(sql, 1):
         name = f"rt_violations_l{size}"
         store.execute(ddl.create_table_as(name, statement), {"k": k}, step="rt_violations")
-        data = store.arrow(render(select("*").from_(exp.table_(name, quoted=True)))).to_pydict()
+        data = store.arrow(ddl.select_all(name)).to_pydict()
         items = [data[f"item_{j}"] for j in range(1, size + 1)]
         out += [(c, tuple(col[i] for col in items)) for i, c in enumerate(data["cluster"])]
     return sorted(out)

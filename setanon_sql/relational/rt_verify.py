@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlglot import exp, select
-
 from ..engine import ddl
-from ..engine.builders import col, itemset_supports, render
+from ..engine.builders import render
+from ..engine.rt_builders import class_itemsets_below_k, release_classes, release_column
 from ..store.database import Store
 from .output import TableReport, verify_table
 from .rt_sets import SetColumn, quoted_items
@@ -45,58 +44,6 @@ class RtReport:
             "item_problems": self.item_problems,
             "failing_km": self.failing_km,
         }
-
-
-def release_classes(qi: Sequence[str]) -> exp.Select:
-    """Every released row's class: rows with the same released QI values share one.
-
-    Example:
-        >>> print(release_classes(["age"]).sql("duckdb"))
-        SELECT "rid", DENSE_RANK() OVER (ORDER BY "age") AS "class" FROM "table_release"
-    """
-    rank = exp.Window(
-        this=exp.func("dense_rank"),
-        order=exp.Order(expressions=[exp.Ordered(this=exp.column(c, quoted=True)) for c in qi]),
-    )
-    return select(exp.column("rid", quoted=True), rank.as_("class", quoted=True)).from_(
-        exp.table_("table_release", quoted=True)
-    )
-
-
-def class_itemsets_below_k(m: int) -> exp.Expr:
-    """Every class's itemsets of 1..m released items held by 1..$k-1 of its records."""
-    parts: list[exp.Select] = []
-    for size in range(1, m + 1):
-        q = itemset_supports("rt_released_nodes", size, tid="rid", item="node")
-        q = q.select(
-            *[
-                exp.cast(exp.null(), "INTEGER").as_(f"item_{j}", quoted=True)
-                for j in range(size + 1, m + 1)
-            ]
-        )
-        parts.append(
-            select(
-                col("s", "class"),
-                exp.Literal.number(size).as_("size", quoted=True),
-                *[col("s", f"item_{j}") for j in range(1, m + 1)],
-                col("s", "support"),
-            ).from_(
-                q.select(col("i1", "class").as_("class", quoted=True))
-                .group_by(col("i1", "class"))
-                .subquery("s", copy=False)
-            )
-        )
-    out: exp.Query = parts[0]
-    for p in parts[1:]:
-        out = exp.union(out, p, distinct=False)
-    return out
-
-
-def release_column(name: str) -> exp.Select:
-    """The released set column as `(rid, items)`."""
-    return select(
-        exp.column("rid", quoted=True), exp.column(name, quoted=True).as_("items", quoted=True)
-    ).from_(exp.table_("table_release", quoted=True))
 
 
 def verify_rt(

@@ -1,6 +1,12 @@
-"""Golden Spark translations: every named statement of `sql/` as Spark SQL, so that a sqlglot
-upgrade (or a change to a statement or to `engine.spark.rewrite`) shows as a diff of
+"""Golden Spark translations: every named statement Spark can run, as Spark SQL, so that a
+sqlglot upgrade (or a change to a statement or to `engine.spark.rewrite`) shows as a diff of
 `tests/golden/spark/*.sql`, without a JVM.
+
+The statements Spark can run are derived, not listed: those named (as a string, or an f-string
+or concatenation whose fixed parts match) by a module the Spark path imports, from
+`spark_run` and the modules of the algorithms it runs down (imports inside functions count).
+That over-counts a little (a module imported for one helper brings all its statements) and
+never misses one named in place; `test_spark.py` checks a Spark run's statements are all here.
 
 Each file holds the statement (its `:spark` variant where it has one) transpiled the way
 `SparkExecutor` does it (`engine.spark.bind` then `engine.spark.rewrite`), pretty-printed, with
@@ -13,21 +19,92 @@ Regenerate after a reviewed change, from the repository's root:
 
 from __future__ import annotations
 
+import ast
+import re
 import sys
+from functools import cache
 from pathlib import Path
 
 import sqlglot
 from sqlglot import exp
 
+from setanon_sql import catalog, spark_run
 from setanon_sql.engine import sqlfiles
 from setanon_sql.engine.spark import DIALECT, bind, rewrite
 
 FOLDER = Path(__file__).resolve().parents[1] / "golden" / "spark"
+PACKAGE = Path(spark_run.__file__).resolve().parent
 
 
+@cache
 def names() -> list[str]:
-    """Every named statement (its Spark variant is read in its place, not listed apart)."""
-    return sorted(n for n in sqlfiles.statements() if ":" not in n)
+    """The named statements Spark can run (a Spark variant is read in its statement's place)."""
+    every = sorted(n for n in sqlfiles.statements() if ":" not in n)
+    patterns = {p for module in spark_modules() for p in named_in(source(module))}
+    return [n for n in every if any(p.fullmatch(n) for p in patterns)]
+
+
+def spark_modules() -> set[str]:
+    """`spark_run`, the modules of the algorithms it runs, and every module they import, but
+    for those named after an algorithm Spark refuses (its search, its release's verifier)."""
+    start = ["setanon_sql.spark_run"]
+    start += [f"setanon_sql.algorithms{catalog.get(a).module}" for a in spark_run.ALGORITHMS]
+    refused = [a for a in catalog.ALGORITHMS if a not in spark_run.ALGORITHMS]
+    seen: set[str] = set()
+    while start:
+        module = start.pop()
+        words = re.split(r"[._]", module)
+        if module not in seen and not any(a in words for a in refused):
+            seen.add(module)
+            start.extend(imported(module))
+    return seen
+
+
+def source(module: str) -> Path:
+    """The file of a module of the package (a package's `__init__.py`)."""
+    base = PACKAGE.parent / module.replace(".", "/")
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def imported(module: str) -> set[str]:
+    """The package's modules `module` imports, at its top or inside its functions."""
+    path = source(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            parts = package.split(".")[: len(package.split(".")) - max(node.level - 1, 0)]
+            base = ".".join(parts + [node.module] if node.module else parts)
+            if not node.level:
+                base = node.module or ""
+            found |= {f"{base}.{a.name}" for a in node.names} | {base}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return {m for m in found if m.startswith("setanon_sql") and source(m).is_file()}
+
+
+def named_in(path: Path) -> set[re.Pattern[str]]:
+    """What a module may name a statement by: its strings, and its f-strings and `"a_" + x`
+    concatenations with the computed parts as wildcards (those whose fixed parts read as a
+    piece of a name, e.g. f"partition_{step}", not f"i{j}")."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out.add(re.escape(node.value))
+        elif isinstance(node, (ast.JoinedStr, ast.BinOp)):
+            parts = node.values if isinstance(node, ast.JoinedStr) else [node.left, node.right]
+            if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Add):
+                continue
+            fixed = "".join(_fixed(v) for v in parts)
+            if len(fixed) >= 4 and re.fullmatch(r"[a-z0-9_]+", fixed):
+                out.add("".join(re.escape(_fixed(v)) if _fixed(v) else ".*" for v in parts))
+    return {re.compile(p) for p in out}
+
+
+def _fixed(node: ast.expr) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return ""
 
 
 def _keep_parameter(node: exp.Expression) -> exp.Expression:

@@ -21,84 +21,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...engine import ddl
 from ...engine.contract import Workspace
 
-if TYPE_CHECKING:
-    from sqlglot import exp
-
 Unit = int
 Item = int
 NONE: frozenset[int] = frozenset()
-
-
-def sets_query(size: int) -> exp.Select:
-    """Every itemset of `size` candidate terms held by some record of a unit, with its support,
-    when each of its (size - 1)-subsets is held by at least $k records of the unit.
-
-    Example:
-        >>> print(sets_query(2).sql("duckdb"))  # doctest: +ELLIPSIS
-        SELECT "o1"."unit" AS "unit", [...] AS "itemset", COUNT(*) AS "support" FROM ...
-    """
-    from sqlglot import exp, select
-
-    if size < 2:
-        raise ValueError("itemsets of at least two terms")
-    source = "verpart_candidate_occurrence"
-    aliases = [f"o{j}" for j in range(1, size + 1)]
-
-    def col(alias: str, name: str) -> exp.Column:
-        return exp.column(name, table=alias, quoted=True)
-
-    items = [col(a, "item") for a in aliases]
-    q = select(
-        col(aliases[0], "unit").as_("unit", quoted=True),
-        exp.Array(expressions=items).as_("itemset", quoted=True),
-        exp.Count(this=exp.Star()).as_("support", quoted=True),
-    ).from_(exp.table_(source, quoted=True).as_(aliases[0], quoted=True))
-    for j in range(1, size):
-        prev, cur = aliases[j - 1], aliases[j]
-        q = q.join(
-            exp.table_(source, quoted=True).as_(cur, quoted=True),
-            on=exp.and_(
-                exp.EQ(this=col(cur, "unit"), expression=col(aliases[0], "unit")),
-                exp.EQ(this=col(cur, "tid"), expression=col(aliases[0], "tid")),
-                exp.GT(this=col(cur, "item"), expression=col(prev, "item")),
-            ),
-        )
-    if size > 2:  # every (size - 1)-subset must be held by k or more records
-        for left_out in range(size):
-            sub = [col(a, "item") for j, a in enumerate(aliases) if j != left_out]
-            good = f"g{left_out + 1}"
-            smaller = exp.table_(f"verpart_sets_{size - 1}", quoted=True).as_(good, quoted=True)
-            on = exp.and_(
-                exp.EQ(this=col(good, "unit"), expression=col(aliases[0], "unit")),
-                exp.EQ(this=col(good, "itemset"), expression=exp.Array(expressions=sub)),
-                exp.GTE(this=col(good, "support"), expression=exp.Placeholder(this="k")),
-            )
-            q = q.join(smaller, on=on, join_type="semi")
-    return q.group_by(col(aliases[0], "unit"), *items)
-
-
-def bad_query(size: int) -> exp.Select:
-    """The itemsets of `verpart_sets_{size}` held by fewer than $k records (the table's name
-    is computed, so the statement is built, not named).
-
-    Example:
-        >>> print(bad_query(2).sql("duckdb"))
-        SELECT "unit", "itemset" FROM "verpart_sets_2" WHERE "support" < $k
-    """
-    from sqlglot import exp, select
-
-    return (
-        select(exp.column("unit", quoted=True), exp.column("itemset", quoted=True))
-        .from_(exp.table_(f"verpart_sets_{size}", quoted=True))
-        .where(
-            exp.LT(this=exp.column("support", quoted=True), expression=exp.Placeholder(this="k"))
-        )
-    )
 
 
 def count_sets(store: Workspace, m: int, k: int) -> None:
@@ -108,7 +38,7 @@ def count_sets(store: Workspace, m: int, k: int) -> None:
         if size == 2:  # the named statement: no sqlglot to import for the default m = 2
             store.run("verpart_sets_2")
             continue
-        from ...engine.builders import render
+        from ...engine.builders import render, sets_query
 
         name = f"verpart_sets_{size}"
         store.execute(
@@ -129,7 +59,7 @@ def bad_sets(store: Workspace, m: int, k: int) -> dict[Unit, list[tuple[Item, ..
         if size == 2:
             answer = store.run("verpart_bad_2", {"k": k})
         else:
-            from ...engine.builders import render
+            from ...engine.builders import bad_query, render
 
             answer = store.execute(render(bad_query(size)), {"k": k}, step=f"verpart_bad_{size}")
         rows = answer.tuples("unit", "itemset")

@@ -1,2 +1,0 @@
--- eval_info_drop (sql/evaluate.sql) as Spark SQL; $name parameters left unbound
-DROP TABLE IF EXISTS eval_info;
