@@ -23,7 +23,6 @@ LAYERS = {
     "relational": 7,
     "api": 8,
     "sweep": 9,
-    "spark_run": 9,
     "cli": 10,
     "console": 11,
     "__main__": 12,

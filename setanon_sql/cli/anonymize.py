@@ -15,8 +15,6 @@ from .app import app
 from .output import emit, warn
 from .stores import inputs, open_data
 
-SPARK_DEFAULT_MASTER = "local[2]"
-
 
 @app.command("anonymize")
 def anonymize_cmd(
@@ -43,7 +41,7 @@ def anonymize_cmd(
     ] = "duckdb",
     spark_master: Annotated[
         str | None,
-        typer.Option("--spark-master", help=f"Spark master URL (default {SPARK_DEFAULT_MASTER})."),
+        typer.Option("--spark-master", help="Spark master URL (default local[2])."),
     ] = None,
     spark_warehouse: Annotated[
         Path | None,
@@ -124,7 +122,7 @@ def anonymize_cmd(
         "release folder (-o DIR); give one",
     )
     if engine == "spark":  # before Params, whose complaints are about other algorithms
-        from ..spark_run import check_algorithm
+        from ..store.spark_store import check_algorithm
 
         check_algorithm(algorithm)
     params = Params(
@@ -142,7 +140,7 @@ def anonymize_cmd(
             "--engine spark writes a Parquet folder and sizes itself: --output-table, --files, "
             "--memory-limit, --temp-dir and --threads are DuckDB's",
         )
-        spark = (spark_master or SPARK_DEFAULT_MASTER, spark_warehouse)
+        spark = (spark_master, spark_warehouse)
         summary = anonymize_spark(src, hier, db, spark, params, output, sql_log, per_transaction)
         return emit(summary, as_json, "release (verified)", quiet=quiet)
     read = inputs(src, hier, dbo)
@@ -287,38 +285,49 @@ def anonymize_spark(
     src: o.SourceOpts,
     hier: o.HierOpts,
     db: Path | None,
-    spark: tuple[str, Path | None],
+    spark: tuple[str | None, Path | None],
     params: Any,
     output: Path | None,
     sql_log: Path | None,
     per_transaction: bool,
 ) -> dict[str, Any]:
-    """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder
-    (a row per item, or with `per_transaction` per transaction); `spark` is the master and the
-    warehouse."""
-    from .. import spark_run
+    """`anonymize --engine spark`: what does not apply refused before a JVM starts, then the
+    one front door (`api.open_spark`, `api.anonymize`); the run in a Spark database, the
+    release a Parquet folder (a row per item, or with `per_transaction` per transaction);
+    `spark` is the master and the warehouse."""
+    from .. import api
+    from ..store.publish import RunOutputs
+    from ..store.spark_release import check_outputs
+    from ..store.spark_store import SparkSource, check_run_name
 
     o.refuse_unless(
         src.dataset is None and src.format in (None, "parquet"),
         "--engine spark reads a Parquet INPUT or a Spark --table (no --dataset or --format)",
     )
+    o.refuse_unless(db is None, "--engine spark keeps its run in the Spark warehouse, not in --db")
+    check_run_name(params.run_name)
+    o.refuse_unless(
+        (src.source is None) != (src.table is None),
+        "--engine spark reads a Parquet INPUT path or a Spark --table, one",
+    )
+    o.refuse_unless(
+        src.encoding is None, "--encoding applies to text inputs; --engine spark reads Parquet"
+    )
     spec = hier.spec()
-    spark_run.check_options(
-        engine="spark", algorithm=params.algorithm, db=db, source=src.source, table=src.table,
-        hierarchy=spec, output=output, run=params.run_name, encoding=src.encoding,
-    )  # fmt: skip
-    assert spec is not None  # check_options refused a run without a hierarchy
-    release_files(None, sql_log, [src.source, spec.path, output])
-    source = spark_run.SparkSource(
+    if spec is None:
+        raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
+    read = [src.source, spec.path]
+    outputs = RunOutputs(path=output, per_transaction=per_transaction, sql_log=sql_log)
+    check_outputs(outputs, read)  # before a JVM starts
+    source = SparkSource(
         path=src.source if src.table is None else None,
         table=src.table,
         tid_col=src.tid_col or "tid",
         item_col=src.item_col or "item",
     )
     master, warehouse = spark
-    result, notes = spark_run.anonymize_source(
-        source, spec, params, master=master, warehouse=warehouse, output=output,
-        per_transaction=per_transaction, sql_log=sql_log,
-    )  # fmt: skip
+    store, notes = api.open_spark(source, spec, params, master=master, warehouse=warehouse)
+    with store:
+        result = api.anonymize(store, params, outputs=outputs, read=read)
     warn(notes)
     return run_summary(result, output, engine="spark")
