@@ -5,9 +5,8 @@ from __future__ import annotations
 import dataclasses
 import resource
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -206,7 +205,7 @@ def anonymize(
 ) -> Result:
     """Run one algorithm into a new run, verify its release, measure its loss, and write
     `outputs` (release file or folder, table, SQL log) as the run takes its place: the same
-    steps on either engine; only the run's making differs (`making`), by the store.
+    steps on either engine; only the run's making differs (`runs.algorithm_run`).
 
     A release that fails the verifier raises VerificationError: it is never returned, and its
     run is removed. Outputs are checked before the work against `read` (the files the caller
@@ -219,7 +218,7 @@ def anonymize(
         store.require_data()
     runs.check_k(params.k, store.count("tids"))
     started = time.perf_counter()
-    with making(store, algo, params, outputs, read) as run:
+    with runs.algorithm_run(store, algo, params, outputs, read) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
@@ -228,35 +227,6 @@ def anonymize(
         runs.write_info(store, run_info(algo.name, params, info, **engine))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
-
-
-@contextmanager
-def making(
-    store: Store | SparkStore,
-    algo: catalog.Algorithm,
-    params: Params,
-    outputs: RunOutputs | None,
-    read: Iterable[str | Path | None],
-) -> Iterator[Any]:
-    """The run's making, where the engines differ: on DuckDB a run schema in the registry
-    (`runs.making`), named by `--run` or a free default; on Spark the run's staged database
-    (`store.spark_store.making`), named when the store was opened."""
-    if not isinstance(store, Store):
-        from .store import spark_store
-
-        spark_store.check_algorithm(algo.name)
-        with spark_store.making(store, outputs, list(read)) as spark_run:
-            yield spark_run
-        return
-    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
-    record = {"k": params.k, "m": params.m, "options": params.options}
-    if outputs is not None:
-        outputs.check(inputs_of(store, read), replace=params.replace)
-        outputs = replace(outputs, manifest={"run": name, **(outputs.manifest or {})})
-    with runs.making(
-        store, name, algorithm=algo.name, params=record, replace=params.replace, outputs=outputs
-    ) as run:
-        yield run
 
 
 def open_spark(
