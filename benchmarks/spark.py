@@ -107,8 +107,10 @@ def worker(args: argparse.Namespace) -> None:
         steps = profile(store.ex.log)
         jvm_cpu = jvm_peak = 0.0
     else:
-        from setanon_sql import spark_run
+        from setanon_sql import api
         from setanon_sql.engine import spark as spark_engine
+        from setanon_sql.store.publish import RunOutputs
+        from setanon_sql.store.spark_store import SparkSource, SparkStore, load
 
         warehouse = Path(args.work) / f"warehouse-{os.getpid()}"
         spark = spark_engine.session(
@@ -120,13 +122,11 @@ def worker(args: argparse.Namespace) -> None:
             },
         )
         ex = spark_engine.SparkExecutor(spark, "bench")
-        store = spark_run.SparkStore(ex)
-        spark_run.load(store, spark_run.SparkSource(path=args.input), spec)
+        spark_store = SparkStore(ex)
+        load(spark_store, SparkSource(path=args.input), spec)
         out["load_s"] = time.perf_counter() - started
-        result = spark_run.anonymize(store, params, progress=stamp)
-        if args.release:
-            written = spark_run.write_release(store, args.release)
-            spark_run.replace_folder(written, Path(args.release))
+        outputs = RunOutputs(path=Path(args.release)) if args.release else None
+        result = api.anonymize(spark_store, params, progress=stamp, outputs=outputs)
         out["statements"] = len(ex.log)
         steps = profile(ex.log)
         if args.trace:

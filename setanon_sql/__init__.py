@@ -1,7 +1,7 @@
 """setanon-sql: anonymize set-valued data with SQL in DuckDB.
 
-Public API: Store, Params, HierarchySpec, open_store, anonymize, verify_release, reconstruct,
-the errors.
+Public API: Store, Params, HierarchySpec, RunOutputs, open_store, anonymize, verify_release,
+reconstruct, the errors; on Spark, open_spark with a SparkSource, then the same anonymize.
 They are imported on first use, so the command line starts without loading DuckDB.
 """
 
@@ -12,6 +12,7 @@ _WHERE = {
     "HierarchySpec": "store.hierarchy_spec",
     "Result": "api",
     "anonymize": "api",
+    "open_spark": "api",
     "open_store": "api",
     "reconstruct": "api",
     "verify_release": "api",
@@ -24,6 +25,8 @@ _WHERE = {
     "TooLargeError": "errors",
     "VerificationError": "errors",
     "Params": "params",
+    "RunOutputs": "store.publish",
+    "SparkSource": "store.spark_store",
     "Store": "store.database",
 }
 

@@ -6,7 +6,7 @@ import dataclasses
 import resource
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
     from .measure.verify_disassociation import DisassociationReport
+    from .store.spark_store import SparkSource, SparkStore
 
 
 def open_store(
@@ -195,15 +196,16 @@ class Result:
 
 
 def anonymize(
-    store: Store,
+    store: Store | SparkStore,
     params: Params,
     *,
     progress: Progress = quiet,
     outputs: RunOutputs | None = None,
     read: Iterable[str | Path | None] = (),
 ) -> Result:
-    """Run one algorithm into a new run schema, verify its release, measure its loss, and
-    write `outputs` (release file or folder, table, SQL log) as the run takes its place.
+    """Run one algorithm into a new run, verify its release, measure its loss, and write
+    `outputs` (release file or folder, table, SQL log) as the run takes its place: the same
+    steps on either engine; only the run's making differs (`runs.algorithm_run`).
 
     A release that fails the verifier raises VerificationError: it is never returned, and its
     run is removed. Outputs are checked before the work against `read` (the files the caller
@@ -215,22 +217,39 @@ def anonymize(
     else:
         store.require_data()
     runs.check_k(params.k, store.count("tids"))
-    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
-    record = {"k": params.k, "m": params.m, "options": params.options}
-    if outputs is not None:
-        outputs.check(inputs_of(store, read), replace=params.replace)
-        outputs = replace(outputs, manifest={"run": name, **(outputs.manifest or {})})
     started = time.perf_counter()
-    with runs.making(
-        store, name, algorithm=algo.name, params=record, replace=params.replace, outputs=outputs
-    ) as run:
+    with runs.algorithm_run(store, algo, params, outputs, read) as run:
         info = algo.runner()(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
-        runs.write_info(store, run_info(algo.name, params, info))
+        engine = {} if isinstance(store, Store) else {"engine": "spark"}  # DuckDB's says none
+        runs.write_info(store, run_info(algo.name, params, info, **engine))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def open_spark(
+    source: SparkSource,
+    spec: HierarchySpec,
+    params: Params,
+    *,
+    master: str | None = None,
+    warehouse: str | Path | None = None,
+    spark: Any = None,
+) -> tuple[SparkStore, list[str]]:
+    """Spark's `open_store`: a store for the run `params` will make (named by `--run` or, as
+    on DuckDB, `run_<algorithm>_k<k>[_m<m>]`), the data and hierarchy loaded into its staged
+    database; use it with `anonymize` and close it (a context manager). Returns warnings too."""
+    from .store import spark_store
+
+    spark_store.check_algorithm(params.algorithm)
+    base = runs.default_base(params.algorithm, params.k, params.m)
+    name = params.run_name or f"{runs.RUN_PREFIX}{base}"
+    return spark_store.open_run(
+        source, spec, run=name, replace=params.replace,
+        master=master or spark_store.DEFAULT_MASTER, warehouse=warehouse, spark=spark,
+    )  # fmt: skip
 
 
 def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -242,7 +261,7 @@ def checked_release(
     store: Workspace, algo: catalog.Algorithm, params: Params
 ) -> tuple[VerifyReport | DisassociationReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
-    `store` is a Store or a spark_run.SparkStore."""
+    `store` is a Store or a store.spark_store.SparkStore."""
     if algo.disassociated:  # its own release format and verifier (#28)
         from .measure import verify_disassociation as vd
 

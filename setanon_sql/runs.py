@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,9 +22,14 @@ from .errors import InfeasibleError, ParamsError, first_line
 from .params import check_whole
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .engine.contract import Workspace
+    from .params import Params
     from .store.database import Run, Store
     from .store.outputs import Publication
+    from .store.publish import RunOutputs
+    from .store.spark_store import SparkStore
 
 
 class Outputs(Protocol):
@@ -33,6 +38,7 @@ class Outputs(Protocol):
     def stage(self, store: Store, run: Run, publication: Publication) -> None: ...
 
     def in_swap(self, store: Store, run: Run) -> None: ...
+
 
 RUN_PREFIX = "run_"
 INFO_TABLE = "run_info"
@@ -148,6 +154,40 @@ def making(
     finally:
         store.run_ctx = outer
         store.point(run=outer.schema if outer else None)
+
+
+@contextmanager
+def algorithm_run(
+    store: Store | SparkStore,
+    algo: catalog.Algorithm,
+    params: Params,
+    outputs: RunOutputs | None = None,
+    read: Iterable[str | Path | None] = (),
+) -> Iterator[Any]:
+    """The making of an algorithm's run, where the engines differ: on DuckDB a run schema in
+    the registry (`making`), named by `--run` or a free default, its outputs checked against
+    every input the registry names; on Spark the run's staged database
+    (`store.spark_store.making`), named when the store was opened."""
+    from .store.database import Store
+
+    if not isinstance(store, Store):
+        from .store import spark_store
+
+        spark_store.check_algorithm(algo.name)
+        with spark_store.making(store, outputs, read) as spark_run:
+            yield spark_run
+        return
+    from .store.publish import inputs_of
+
+    name = name_for(store, params.run_name, default_base(algo.name, params.k, params.m))
+    record = {"k": params.k, "m": params.m, "options": params.options}
+    if outputs is not None:
+        outputs.check(inputs_of(store, read), replace=params.replace)
+        outputs = outputs.bound(store, name, replace_table=params.replace)
+    with making(
+        store, name, algorithm=algo.name, params=record, replace=params.replace, outputs=outputs
+    ) as run:
+        yield run
 
 
 def write_info(store: Workspace, info: Mapping[str, Any]) -> None:

@@ -24,7 +24,6 @@ LAYERS = {
     "api": 8,
     "sweep": 9,
     "sweep_rt": 9,
-    "spark_run": 9,
     "cli": 10,
     "console": 11,
     "__main__": 12,

@@ -35,9 +35,8 @@ from setanon_sql.engine.log import Rows
 from setanon_sql.engine.spark import SparkExecutor, session, to_spark
 from setanon_sql.measure.verify import verify
 from setanon_sql.params import Params
-from setanon_sql.spark_run import SparkSource, SparkStore, load
-from setanon_sql.spark_run import anonymize as spark_anonymize
 from setanon_sql.store.hierarchy_spec import HierarchySpec
+from setanon_sql.store.spark_store import SparkSource, SparkStore, load
 
 _names = itertools.count(1)
 
@@ -75,7 +74,7 @@ def duck_release(path: Path, edges, params: Params) -> tuple[list[tuple], api.Re
 def spark_release(spark, path: Path, edges, params: Params) -> tuple[list[tuple], api.Result]:
     store = spark_store(spark, path, edges)
     try:
-        result = spark_anonymize(store, params)
+        result = api.anonymize(store, params)
         return store.run("release_labelled").rows, result
     finally:
         store.ex.drop_database()
@@ -316,7 +315,7 @@ def test_examples_fig2_from_a_spark_table_with_a_list_column(spark, tmp_path):
     try:
         source = SparkSource(table="default.fig2_baskets", item_col="items")
         load(store, source, HierarchySpec(edges=tuple(edges)))
-        result = spark_anonymize(store, params)
+        result = api.anonymize(store, params)
         assert result.report.ok and d.report.ok
         assert store.run("release_labelled").rows == duck
     finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,8 +13,6 @@ from . import options as o
 from .app import app
 from .output import emit, warn
 from .stores import inputs, open_data
-
-SPARK_DEFAULT_MASTER = "local[2]"
 
 
 @app.command("anonymize")
@@ -43,7 +40,7 @@ def anonymize_cmd(
     ] = "duckdb",
     spark_master: Annotated[
         str | None,
-        typer.Option("--spark-master", help=f"Spark master URL (default {SPARK_DEFAULT_MASTER})."),
+        typer.Option("--spark-master", help="Spark master URL (default local[2])."),
     ] = None,
     spark_warehouse: Annotated[
         Path | None,
@@ -98,7 +95,10 @@ def anonymize_cmd(
     quiet: o.Quiet = False,
 ) -> None:
     """Anonymize transactions; the release is verified before it is written."""
+    from .. import api
     from ..params import Params
+    from ..store.publish import RunOutputs
+    from .progress import cli_progress
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
@@ -124,7 +124,7 @@ def anonymize_cmd(
         "release folder (-o DIR); give one",
     )
     if engine == "spark":  # before Params, whose complaints are about other algorithms
-        from ..spark_run import check_algorithm
+        from ..store.spark_store import check_algorithm
 
         check_algorithm(algorithm)
     params = Params(
@@ -142,19 +142,21 @@ def anonymize_cmd(
             "--engine spark writes a Parquet folder and sizes itself: --output-table, --files, "
             "--memory-limit, --temp-dir and --threads are DuckDB's",
         )
-        spark = (spark_master or SPARK_DEFAULT_MASTER, spark_warehouse)
+        spark = (spark_master, spark_warehouse)
         summary = anonymize_spark(src, hier, db, spark, params, output, sql_log, per_transaction)
         return emit(summary, as_json, "release (verified)", quiet=quiet)
     read = inputs(src, hier, dbo)
-    folder = disassociation_folder(params, output, files, per_transaction, output_table, read)
-    release_files(None if folder else output, sql_log, read)
+    refuse_release_options(params, output, files, per_transaction, output_table)
+    outputs = RunOutputs.asked(
+        params, path=output, files=files, per_transaction=per_transaction, table=output_table,
+        sql_log=sql_log,
+    )  # fmt: skip
+    outputs.check(read, replace=params.replace)  # before any work (the registry's: in the run)
     if output_table is not None and db is None:
         raise ParamsError("--output-table needs --db (a table of an in-memory database is lost)")
-    with open_data(src, hier, dbo) as store:
-        result = anonymize_into(
-            store, params, output, output_table, sql_log, per_transaction, as_json or quiet,
-            files=(files or "csv") if folder else None, read=read,
-        )  # fmt: skip
+    show = not (as_json or quiet) and sys.stderr.isatty()
+    with open_data(src, hier, dbo) as store, cli_progress(show) as progress:
+        result = api.anonymize(store, params, progress=progress, outputs=outputs, read=read)
     summary = run_summary(result, output)
     if output_table is not None:
         summary["output_table"] = output_table
@@ -169,94 +171,27 @@ def _disassociates(algorithm: str) -> bool:
     return found is not None and found.disassociated
 
 
-def release_files(
-    output: Path | None, sql_log: Path | None, read: Sequence[str | Path | None]
-) -> None:
-    """The files a run will write, checked before any work (and again against the registry's
-    inputs once the database is open)."""
-    from ..store.publish import RunOutputs
-
-    RunOutputs(path=output, sql_log=sql_log).check(read, replace=False)
-
-
-def anonymize_into(
-    store: Any,
-    params: Any,
-    output: Path | None,
-    output_table: str | None,
-    sql_log: Path | None,
-    per_transaction: bool,
-    silent: bool,
-    *,
-    files: str | None = None,
-    read: list[Path | None] | None = None,
-) -> Any:
-    """Run and write what was asked, as the run takes its place (`api.anonymize`): the release
-    file (a disassociation run's: the folder of `files`), the release table, the SQL log."""
-    from .. import api
-    from ..store import release_io as release
-    from ..store.publish import RunOutputs
-    from .progress import cli_progress
-
-    target = (
-        release.output_table_target(store, output_table, replace=params.replace)
-        if output_table is not None
-        else None
-    )
-    outputs = RunOutputs(
-        path=output,
-        folder=files if output is not None else None,
-        per_transaction=per_transaction,
-        refined=bool(files is not None and params.options.get("refine")),
-        table=target,
-        sql_log=sql_log,
-        manifest=folder_manifest(params) if files is not None else None,
-    )
-    with cli_progress(not silent and sys.stderr.isatty()) as progress:
-        return api.anonymize(store, params, progress=progress, outputs=outputs, read=read or [])
-
-
-def disassociation_folder(
+def refuse_release_options(
     params: Any,
     output: Path | None,
     files: str | None,
     per_transaction: bool,
     output_table: str | None,
-    read: list[Path | None],
-) -> bool:
-    """Whether the output is a disassociated release folder, checked before any work; the
-    options that do not apply to one, or apply only to one, are refused (#28)."""
+) -> None:
+    """The release options that do not apply to a disassociated release folder, or apply
+    only to one, refused (#28); what is written, and how, is the library's
+    (`RunOutputs.asked`)."""
     from ..catalog import get
 
     if not get(params.algorithm).disassociated:
         o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
-        return False
+        return
     o.refuse_unless(
         not per_transaction and output_table is None,
         "a disassociated release is its own tables: --per-transaction and --output-table do "
         "not apply (use -o DIR, or the run's tables in --db)",
     )
-    if output is None:
-        o.refuse_unless(files is None, "--files goes with -o DIR")
-        return False
-    from ..store.disassociated_files import check_folder
-
-    check_folder(output, read, replace=params.replace, fmt=files or "csv")
-    return True
-
-
-def folder_manifest(params: Any) -> dict[str, Any]:
-    """What a release folder's release.json says of its run (the run's name is added by the
-    library)."""
-    from ..catalog import get
-
-    return {
-        "release": "disassociation",
-        "algorithm": get(params.algorithm).name,
-        "k": params.k,
-        "m": params.m,
-        "options": params.options,
-    }
+    o.refuse_unless(output is not None or files is None, "--files goes with -o DIR")
 
 
 def run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any]:
@@ -287,38 +222,51 @@ def anonymize_spark(
     src: o.SourceOpts,
     hier: o.HierOpts,
     db: Path | None,
-    spark: tuple[str, Path | None],
+    spark: tuple[str | None, Path | None],
     params: Any,
     output: Path | None,
     sql_log: Path | None,
     per_transaction: bool,
 ) -> dict[str, Any]:
-    """`anonymize --engine spark`: the run in a Spark database, the release a Parquet folder
-    (a row per item, or with `per_transaction` per transaction); `spark` is the master and the
-    warehouse."""
-    from .. import spark_run
+    """`anonymize --engine spark`: what does not apply refused before a JVM starts, then the
+    one front door (`api.open_spark`, `api.anonymize`); the run in a Spark database, the
+    release a Parquet folder (a row per item, or with `per_transaction` per transaction);
+    `spark` is the master and the warehouse."""
+    from .. import api
+    from ..store.publish import RunOutputs
+    from ..store.spark_release import check_outputs
+    from ..store.spark_store import SparkSource, check_run_name
 
     o.refuse_unless(
         src.dataset is None and src.format in (None, "parquet"),
         "--engine spark reads a Parquet INPUT or a Spark --table (no --dataset or --format)",
     )
+    o.refuse_unless(db is None, "--engine spark keeps its run in the Spark warehouse, not in --db")
+    check_run_name(params.run_name)
+    o.refuse_unless(
+        (src.source is None) != (src.table is None),
+        "--engine spark reads a Parquet INPUT path or a Spark --table, one",
+    )
+    o.refuse_unless(
+        src.encoding is None, "--encoding applies to text inputs; --engine spark reads Parquet"
+    )
     spec = hier.spec()
-    spark_run.check_options(
-        engine="spark", algorithm=params.algorithm, db=db, source=src.source, table=src.table,
-        hierarchy=spec, output=output, run=params.run_name, encoding=src.encoding,
-    )  # fmt: skip
-    assert spec is not None  # check_options refused a run without a hierarchy
-    release_files(None, sql_log, [src.source, spec.path, output])
-    source = spark_run.SparkSource(
+    if spec is None:
+        raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
+    read = [src.source, spec.path]
+    outputs = RunOutputs.asked(
+        params, path=output, per_transaction=per_transaction, sql_log=sql_log
+    )
+    check_outputs(outputs, read)  # before a JVM starts
+    source = SparkSource(
         path=src.source if src.table is None else None,
         table=src.table,
         tid_col=src.tid_col or "tid",
         item_col=src.item_col or "item",
     )
     master, warehouse = spark
-    result, notes = spark_run.anonymize_source(
-        source, spec, params, master=master, warehouse=warehouse, output=output,
-        per_transaction=per_transaction, sql_log=sql_log,
-    )  # fmt: skip
+    store, notes = api.open_spark(source, spec, params, master=master, warehouse=warehouse)
+    with store:
+        result = api.anonymize(store, params, outputs=outputs, read=read)
     warn(notes)
     return run_summary(result, output, engine="spark")

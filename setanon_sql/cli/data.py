@@ -92,7 +92,7 @@ def runs_cmd(
             "--spark-warehouse lists Spark runs: --db, --memory-limit, --temp-dir and "
             "--threads are DuckDB's",
         )
-        from ..spark_run import list_runs
+        from ..store.spark_runs import list_runs
 
         cols = ["name", "status", "algorithm", "k", "engine", "search_s", "tables"]
         rows(list_runs(spark_warehouse), as_json, f"Spark runs in {spark_warehouse}", cols)
@@ -141,7 +141,7 @@ def sql_cmd(
         if name is not None:
             raise ParamsError("give a statement NAME or --run, not both")
         if spark_warehouse is not None:
-            from ..spark_run import log_script
+            from ..store.spark_runs import log_script
 
             typer.echo(log_script(spark_warehouse, run), nl=False)
             typer.echo(

@@ -179,7 +179,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             ex.run("source_distinct")
             ex.execute(ddl.drop_table("source_pairs"), step="drop_source_pairs")
             problems = ex.run("source_check").one()
-            _check_problems(problems, desc["source"])
+            check_problems(problems, desc["source"])
             fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
         same = reg.dataset_by_fingerprint("transactions", fingerprint)
         if same:
@@ -214,7 +214,9 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     )
 
 
-def _check_problems(problems: dict[str, Any], source: str) -> None:
+def check_problems(problems: dict[str, Any], source: str) -> None:
+    """Refuse a source whose `source_check` counts show no usable transactions (both engines
+    load through it)."""
     if problems["rows"] == 0:
         raise InputError(f"{source}: no transactions")
     if problems["missing_tid"]:

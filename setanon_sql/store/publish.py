@@ -8,19 +8,25 @@ The library writes; the command line only says where (sqlite-utils' rule)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from . import outputs
 from .database import Run, Store
 from .outputs import Publication
+
+if TYPE_CHECKING:
+    from ..params import Params
 
 
 @dataclass(frozen=True)
 class RunOutputs:
     """Where a run's release goes. `folder` is the file format of a disassociated release's
-    folder (then `path` is that folder); `table` an --output-table's (schema, name)."""
+    folder (then `path` is that folder); `table` an --output-table's (schema, name), or
+    `table_name` the name asked for, resolved against the store when the run starts (`bound`).
+    `asked` makes them from what a user asks for."""
 
     path: Path | None = None
     folder: str | None = None
@@ -29,10 +35,55 @@ class RunOutputs:
     table: tuple[str, str] | None = None
     sql_log: Path | None = None
     manifest: dict[str, Any] | None = None
+    table_name: str | None = None
+
+    @classmethod
+    def asked(
+        cls,
+        params: Params,
+        *,
+        path: Path | None = None,
+        files: str | None = None,
+        per_transaction: bool = False,
+        table: str | None = None,
+        sql_log: Path | None = None,
+    ) -> RunOutputs:
+        """What the run of `params` writes, from what was asked (`anonymize`'s -o, --files,
+        --per-transaction, --output-table, --sql-log): a disassociated algorithm's release is
+        a folder of `files` (csv unless told) with its release.json, any other's one file."""
+        algo = catalog.get(params.algorithm)
+        fmt = (files or "csv") if algo.disassociated and path is not None else None
+        manifest = {
+            "release": "disassociation",
+            "algorithm": algo.name,
+            "k": params.k,
+            "m": params.m,
+            "options": params.options,
+        }
+        return cls(
+            path=path,
+            folder=fmt,
+            per_transaction=per_transaction,
+            refined=bool(fmt is not None and params.options.get("refine")),
+            sql_log=sql_log,
+            manifest=manifest if fmt is not None else None,
+            table_name=table,
+        )
+
+    def bound(self, store: Store, run: str, *, replace_table: bool) -> RunOutputs:
+        """These outputs for the run `run` of `store`: the table asked for resolved and checked
+        (in the --db; new, or the tool's with `replace_table`), the manifest naming the run."""
+        table = self.table
+        if self.table_name is not None:
+            from .release_io import output_table_target
+
+            table = output_table_target(store, self.table_name, replace=replace_table)
+        return replace(self, table=table, manifest={"run": run, **(self.manifest or {})})
 
     @property
     def any(self) -> bool:
-        return self.path is not None or self.table is not None or self.sql_log is not None
+        asked = (self.path, self.table, self.table_name, self.sql_log)
+        return any(x is not None for x in asked)
 
     def check(self, inputs: Iterable[str | Path | None], *, replace: bool) -> None:
         """Refuse, before any work, an output that names or holds a file the run reads."""
@@ -82,9 +133,7 @@ class RunOutputs:
             )
 
 
-def inputs_of(
-    store: Store, given: Iterable[str | Path | None] = ()
-) -> list[str | Path | None]:
+def inputs_of(store: Store, given: Iterable[str | Path | None] = ()) -> list[str | Path | None]:
     """Every file a command on `store` reads: those given, the database, and the sources its
     registry names."""
     read: list[str | Path | None] = [*given, store.path]

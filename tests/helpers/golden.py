@@ -4,7 +4,8 @@ sqlglot upgrade (or a change to a statement or to `engine.spark.rewrite`) shows 
 
 The statements Spark can run are derived, not listed: those named (as a string, or an f-string
 or concatenation whose fixed parts match) by a module the Spark path imports, from
-`spark_run` and the modules of the algorithms it runs down (imports inside functions count).
+Spark's store (`store/spark_store`, `store/spark_release`), the front door `api` and the
+modules of the algorithms Spark runs down (imports inside functions count).
 That over-counts a little (a module imported for one helper brings all its statements) and
 never misses one named in place; `test_spark.py` checks a Spark run's statements are all here.
 
@@ -28,12 +29,13 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 
-from setanon_sql import catalog, spark_run
+from setanon_sql import catalog
 from setanon_sql.engine import sqlfiles
 from setanon_sql.engine.spark import DIALECT, bind, rewrite
+from setanon_sql.store import spark_store
 
 FOLDER = Path(__file__).resolve().parents[1] / "golden" / "spark"
-PACKAGE = Path(spark_run.__file__).resolve().parent
+PACKAGE = Path(catalog.__file__).resolve().parent
 
 
 @cache
@@ -45,11 +47,13 @@ def names() -> list[str]:
 
 
 def spark_modules() -> set[str]:
-    """`spark_run`, the modules of the algorithms it runs, and every module they import, but
-    for those named after an algorithm Spark refuses (its search, its release's verifier)."""
-    start = ["setanon_sql.spark_run"]
-    start += [f"setanon_sql.algorithms{catalog.get(a).module}" for a in spark_run.ALGORITHMS]
-    refused = [a for a in catalog.ALGORITHMS if a not in spark_run.ALGORITHMS]
+    """Spark's store, the front door, the modules of the algorithms Spark runs, and every module
+    they import, but for those named after an algorithm Spark refuses (its search, its
+    release's verifier)."""
+    runs_on_spark = spark_store.spark_algorithms()
+    start = ["setanon_sql.store.spark_store", "setanon_sql.store.spark_release", "setanon_sql.api"]
+    start += [f"setanon_sql.algorithms{catalog.get(a).module}" for a in runs_on_spark]
+    refused = [a for a in catalog.ALGORITHMS if a not in runs_on_spark]
     seen: set[str] = set()
     while start:
         module = start.pop()
