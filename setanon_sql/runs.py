@@ -209,6 +209,8 @@ class Promise:
 
     def promised(self, known: int) -> bool:
         """Does the model promise at least k candidates to an adversary knowing `known` items?"""
+        if self.model == "dp":  # no candidate count is promised, only the mechanism's bound
+            return False
         return self.model == "k" or known <= (self.m or 0)
 
     def as_dict(self) -> dict[str, Any]:

@@ -288,7 +288,7 @@ def score(store: Store, model: Promise) -> None:
 def score_counts(store: Store, model: Promise) -> None:
     """`eval_scores`: every probe's support in `tx`, estimate from `release` and candidates
     among its released transactions (all three sums over transactions)."""
-    store.run("k_anonymity_classes")
+    store.run(classes_statement(model))
     store.run("eval_classes")
     store.run("eval_class_nodes", {"multiset": model.multiset})
     store.run("eval_covers")
@@ -298,11 +298,17 @@ def score_counts(store: Store, model: Promise) -> None:
     store.run("eval_scores")
 
 
+def classes_statement(model: Promise) -> str:
+    """The released transactions' classes: through the original's tids, or (a differentially
+    private release, #44) the release's own synthesized transactions."""
+    return "dp_release_classes" if model.model == "dp" else "k_anonymity_classes"
+
+
 def score_tables(store: Store, model: Promise, *, classes: bool = False) -> None:
     """The kept tables of the scores: `eval_queries`, `eval_attacks` (and, with `classes`,
     `eval_classes` of the transactions now in use)."""
     if classes:
-        store.run("k_anonymity_classes")
+        store.run(classes_statement(model))
         store.run("eval_classes")
     store.run("eval_queries")
     store.run("eval_attacks")
@@ -336,5 +342,7 @@ def _query_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _loss(store: Store, model: Promise) -> tuple[float, float]:
+    if model.model == "dp":  # original items, no generalization; its transactions are new (#44)
+        return 0.0, 0.0
     loss = metrics.information_loss(store, multiset=model.multiset)
     return float(loss["ncp"]), float(loss["lm"])
