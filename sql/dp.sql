@@ -27,6 +27,17 @@ FROM (
 )
 WHERE pick <= $limit;
 
+-- name: dp_count_lengths
+-- How many transactions have each length 1..$top ($top: that many items or more), zeros
+-- included: one transaction more or less changes one count by one.
+SELECT r.range AS length, count(l.tid) AS support
+FROM range(1, $top + 1) AS r
+LEFT JOIN (
+    SELECT tid, least(count(*), $top) AS length FROM tx GROUP BY tid
+) AS l ON l.length = r.range
+GROUP BY r.range
+ORDER BY r.range;
+
 -- name: dp_count_l1
 -- The bounded support of every leaf of the hierarchy (the public item domain), zeros included:
 -- the noise must cover the items no transaction holds.
@@ -97,12 +108,12 @@ ORDER BY c.a, c.b, c.c;
 CREATE OR REPLACE TABLE dp_baskets (a INTEGER, b INTEGER, c INTEGER, copies BIGINT);
 
 -- name: dp_baskets_l3
--- Each kept triple as as many baskets as its noisy count.
+-- Each released triple as as many baskets as its estimated count.
 INSERT INTO dp_baskets
-SELECT a, b, c, noisy FROM dp_noisy_l3 WHERE released AND noisy > 0;
+SELECT a, b, c, estimate FROM dp_noisy_l3 WHERE released AND estimate > 0;
 
 -- name: dp_baskets_l2
--- Each kept pair as the baskets its noisy count still lacks after the triples' baskets.
+-- Each released pair as the baskets its estimated count still lacks after the triples'.
 INSERT INTO dp_baskets
 WITH covered AS (
     SELECT a, b, copies FROM dp_baskets
@@ -111,13 +122,13 @@ WITH covered AS (
 ), covered_pairs AS (
     SELECT a, b, sum(copies) AS copies FROM covered WHERE b IS NOT NULL GROUP BY a, b
 )
-SELECT p.a, p.b, NULL, p.noisy - coalesce(c.copies, 0)
+SELECT p.a, p.b, NULL, p.estimate - coalesce(c.copies, 0)
 FROM dp_noisy_l2 AS p
 LEFT JOIN covered_pairs AS c ON c.a = p.a AND c.b = p.b
-WHERE p.released AND p.noisy > coalesce(c.copies, 0);
+WHERE p.released AND p.estimate > coalesce(c.copies, 0);
 
 -- name: dp_baskets_l1
--- Each kept item as the single-item baskets its noisy count still lacks after the others.
+-- Each released item as the single-item baskets its estimated count still lacks.
 INSERT INTO dp_baskets
 WITH covered AS (
     SELECT a AS item, copies FROM dp_baskets
@@ -126,10 +137,10 @@ WITH covered AS (
 ), covered_items AS (
     SELECT item, sum(copies) AS copies FROM covered GROUP BY item
 )
-SELECT i.a, NULL, NULL, i.noisy - coalesce(c.copies, 0)
+SELECT i.a, NULL, NULL, i.estimate - coalesce(c.copies, 0)
 FROM dp_noisy_l1 AS i
 LEFT JOIN covered_items AS c ON c.item = i.a
-WHERE i.released AND i.noisy > coalesce(c.copies, 0);
+WHERE i.released AND i.estimate > coalesce(c.copies, 0);
 
 -- name: dp_release
 -- The release: each basket copied `copies` times, each copy a new transaction (tids 1..n in

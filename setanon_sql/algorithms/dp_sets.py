@@ -4,19 +4,23 @@ Why this shape: DiffPart's top-down partitioning releases almost nothing on spar
 (its first split's noisy count drowns in the noise, see issue 44). What analysts ask of basket
 data is the support of small itemsets, so the budget is spent on exactly those, PrivBasis-like:
 
+0. a noisy histogram of transaction lengths (one transaction changes one bin by one);
 1. each transaction is cut to at most `limit1` items (which ones depends on that transaction
-   alone), and every leaf of the hierarchy (the public item domain) gets a noisy count;
-2. items whose noisy count passes a threshold are kept; transactions are restricted to them and
-   cut to `limit2` items, and every pair of kept items gets a noisy count;
-3. the same for triples whose three pairs were kept, transactions cut to `limit3` items;
-4. transactions are synthesized from the noisy counts alone: each kept triple as that many
-   baskets, each kept pair as the baskets its count still lacks, then each kept item.
+   alone, a hash of tid and item), and every leaf of the hierarchy (the public item domain)
+   gets a noisy count;
+2. transactions are restricted to the items whose noisy count passed a threshold and cut to
+   `limit2` items; every pair of those items gets a noisy count;
+3. the same for the triples whose three pairs passed, transactions cut to `limit3` items;
+4. the cut loses the items of long transactions: the items' noisy counts are scaled up by the
+   share of item occurrences the cut keeps, estimated from the noisy length histogram alone;
+5. transactions are synthesized from the estimates: each released triple as that many
+   baskets, each released pair as the baskets its estimate still lacks, then each item.
 
 Each level is one SQL pass over the transactions and one statement over its candidates; the
 noise is OpenDP's discrete Laplace (`dp_noise`). Every choice outside a noisy measurement is
 data-independent: the limits, the budget's split, the thresholds (functions of the scale and of
 the number of candidates, itself a function of earlier noisy answers), the order of items and
-tids. By sequential composition the run spends the sum of the levels' epsilons, recorded in
+tids. By sequential composition the run spends the sum of the steps' epsilons, recorded in
 `dp_budget` and checked by `measure.verify_dp`.
 """
 
@@ -36,12 +40,15 @@ from ..progress import Progress
 from . import dp_noise
 
 LEVEL_COLUMNS = ("a", "b", "c")
+LENGTHS = 64
+"""Bins of the length histogram: 1..63 items, and 64 or more."""
 
 
 @dataclass(frozen=True)
 class Level:
     """One level's measurement: itemsets of `size` items, each transaction holding at most
-    `limit` items, so one transaction changes at most C(limit, size) counts by one each."""
+    `limit` items, so one transaction changes at most C(limit, size) counts by one each. The
+    length histogram is level 0: one bin per transaction."""
 
     size: int
     limit: int
@@ -49,7 +56,7 @@ class Level:
 
     @property
     def sensitivity(self) -> int:
-        return comb(self.limit, self.size)
+        return 1 if self.size == 0 else comb(self.limit, self.size)
 
     @property
     def scale(self) -> float:
@@ -57,23 +64,22 @@ class Level:
 
 
 def plan(options: dict[str, Any]) -> list[Level]:
-    """The levels and their budgets, from the options alone (never from the data)."""
+    """The length histogram and the levels with their budgets, from the options alone (never
+    from the data)."""
     epsilon = float(options["epsilon"])
     sizes = int(options["max_size"])
     if sizes > len(LEVEL_COLUMNS):
         raise ParamsError(f"option max_size of dpsets must be 1..3, got {sizes}")
-    shares = [float(s) for s in str(options["split"]).split(",")][:sizes]
-    if len(shares) != sizes or any(not math.isfinite(s) or s <= 0 for s in shares):
+    shares = [float(s) for s in str(options["split"]).split(",")]
+    if len(shares) < sizes + 1 or any(not math.isfinite(s) or s <= 0 for s in shares):
         raise ParamsError(
-            f"option split of dpsets needs {sizes} positive shares (one per itemset size), "
-            f"got {options['split']!r}"
+            "option split of dpsets needs positive shares for the lengths, the items, the pairs "
+            f"and the triples (the first {sizes + 1} are used), got {options['split']!r}"
         )
+    shares = shares[: sizes + 1]
     total = sum(shares)
-    limits = [int(options["limit1"]), int(options["limit2"]), int(options["limit3"])]
-    return [
-        Level(size, limits[size - 1], epsilon * share / total)
-        for size, share in enumerate(shares, start=1)
-    ]
+    limits = [LENGTHS, int(options["limit1"]), int(options["limit2"]), int(options["limit3"])]
+    return [Level(size, limits[size], epsilon * share / total) for size, share in enumerate(shares)]
 
 
 def threshold(scale: float, candidates: int, false_positives: float) -> float:
@@ -101,6 +107,19 @@ def keep(noisy: list[int], bar: float, limit: int) -> list[bool]:
     return [i in chosen for i in range(len(noisy))]
 
 
+def kept_share(lengths: list[int], limit: int) -> float:
+    """The share of the item occurrences the cut to `limit` items keeps, estimated from the
+    noisy length histogram (`lengths[n-1]`: transactions of n items, clamped at 0): the items'
+    noisy counts are scaled up by its inverse. Post-processing of a noisy answer. Pairs and
+    triples are not scaled: measured on BMS-WebView-1, the pairs the cut keeps most of (those
+    of short transactions) are the frequent ones, and a global share doubled their estimates.
+    """
+    bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1)]
+    whole = sum(h * n for n, h in bins)
+    kept = sum(h * min(n, limit) for n, h in bins)
+    return kept / whole if whole > 0 and kept > 0 else 1.0
+
+
 def check_run(store: Workspace, options: dict[str, Any]) -> None:
     """Refuse what voids the promise or cannot be released, before any work."""
     if int(options["seed"]) >= 0:
@@ -117,41 +136,65 @@ def check_run(store: Workspace, options: dict[str, Any]) -> None:
         )
 
 
-def measure(
-    store: Workspace, level: Level, noise: dp_noise.Noise, options: dict[str, Any]
-) -> dict[str, Any]:
-    """Count the level's candidates in one statement, add the noise, and mark which noisy
-    counts are released and which seed the next level: `dp_noisy_l{size}(columns..., noisy,
-    released, kept)`. Items are released down to a noisy count of 1; pairs and triples
-    from the threshold up; what seeds the next level passes the threshold too."""
-    counted = store.run_arrow(f"dp_count_l{level.size}")
-    columns = LEVEL_COLUMNS[: level.size]
-    supports = counted.column("support").to_pylist()
-    noisy = noise.add(supports, level.scale)
-    bar = threshold(level.scale, len(noisy), float(options["false_positives"]))
-    released = [n >= (1 if level.size == 1 else max(1.0, bar)) for n in noisy]
-    kept = keep(noisy, max(1.0, bar), most_kept(level.size, int(options["max_candidates"])))
-    table = pa.table(
-        {
-            **{c: counted.column(c).cast(pa.int32()) for c in columns},
-            "noisy": pa.array(noisy, pa.int64()),
-            "released": pa.array(released, pa.bool_()),
-            "kept": pa.array(kept, pa.bool_()),
-        }
-    )
-    store.put_arrow(f"dp_noisy_l{level.size}", table)
+def budget_row(level: Level, noise: dp_noise.Noise, what: str) -> dict[str, Any]:
+    """One noisy measurement as the budget records it; its epsilon by the noise's privacy map."""
     return {
-        "step": f"noisy counts of {level.size}-itemsets",
+        "step": what,
         "mechanism": noise.mechanism,
         "size": level.size,
         "limit": level.limit,
         "sensitivity": level.sensitivity,
         "scale": level.scale,
         "epsilon": noise.epsilon(level.sensitivity, level.scale),
+    }
+
+
+def measure_lengths(
+    store: Workspace, level: Level, noise: dp_noise.Noise
+) -> tuple[list[int], dict[str, Any]]:
+    """The noisy length histogram, and its budget row."""
+    counted = store.run_arrow("dp_count_lengths", {"top": LENGTHS})
+    noisy = noise.add(counted.column("support").to_pylist(), level.scale)
+    store.put_arrow(
+        "dp_noisy_lengths", pa.table({"length": counted.column("length"), "noisy": noisy})
+    )
+    return noisy, budget_row(level, noise, "noisy histogram of transaction lengths")
+
+
+def measure(
+    store: Workspace,
+    level: Level,
+    noise: dp_noise.Noise,
+    options: dict[str, Any],
+    lengths: list[int],
+) -> dict[str, Any]:
+    """Count the level's candidates in one statement, add the noise, and mark which noisy
+    counts are released and which seed the next level: `dp_noisy_l{size}(columns..., noisy,
+    estimate, released, kept)`. Items are released down to a noisy count of 1; pairs and
+    triples from the threshold up; what seeds the next level passes the threshold too. An
+    item's estimate is its noisy count scaled up by the share the cut keeps (`kept_share`)."""
+    counted = store.run_arrow(f"dp_count_l{level.size}")
+    columns = LEVEL_COLUMNS[: level.size]
+    noisy = noise.add(counted.column("support").to_pylist(), level.scale)
+    bar = threshold(level.scale, len(noisy), float(options["false_positives"]))
+    released = [n >= (1 if level.size == 1 else max(1.0, bar)) for n in noisy]
+    kept = keep(noisy, max(1.0, bar), most_kept(level.size, int(options["max_candidates"])))
+    share = kept_share(lengths, level.limit) if level.size == 1 else 1.0
+    table = pa.table(
+        {
+            **{c: counted.column(c).cast(pa.int32()) for c in columns},
+            "noisy": pa.array(noisy, pa.int64()),
+            "estimate": pa.array([max(0, round(n / share)) for n in noisy], pa.int64()),
+            "released": pa.array(released, pa.bool_()),
+            "kept": pa.array(kept, pa.bool_()),
+        }
+    )
+    store.put_arrow(f"dp_noisy_l{level.size}", table)
+    return budget_row(level, noise, f"noisy counts of {level.size}-itemsets") | {
         "candidates": len(noisy),
         "threshold": bar,
+        "kept_share": share,
         "released": sum(released),
-        "kept": sum(kept),
     }
 
 
@@ -160,34 +203,37 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     check_run(store, options)
     if store.count("tids") == 0:
         raise InputError("dpsets needs at least one transaction; the dataset is empty")
-    levels = plan(options)
+    steps = plan(options)
     noise = dp_noise.noise_source()
-    spent: list[dict[str, Any]] = []
-    for level in levels:
-        progress(f"level {level.size}", level.size - 1, len(levels))
+    progress("lengths", 0, len(steps))
+    lengths, first = measure_lengths(store, steps[0], noise)
+    spent = [first]
+    for level in steps[1:]:
+        progress(f"level {level.size}", level.size, len(steps))
         if level.size == 1:
             store.run("dp_bounded_items", {"limit": level.limit})
         else:
             store.run(f"dp_candidates_l{level.size}")
             store.run("dp_kept_items_of_l1" if level.size == 2 else "dp_kept_items_of_pairs")
             store.run("dp_bounded_among", {"limit": level.limit})
-        spent.append(measure(store, level, noise, options))
-    progress("release", len(levels), len(levels))
+        spent.append(measure(store, level, noise, options, lengths))
+    progress("release", len(steps), len(steps))
     store.run("dp_baskets_new")
-    for size in range(len(levels), 0, -1):
+    for size in range(len(steps) - 1, 0, -1):
         store.run(f"dp_baskets_l{size}")
     store.run("dp_release")
     write_budget(store, float(options["epsilon"]), spent)
     if not params.keep_intermediate:
         scratch = ["dp_bounded", "dp_kept_items", "dp_baskets"]
-        scratch += [f"dp_candidates_l{s}" for s in range(2, len(levels) + 1)]
+        scratch += [f"dp_candidates_l{s}" for s in range(2, len(steps))]
         store.drop_tables(*scratch, step="drop_intermediate")
+    levels = spent[1:]
     return {
         "epsilon": float(options["epsilon"]),
         "epsilon_spent": round(sum(s["epsilon"] for s in spent), 12),
         "mechanism": noise.mechanism,
-        **{f"released_l{s['size']}": s["released"] for s in spent},
-        **{f"candidates_l{s['size']}": s["candidates"] for s in spent},
+        **{f"released_l{s['size']}": s["released"] for s in levels},
+        **{f"candidates_l{s['size']}": s["candidates"] for s in levels},
         "released_rows": store.count("release"),
     }
 
