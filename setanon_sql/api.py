@@ -215,8 +215,9 @@ def anonymize(
         store.require_hierarchy()
     else:
         store.require_data()
-    runs.check_k(params.k, store.count("tids"))
-    name = runs.name_for(store, params.run_name, runs.default_base(algo.name, params.k, params.m))
+    if algo.model != "dp":  # a differentially private run takes no k (#44)
+        runs.check_k(params.k, store.count("tids"))
+    name = runs.name_for(store, params.run_name, default_base(algo, params))
     record = {"k": params.k, "m": params.m, "options": params.options}
     if outputs is not None:
         outputs.check(inputs_of(store, read), replace=params.replace)
@@ -232,6 +233,14 @@ def anonymize(
         runs.write_info(store, run_info(algo.name, params, info))
         run.results = {"verified": report.as_dict(), "loss": loss, "info": info}
     return finished(run.schema, algo, params, report, loss, info, started)
+
+
+def default_base(algo: catalog.Algorithm, params: Params) -> str:
+    """A run's default name: `aa_k10_m2`; a differentially private one's by its epsilon,
+    `dpsets_eps0_5` (#44)."""
+    if algo.model == "dp":
+        return f"{algo.name}_eps{float(params.options['epsilon']):g}".replace(".", "_")
+    return runs.default_base(algo.name, params.k, params.m)
 
 
 def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -347,9 +356,17 @@ def verify_release(
         if made.model == "dp":  # its budget record and its release's form (#44)
             from .measure import verify_dp
 
+            given = (k, model, m, allow_suppression, multiset)
+            if any(v is not None for v in given):
+                raise ParamsError(
+                    f"run {run!r} is differentially private: no output check proves that, and "
+                    "its budget record is checked as it is (no --k, --m, --model, "
+                    "--allow-suppression or --multiset)"
+                )
+
             with store.in_run(run, scratch=True):
                 eps = float(json.loads(store.registry.run(run)["params"])["options"]["epsilon"])
-                checked = verify_dp.verify(store, epsilon=eps)
+                checked = verify_dp.verify(store, epsilon=eps, schema=run)
             return dataclasses.replace(checked, schema=run)  # type: ignore[return-value]
         with store.in_run(run, scratch=True):
             report = verify(

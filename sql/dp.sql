@@ -194,3 +194,19 @@ SELECT itemset, count(*) AS support
 FROM per_tx
 GROUP BY itemset
 ORDER BY support, itemset;
+
+-- name: dp_release_labelled
+-- A differentially private release as written: its own new tids (1..n, no original id) and
+-- the items' original labels, in tid order.
+SELECT r.tid, n.label AS item
+FROM release AS r
+JOIN node AS n ON n.id = r.node
+ORDER BY r.tid, r.node;
+
+-- name: dp_release_per_transaction
+-- The same, one row per released transaction with the list of its item labels.
+SELECT r.tid, list(n.label ORDER BY r.node) AS items
+FROM release AS r
+JOIN node AS n ON n.id = r.node
+GROUP BY r.tid
+ORDER BY r.tid;

@@ -32,6 +32,7 @@ class DPReport:
     spent: float
     steps: int
     problems: tuple[str, ...]
+    model: str = "dp"
 
     @property
     def ok(self) -> bool:
@@ -68,11 +69,11 @@ def budget_problems(row: dict[str, Any], epsilon: float) -> list[str]:
     return found
 
 
-def verify(store: Workspace, *, epsilon: float) -> DPReport:
-    """Check the current run's budget record against `epsilon` and its release's form."""
-    schema = store.current_schema()
+def verify(store: Workspace, *, epsilon: float, schema: str | None = None) -> DPReport:
+    """Check the budget record of the run `schema` (default: the current one) against
+    `epsilon`, and its release's form."""
     problems = []
-    if not store.has_table("dp_budget"):  # type: ignore[attr-defined]
+    if not store.has_table("dp_budget", schema):  # type: ignore[attr-defined]
         problems.append("the run has no budget record (dp_budget)")
         row = {"steps": 0, "spent": 0.0}
     else:
@@ -81,4 +82,5 @@ def verify(store: Workspace, *, epsilon: float) -> DPReport:
     bad = int(store.run("dp_verify_release").one()["problems"])
     if bad:
         problems.append(f"{bad} released row(s) are not an original item of a transaction")
-    return DPReport(schema, epsilon, float(row["spent"]), int(row["steps"]), tuple(problems))
+    where = schema or store.current_schema()
+    return DPReport(where, epsilon, float(row["spent"]), int(row["steps"]), tuple(problems))

@@ -1,0 +1,48 @@
+"""`anonymize --epsilon`: the budget of a differentially private algorithm (#44), and what such
+an algorithm refuses of the other options (k, m, a seed)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..catalog import ALGORITHMS
+from . import options as o
+
+Epsilon = Annotated[
+    float | None,
+    typer.Option(
+        "--epsilon",
+        help="Differential privacy's budget (algorithm dpsets): > 0; smaller is more private "
+        "and noisier.",
+    ),
+]
+
+
+def is_dp(algorithm: str) -> bool:
+    """Whether `algorithm` names a differentially private algorithm (unknown: refused later)."""
+    found = ALGORITHMS.get(algorithm.lower())
+    return found is not None and found.model == "dp"
+
+
+def dp_options(
+    ctx: typer.Context, algorithm: str, epsilon: float | None, given: list[str]
+) -> list[str]:
+    """The --option pairs with --epsilon among them; --epsilon, -k and -m refused where they
+    do not act."""
+    dp = is_dp(algorithm)
+    o.refuse_unless(dp or epsilon is None, "--epsilon goes with a differentially private "
+                    "algorithm (-a dpsets)")  # fmt: skip
+    if not dp:
+        return given
+    source = ctx.get_parameter_source("k")
+    o.refuse_unless(
+        source is None or source.name != "COMMANDLINE",
+        f"-a {algorithm} promises differential privacy, not k-anonymity: -k does not apply",
+    )
+    o.refuse_unless(
+        epsilon is None or not any(p.strip().startswith("epsilon=") for p in given),
+        "give epsilon once: --epsilon or --option epsilon=, not both",
+    )
+    return given if epsilon is None else [*given, f"epsilon={epsilon!r}"]
