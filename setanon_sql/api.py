@@ -217,6 +217,10 @@ def anonymize(
         store.require_data()
     if algo.model != "dp":  # a differentially private run takes no k (#44)
         runs.check_k(params.k, store.count("tids"))
+    else:  # a seed, a support-ordered tree: refused before a run is recorded
+        from .algorithms.dp_sets import check_run
+
+        check_run(store, params.options)
     name = runs.name_for(store, params.run_name, default_base(algo, params))
     record = {"k": params.k, "m": params.m, "options": params.options}
     if outputs is not None:

@@ -40,10 +40,19 @@ class OpenDPNoise:
 
     mechanism = MECHANISM
 
-    def _measurement(self, scale: float):  # type: ignore[no-untyped-def]
-        import opendp.prelude as dp
-
+    def __init__(self) -> None:
+        try:
+            import opendp.prelude as dp
+        except ImportError:
+            raise ParamsError(
+                "dpsets draws its noise with OpenDP, which is not installed: "
+                "pip install 'setanon-sql[dp]'"
+            ) from None
         dp.enable_features("contrib")
+        self._dp = dp
+
+    def _measurement(self, scale: float):  # type: ignore[no-untyped-def]
+        dp = self._dp
         space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
         return space >> dp.m.then_laplace(scale=float(scale))
 

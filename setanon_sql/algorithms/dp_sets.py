@@ -201,10 +201,10 @@ def measure(
 def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     options = params.options
     check_run(store, options)
-    if store.count("tids") == 0:
-        raise InputError("dpsets needs at least one transaction; the dataset is empty")
     steps = plan(options)
     noise = dp_noise.noise_source()
+    if store.count("tids") == 0:
+        raise InputError("dpsets needs at least one transaction; the dataset is empty")
     progress("lengths", 0, len(steps))
     lengths, first = measure_lengths(store, steps[0], noise)
     spent = [first]

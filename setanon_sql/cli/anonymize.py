@@ -137,7 +137,7 @@ def anonymize_cmd(
         keep_intermediate=keep,
         run_name=run,
         replace=replace,
-        options=o.option_pairs(dp_options(ctx, algorithm, epsilon, option or [])),
+        options=o.option_pairs(dp_options(ctx, algorithm, epsilon, option or [], hier)),
     )
     if engine == "spark":
         o.refuse_unless(

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..catalog import ALGORITHMS
+from ..store.hierarchy import DEFAULT_ORDER
 from . import options as o
 
 Epsilon = Annotated[
@@ -27,10 +28,14 @@ def is_dp(algorithm: str) -> bool:
 
 
 def dp_options(
-    ctx: typer.Context, algorithm: str, epsilon: float | None, given: list[str]
+    ctx: typer.Context,
+    algorithm: str,
+    epsilon: float | None,
+    given: list[str],
+    hier: o.HierOpts,
 ) -> list[str]:
-    """The --option pairs with --epsilon among them; --epsilon, -k and -m refused where they
-    do not act."""
+    """The --option pairs with --epsilon among them; --epsilon and -k refused where they do
+    not act, and a support-ordered --fanout tree before any data is read."""
     dp = is_dp(algorithm)
     o.refuse_unless(dp or epsilon is None, "--epsilon goes with a differentially private "
                     "algorithm (-a dpsets)")  # fmt: skip
@@ -40,6 +45,11 @@ def dp_options(
     o.refuse_unless(
         source is None or source.name != "COMMANDLINE",
         f"-a {algorithm} promises differential privacy, not k-anonymity: -k does not apply",
+    )
+    o.refuse_unless(
+        hier.fanout is None or (hier.order or DEFAULT_ORDER) != "support",
+        f"-a {algorithm} refuses a support-ordered hierarchy: its shape depends on the items' "
+        "supports, which leaks the data; give --order id with --fanout (its default is support)",
     )
     o.refuse_unless(
         epsilon is None or not any(p.strip().startswith("epsilon=") for p in given),
