@@ -214,6 +214,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--algorithm": acts("the algorithm"),
         "--k": acts("k"),
         "--m": refused("-a", "partition", "-m", 2),
+        "--epsilon": refused("--epsilon", 1),  # only for -a dpsets (#44)
         "--output": acts("writes the release"),
         "--files": refused("--files", "csv"),  # only for -a disassociation's folder
         "--per-transaction": refused("--per-transaction"),  # no -o nor --output-table

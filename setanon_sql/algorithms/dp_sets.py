@@ -70,7 +70,10 @@ def plan(options: dict[str, Any]) -> list[Level]:
     sizes = int(options["max_size"])
     if sizes > len(LEVEL_COLUMNS):
         raise ParamsError(f"option max_size of dpsets must be 1..3, got {sizes}")
-    shares = [float(s) for s in str(options["split"]).split(",")]
+    try:
+        shares = [float(s) for s in str(options["split"]).split(",")]
+    except ValueError:
+        shares = []
     if len(shares) < sizes + 1 or any(not math.isfinite(s) or s <= 0 for s in shares):
         raise ParamsError(
             "option split of dpsets needs positive shares for the lengths, the items, the pairs "
@@ -121,7 +124,9 @@ def kept_share(lengths: list[int], limit: int) -> float:
 
 
 def check_run(store: Workspace, options: dict[str, Any]) -> None:
-    """Refuse what voids the promise or cannot be released, before any work."""
+    """Refuse what voids the promise or cannot be released, before any work (and before a
+    run is recorded): a seed, a support-ordered tree, a budget's split that does not fit."""
+    plan(options)
     if int(options["seed"]) >= 0:
         raise ParamsError(
             "dpsets takes no seed: a fixed seed lets anyone who knows it remove the noise, "

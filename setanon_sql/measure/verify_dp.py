@@ -69,11 +69,21 @@ def budget_problems(row: dict[str, Any], epsilon: float) -> list[str]:
     return found
 
 
+def has_budget(store: Workspace, schema: str | None) -> bool:
+    """Whether the run holds `dp_budget`: in `schema`, or the run being made (under its staging
+    schema when it replaces another), or the run the store points at."""
+    found = store.has_table  # type: ignore[attr-defined]
+    return bool(
+        found("dp_budget", schema)
+        or (schema is None and found("dp_budget", store.current_schema()))
+    )
+
+
 def verify(store: Workspace, *, epsilon: float, schema: str | None = None) -> DPReport:
     """Check the budget record of the run `schema` (default: the current one) against
     `epsilon`, and its release's form."""
     problems = []
-    if not store.has_table("dp_budget", schema):  # type: ignore[attr-defined]
+    if not has_budget(store, schema):
         problems.append("the run has no budget record (dp_budget)")
         row = {"steps": 0, "spent": 0.0}
     else:
