@@ -102,3 +102,15 @@ def test_the_release_flows_through_every_judging_command(tmp_path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         released = con.execute("SELECT count(DISTINCT tid) FROM dp.release").fetchone()[0]
     assert released == len(tids)
+
+
+def test_a_sweep_over_epsilon_draws_the_utility_curve(tmp_path) -> None:
+    r = cli("sweep", FIG2, "-H", FIG2_H, "-a", "dpsets,aa", "-k", 2, "--epsilon", "0.5,2",
+            "--queries", 20, "--targets", 5, "--json")  # fmt: skip
+    assert r.code == 0, r.stderr
+    names = sorted(row["run"] for row in r.json())
+    assert names == ["run_aa_k2_m2", "run_dpsets_eps0_5", "run_dpsets_eps2"]
+    bad = cli("sweep", FIG2, "-H", FIG2_H, "-a", "dpsets", "--epsilon", "0.5,x")
+    assert bad.code == ExitCode.USAGE and "--epsilon" in one_line(bad.stderr)
+    bad = cli("sweep", FIG2, "-H", FIG2_H, "-a", "dpsets", "--epsilon", "0")
+    assert bad.code == ExitCode.USAGE and "epsilon" in one_line(bad.stderr)

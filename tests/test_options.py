@@ -327,6 +327,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--order": acts("leaf orders of --fanout"),
         "--replace": acts("replaces earlier sweep runs"),
         "--report": refused("--report", "/nonexistent/c.html"),
+        "--epsilon": refused("--epsilon", "1"),  # no dpsets swept (#44)
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "anonymize-table": {

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..catalog import ALGORITHMS
+from ..errors import ParamsError
 from ..store.hierarchy import DEFAULT_ORDER
 from . import options as o
 
@@ -19,6 +20,32 @@ Epsilon = Annotated[
         "and noisier.",
     ),
 ]
+
+
+Epsilons = Annotated[
+    str | None,
+    typer.Option(
+        "--epsilon",
+        help="Values of epsilon for a differentially private algorithm (dpsets), e.g. 0.5,1,2 "
+        "(1): one run each, the utility curve.",
+    ),
+]
+
+
+def sweep_epsilons(algorithms: list[str], text: str | None) -> list[float]:
+    """The epsilons a sweep runs its differentially private algorithms at; --epsilon refused
+    when none is swept."""
+    o.refuse_unless(
+        text is None or any(is_dp(a) for a in algorithms),
+        "--epsilon is for a differentially private algorithm (dpsets); none is swept",
+    )
+    values = []
+    for part in (text or "1").split(","):
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise ParamsError(f"--epsilon takes numbers, e.g. 0.5,1,2; got {part!r}") from None
+    return values
 
 
 def is_dp(algorithm: str) -> bool:
