@@ -3,27 +3,32 @@
 -- from the noisy counts. Every statement reads all transactions once or one level's itemsets.
 
 -- name: dp_bounded_items
--- Each transaction cut to at most $limit of its items, picked by a hash of (tid, item): which
--- items a transaction keeps depends on that transaction alone, so one transaction more or less
--- changes at most $limit rows.
+-- Each transaction cut to at most $limit of its items, picked by a hash of the item and of the
+-- transaction's own items (the xor of their hashes): which items a transaction keeps depends
+-- on that transaction alone, never on its tid, which depends on the others (its line, its
+-- place), so one transaction more or less changes at most $limit rows.
 CREATE OR REPLACE TABLE dp_bounded AS
 SELECT tid, item
 FROM (
-    SELECT tid, item, row_number() OVER (PARTITION BY tid ORDER BY hash(tid, item), item) AS pick
-    FROM tx
+    SELECT tid, item,
+           row_number() OVER (PARTITION BY tid ORDER BY hash(content, item), item) AS pick
+    FROM (SELECT tid, item, bit_xor(hash(item)) OVER (PARTITION BY tid) AS content FROM tx)
 )
 WHERE pick <= $limit;
 
 -- name: dp_bounded_among
 -- Each transaction restricted to the items of `dp_kept_items` (chosen from noisy counts only),
--- then cut to at most $limit of them, picked by a hash of (tid, item) as above.
+-- then cut to at most $limit of them, picked by the restricted transaction's own items as above.
 CREATE OR REPLACE TABLE dp_bounded AS
 SELECT tid, item
 FROM (
-    SELECT t.tid, t.item,
-           row_number() OVER (PARTITION BY t.tid ORDER BY hash(t.tid, t.item), t.item) AS pick
-    FROM tx AS t
-    SEMI JOIN dp_kept_items AS k ON k.item = t.item
+    SELECT tid, item,
+           row_number() OVER (PARTITION BY tid ORDER BY hash(content, item), item) AS pick
+    FROM (
+        SELECT t.tid, t.item, bit_xor(hash(t.item)) OVER (PARTITION BY t.tid) AS content
+        FROM tx AS t
+        SEMI JOIN dp_kept_items AS k ON k.item = t.item
+    )
 )
 WHERE pick <= $limit;
 

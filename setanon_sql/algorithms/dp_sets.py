@@ -5,9 +5,9 @@ Why this shape: DiffPart's top-down partitioning releases almost nothing on spar
 data is the support of small itemsets, so the budget is spent on exactly those, PrivBasis-like:
 
 0. a noisy histogram of transaction lengths (one transaction changes one bin by one);
-1. each transaction is cut to at most `limit1` items (which ones depends on that transaction
-   alone, a hash of tid and item), and every leaf of the hierarchy (the public item domain)
-   gets a noisy count;
+1. each transaction is cut to at most `limit1` items (which ones depends on that transaction's
+   items alone, never on its tid: a hash of its items and the item), and every leaf of the
+   hierarchy (the public item domain) gets a noisy count;
 2. transactions are restricted to the items whose noisy count passed a threshold and cut to
    `limit2` items; every pair of those items gets a noisy count;
 3. the same for the triples whose three pairs passed, transactions cut to `limit3` items;
