@@ -114,3 +114,10 @@ def test_a_sweep_over_epsilon_draws_the_utility_curve(tmp_path) -> None:
     assert bad.code == ExitCode.USAGE and "--epsilon" in one_line(bad.stderr)
     bad = cli("sweep", FIG2, "-H", FIG2_H, "-a", "dpsets", "--epsilon", "0")
     assert bad.code == ExitCode.USAGE and "epsilon" in one_line(bad.stderr)
+
+
+def test_a_dp_release_is_evaluated_exactly(tmp_path) -> None:
+    db = tmp_path / "w.duckdb"
+    assert cli(*DP, "--db", db, "--run", "dp", "-q").code == 0
+    r = cli("evaluate", "--db", db, "--run", "dp", "--sample", "0.5")
+    assert r.code == ExitCode.USAGE and "exactly" in one_line(r.stderr)

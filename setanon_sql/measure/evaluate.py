@@ -115,6 +115,12 @@ def _generalized(store: Store, model: Promise, workload: Workload) -> dict[str, 
     `evaluate_sample`) when the data is larger than exact counting allows or --sample asks."""
     transactions = store.count("tids")
     share = es.share_for(transactions, workload.sample)
+    if model.model == "dp":  # its transactions are its own: a sample of the original's tids
+        if workload.sample not in (None, 1.0):  # says nothing of them (#44)
+            raise ParamsError(
+                "a differentially private release is evaluated exactly: drop --sample"
+            )
+        share = 1.0
     if share >= 1:
         draw_probes(store, model, workload)
         score(store, model)
