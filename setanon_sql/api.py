@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import resource
 import time
 from collections.abc import Iterable
@@ -216,7 +217,12 @@ def anonymize(
         store.require_hierarchy()
     else:
         store.require_data()
-    runs.check_k(params.k, store.count("tids"))
+    if algo.model != "dp":  # a differentially private run takes no k (#44)
+        runs.check_k(params.k, store.count("tids"))
+    else:  # a seed, a support-ordered tree: refused before a run is recorded
+        from .algorithms.dp_sets import check_run
+
+        check_run(store, params.options)
     started = time.perf_counter()
     with runs.algorithm_run(store, algo, params, outputs, read) as run:
         info = algo.runner()(store, params, progress) or {}
@@ -271,6 +277,15 @@ def checked_release(
                 f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
             )
         return checked, vd.information_loss(store, prepared=True)
+    if algo.model == "dp":  # no output check proves DP: the budget record is checked (#44)
+        from .measure import verify_dp
+
+        found = verify_dp.verify(store, epsilon=float(params.options["epsilon"]))
+        if not found.ok:
+            raise VerificationError(f"{algo.name} left a bad budget record: {found.as_dict()}")
+        # every item is released as itself (no generalization); the transactions are synthetic,
+        # so suppression has no meaning: `evaluate` measures what the release is good for
+        return found, {"ncp": 0.0, "lm": 0.0, "suppressed": None}  # type: ignore[return-value]
     promise = runs.Promise(
         k=params.k,
         m=params.m,
@@ -353,6 +368,21 @@ def verify_release(
                     raise ParamsError(f"run {run!r} records no m: give --m")
                 found = vd.verify(store, k=made.k if k is None else k, m=m_checked)
             return dataclasses.replace(found, schema=run)  # checked in scratch, of the run
+        if made.model == "dp":  # its budget record and its release's form (#44)
+            from .measure import verify_dp
+
+            given = (k, model, m, allow_suppression, multiset)
+            if any(v is not None for v in given):
+                raise ParamsError(
+                    f"run {run!r} is differentially private: no output check proves that, and "
+                    "its budget record is checked as it is (no --k, --m, --model, "
+                    "--allow-suppression or --multiset)"
+                )
+
+            with store.in_run(run, scratch=True):
+                eps = float(json.loads(store.registry.run(run)["params"])["options"]["epsilon"])
+                checked = verify_dp.verify(store, epsilon=eps, schema=run)
+            return dataclasses.replace(checked, schema=run)  # type: ignore[return-value]
         with store.in_run(run, scratch=True):
             report = verify(
                 store,

@@ -156,6 +156,14 @@ def making(
         store.point(run=outer.schema if outer else None)
 
 
+def algorithm_base(algo: catalog.Algorithm, params: Params) -> str:
+    """An algorithm run's default name: `aa_k10_m2`; a differentially private one's by its
+    epsilon, `dpsets_eps0_5` (#44)."""
+    if algo.model == "dp":
+        return f"{algo.name}_eps{float(params.options['epsilon']):g}".replace(".", "_")
+    return default_base(algo.name, params.k, params.m)
+
+
 @contextmanager
 def algorithm_run(
     store: Store | SparkStore,
@@ -179,7 +187,7 @@ def algorithm_run(
         return
     from .store.publish import inputs_of
 
-    name = name_for(store, params.run_name, default_base(algo.name, params.k, params.m))
+    name = name_for(store, params.run_name, algorithm_base(algo, params))
     record = {"k": params.k, "m": params.m, "options": params.options}
     if outputs is not None:
         outputs.check(inputs_of(store, read), replace=params.replace)
@@ -249,6 +257,8 @@ class Promise:
 
     def promised(self, known: int) -> bool:
         """Does the model promise at least k candidates to an adversary knowing `known` items?"""
+        if self.model == "dp":  # no candidate count is promised, only the mechanism's bound
+            return False
         return self.model == "k" or known <= (self.m or 0)
 
     def as_dict(self) -> dict[str, Any]:

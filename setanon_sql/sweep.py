@@ -20,6 +20,7 @@ def sweep(
     algorithm_names: Iterable[str],
     ks: Iterable[int],
     ms: Iterable[int | None] = (None,),
+    epsilons: Iterable[float] = (1.0,),
     workload: Workload = DEFAULT_WORKLOAD,
     replace: bool = False,
     progress: Callable[[str], None] = lambda _: None,
@@ -27,12 +28,27 @@ def sweep(
 ) -> list[dict[str, Any]]:
     """Anonymize with every algorithm x k (x m for the k^m algorithms), then compare the runs.
 
-    A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m. `tag`
-    names the hierarchy in use, in the run names and in a `hierarchy` column of the rows.
+    A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m. A
+    differentially private one runs once per epsilon and ignores k and m (#44). `tag` names
+    the hierarchy in use, in the run names and in a `hierarchy` column of the rows.
     """
     runs = []
+    suffix = f"_{tag}" if tag else ""
     for name in algorithm_names:
         algo = catalog.get(name)
+        if algo.model == "dp":
+            for eps in epsilons:
+                run_name = f"run_{algo.name}_eps{eps:g}".replace(".", "_") + suffix
+                progress(run_name)
+                params = Params(
+                    algorithm=algo.name,
+                    k=1,
+                    run_name=run_name,
+                    replace=replace,
+                    options={"epsilon": eps},
+                )
+                runs.append(anonymize(store, params).run)
+            continue
         for k in ks:
             for m in [x or 2 for x in ms] if algo.needs_m else [None]:
                 run_name = (

@@ -218,6 +218,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--algorithm": acts("the algorithm"),
         "--k": acts("k"),
         "--m": refused("-a", "partition", "-m", 2),
+        "--epsilon": refused("--epsilon", 1),  # only for -a dpsets (#44)
         "--output": acts("writes the release"),
         "--files": refused("--files", "csv"),  # only for -a disassociation's folder
         "--per-transaction": refused("--per-transaction"),  # no -o nor --output-table
@@ -330,6 +331,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--order": acts("leaf orders of --fanout"),
         "--replace": acts("replaces earlier sweep runs"),
         "--report": refused("--report", "/nonexistent/c.html"),
+        "--epsilon": refused("--epsilon", "1"),  # no dpsets swept (#44)
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "anonymize-table": {

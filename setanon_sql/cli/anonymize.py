@@ -11,12 +11,14 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
+from .dp import Epsilon, dp_options
 from .output import emit, warn
 from .stores import inputs, open_data
 
 
 @app.command("anonymize")
 def anonymize_cmd(
+    ctx: typer.Context,
     source: o.Source = None,
     format: o.Format = None,
     table: o.Table = None,
@@ -51,6 +53,7 @@ def anonymize_cmd(
     ] = "aa",
     k: o.K = 10,
     m: o.M = None,
+    epsilon: Epsilon = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -134,7 +137,7 @@ def anonymize_cmd(
         keep_intermediate=keep,
         run_name=run,
         replace=replace,
-        options=o.option_pairs(option or []),
+        options=o.option_pairs(dp_options(ctx, algorithm, epsilon, option or [], hier)),
     )
     if engine == "spark":
         o.refuse_unless(

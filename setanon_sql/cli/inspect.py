@@ -105,6 +105,8 @@ def verify_cmd(
         with store.in_run(run, scratch=True) if run else store.scratch():
             if isinstance(report, vd.DisassociationReport):  # its own verifier's rows (#28)
                 shown = {"dv_violations": vd.violations(store, limit)}
+            elif report.model == "dp":  # a budget record's verdict has no rows to show (#44)
+                shown = {}
             else:
                 shown = {n: violations(store, n, limit) for n in names}
     data = report.as_dict()

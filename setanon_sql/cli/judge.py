@@ -12,6 +12,7 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
+from .dp import Epsilons, sweep_epsilons
 from .output import emit, rows
 from .stores import inputs, open_data, open_db, registered, run_only
 
@@ -321,6 +322,7 @@ def sweep_cmd(
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
+    epsilon: Epsilons = None,
     as_json: o.Json = False,
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
@@ -335,6 +337,7 @@ def sweep_cmd(
         m is None or any(get(a).needs_m for a in algorithms),
         "--m is for the k^m algorithms (aa, da, oa); none is swept",
     )
+    epsilons = sweep_epsilons(algorithms, epsilon)  # dpsets runs once per epsilon (#44)
     needed = any(get(a).needs_hierarchy for a in algorithms)
     specs = _hierarchies(hierarchy, fanout, order, needed=needed)
     read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs if spec is not None]
@@ -352,6 +355,7 @@ def sweep_cmd(
                 algorithm_names=algorithms,
                 ks=o.whole_numbers(k, "--k"),
                 ms=o.whole_numbers(m or "2", "--m"),
+                epsilons=epsilons,
                 workload=workload,
                 replace=replace,
                 tag=tag if len(specs) > 1 else "",

@@ -115,6 +115,12 @@ def _generalized(store: Store, model: Promise, workload: Workload) -> dict[str, 
     `evaluate_sample`) when the data is larger than exact counting allows or --sample asks."""
     transactions = store.count("tids")
     share = es.share_for(transactions, workload.sample)
+    if model.model == "dp":  # its transactions are its own: a sample of the original's tids
+        if workload.sample not in (None, 1.0):  # says nothing of them (#44)
+            raise ParamsError(
+                "a differentially private release is evaluated exactly: drop --sample"
+            )
+        share = 1.0
     if share >= 1:
         draw_probes(store, model, workload)
         score(store, model)
@@ -288,7 +294,7 @@ def score(store: Store, model: Promise) -> None:
 def score_counts(store: Store, model: Promise) -> None:
     """`eval_scores`: every probe's support in `tx`, estimate from `release` and candidates
     among its released transactions (all three sums over transactions)."""
-    store.run("k_anonymity_classes")
+    store.run(classes_statement(model))
     store.run("eval_classes")
     for step in GENERALIZED_ESTIMATOR:  # the estimator `setanon estimate` runs (#42)
         store.run(step, {"multiset": model.multiset} if step == "est_gen_class_nodes" else None)
@@ -296,11 +302,17 @@ def score_counts(store: Store, model: Promise) -> None:
     store.run("eval_scores")
 
 
+def classes_statement(model: Promise) -> str:
+    """The released transactions' classes: through the original's tids, or (a differentially
+    private release, #44) the release's own synthesized transactions."""
+    return "dp_release_classes" if model.model == "dp" else "k_anonymity_classes"
+
+
 def score_tables(store: Store, model: Promise, *, classes: bool = False) -> None:
     """The kept tables of the scores: `eval_queries`, `eval_attacks` (and, with `classes`,
     `eval_classes` of the transactions now in use)."""
     if classes:
-        store.run("k_anonymity_classes")
+        store.run(classes_statement(model))
         store.run("eval_classes")
     store.run("eval_queries")
     store.run("eval_attacks")
@@ -334,5 +346,7 @@ def _query_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _loss(store: Store, model: Promise) -> tuple[float, float]:
+    if model.model == "dp":  # original items, no generalization; its transactions are new (#44)
+        return 0.0, 0.0
     loss = metrics.information_loss(store, multiset=model.multiset)
     return float(loss["ncp"]), float(loss["lm"])

@@ -22,11 +22,13 @@ from .outputs import Publication, check_file
 OUTPUT_FORMATS = ("csv", "parquet")
 
 
-def release_query(*, per_transaction: bool = False) -> str:
-    """The SELECT that renders the current run's release with the original ids and labels."""
-    return sqlfiles.statement(
-        "release_per_transaction" if per_transaction else "release_labelled"
-    ).sql
+def release_query(store: Store, *, per_transaction: bool = False) -> str:
+    """The SELECT that renders the current run's release with the original ids and labels; a
+    differentially private run's (it keeps a budget record, #44) with its own new tids."""
+    name = "release_per_transaction" if per_transaction else "release_labelled"
+    if store.has_table("dp_budget"):
+        name = "dp_" + name
+    return sqlfiles.statement(name).sql
 
 
 def copy_to_file(
@@ -58,7 +60,7 @@ def write_release(
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
     path, fmt = check_file(path, fmt=fmt)
-    sql = release_query(per_transaction=per_transaction)
+    sql = release_query(store, per_transaction=per_transaction)
     if per_transaction and fmt == "csv":  # a list is written as its JSON text
         sql = ddl.json_column(sql, "items")
     return copy_to_file(store, sql, path, fmt, step="write_release", publication=publication)
@@ -105,7 +107,7 @@ def write_table(
     the tool's (so a later --replace may replace it): in one transaction of its own, or with
     `own=False` inside the caller's (the one that swaps a run in)."""
     schema, name = target
-    release = release_query(per_transaction=per_transaction)
+    release = release_query(store, per_transaction=per_transaction)
     try:
         with store.ex.transaction() if own else nullcontext():
             if store.registry.owner_of(schema, name) is not None:

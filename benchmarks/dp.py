@@ -1,0 +1,155 @@
+"""Differential privacy (#44): `setanon evaluate`'s query error on -a dpsets releases at several
+epsilons, side by side with the empty release and the k^m AA release (k = 10, m = 2), and the
+whole-process time, CPU and peak memory of `setanon anonymize -a dpsets`.
+
+Every release is judged the same way: `setanon evaluate` (2000 random and frequent 1/2/3-itemset
+queries, seed 0, support 0.1 % of the transactions). The noise is OpenDP's, unseeded: each
+epsilon runs --repeat times and every figure is the median of the repeats. The empty release is
+a release file with no row, evaluated against the data. All use the fan-out 5 tree in id order
+(dpsets refuses support order; its release holds the leaves, so the tree does not change it).
+Needs ../shared/data. Examples:
+
+    python benchmarks/dp.py                                   # WV1, WV2; eps 0.5 1 2; 3 repeats
+    python benchmarks/dp.py --data wv1 --epsilon 1 --repeat 5 --option limit2=4
+    python benchmarks/dp.py --synthetic s7.parquet --memory-limit 3.5GB --repeat 1
+
+--synthetic FILE times the anonymize process only (no evaluation), on a file written by
+`setanon synth FILE -n N --seed 1`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+DATA = {"wv1": SHARED / "bms-webview-1.spmf.txt", "wv2": SHARED / "bms-webview-2.spmf.txt"}
+TREE = ["--fanout", "5", "--order", "id"]
+
+
+def timed(cmd: list[str]) -> dict:
+    """Run one command as a child process: wall and CPU seconds and peak RSS (MB) of that
+    child alone (os.wait4 reports its own resource use)."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if code != 0:
+        raise SystemExit(f"failed ({code}): {' '.join(cmd)}\n{stderr}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall": wall, "cpu": cpu, "rss_mb": usage.ru_maxrss / 1024, "stdout": stdout}
+
+
+def setanon(*args: str) -> list[str]:
+    return [sys.executable, "-m", "setanon_sql", *args]
+
+
+def are(evaluated: dict) -> dict[str, float]:
+    """The ARE per workload and size: r1..r3 random, f1..f3 frequent."""
+    out = {}
+    for key, tag in (("itemset_queries", "r"), ("frequent_queries", "f")):
+        for row in evaluated[key]:
+            out[f"{tag}{row['size']}"] = row["are"]
+    return out
+
+
+def medians(rows: list[dict]) -> dict:
+    return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+
+
+def dp_release(data: Path, db: Path, eps: float, rep: int, args: argparse.Namespace) -> dict:
+    """One dpsets run and its evaluation."""
+    run = f"dp_{str(eps).replace('.', '_')}_{rep}"
+    extra = [x for o in args.option for x in ("--option", o)]
+    made = timed(setanon("anonymize", str(data), *TREE, "-a", "dpsets", "--epsilon", str(eps),
+                         "--db", str(db), "--run", run, "--json", *extra))  # fmt: skip
+    info = json.loads(made["stdout"])
+    judged = json.loads(
+        timed(setanon("evaluate", "--db", str(db), "--run", run, "--json"))["stdout"]
+    )
+    released = info["released_rows"]
+    return {**are(judged), "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"],
+            "rows": released}  # fmt: skip
+
+
+def baselines(data: Path, db: Path, tmp: Path) -> list[dict]:
+    """The empty release and AA k = 10, m = 2, judged the same way."""
+    empty = tmp / "empty.csv"
+    empty.write_text("tid,item\n")
+    judged = timed(setanon("evaluate", str(data), *TREE, "--release", str(empty), "-k", "1",
+                           "--json"))  # fmt: skip
+    rows = [{"release": "empty", **are(json.loads(judged["stdout"]))}]
+    made = timed(setanon("anonymize", str(data), *TREE, "-a", "aa", "-k", "10", "-m", "2",
+                         "--db", str(db), "--run", "aa", "-q"))  # fmt: skip
+    judged = timed(setanon("evaluate", "--db", str(db), "--run", "aa", "--json"))
+    rows.append({"release": "AA k=10 m=2", **are(json.loads(judged["stdout"])),
+                 "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"]})  # fmt: skip
+    return rows
+
+
+def compare(name: str, args: argparse.Namespace) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        db = Path(d) / "dp.duckdb"
+        for eps in args.epsilon:
+            runs = [dp_release(DATA[name], db, eps, r, args) for r in range(args.repeat)]
+            rows.append({"data": name, "release": f"dpsets eps={eps:g}", **medians(runs)})
+            print(json.dumps(rows[-1]), file=sys.stderr)
+        rows += [{"data": name, **r} for r in baselines(DATA[name], db, Path(d))]
+    return rows
+
+
+def speed(path: Path, args: argparse.Namespace) -> dict:
+    """Whole-process anonymize times on a synthetic file: medians of --repeat."""
+    limit = ["--memory-limit", args.memory_limit] if args.memory_limit else []
+    runs = []
+    for _ in range(args.repeat):
+        made = timed(setanon("anonymize", str(path), *TREE, "-a", "dpsets", *limit, "-q", "--json"))
+        runs.append({"wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"]})
+    return {"data": path.name, "release": "dpsets eps=1", **medians(runs)}
+
+
+def markdown(rows: list[dict]) -> str:
+    keys = ["data", "release", "r1", "r2", "r3", "f1", "f2", "f3", "wall", "cpu", "rss_mb"]
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for r in rows:
+        cells = []
+        for k in keys:
+            v = r.get(k, "")
+            cells.append(f"{v:.3f}" if isinstance(v, float) and k[0] in "rf" and k != "rss_mb"
+                         else f"{v:.1f}" if isinstance(v, float) else str(v))  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", nargs="*", default=["wv1", "wv2"], choices=sorted(DATA))
+    p.add_argument("--epsilon", type=float, nargs="*", default=[0.5, 1.0, 2.0])
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--option", action="append", default=[], help="dpsets option key=value")
+    p.add_argument("--synthetic", type=Path, nargs="*", default=[])
+    p.add_argument("--memory-limit", default=None)
+    args = p.parse_args()
+    if args.synthetic:
+        rows = [speed(path, args) for path in args.synthetic]
+    else:
+        rows = [r for name in args.data for r in compare(name, args)]
+    print(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
