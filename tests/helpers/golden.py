@@ -48,12 +48,14 @@ def names() -> list[str]:
 
 def spark_modules() -> set[str]:
     """Spark's store, the front door, the modules of the algorithms Spark runs, and every module
-    they import, but for those named after an algorithm Spark refuses (its search, its
+    they import, but for those named after an algorithm or a privacy model Spark refuses (its search, its
     release's verifier)."""
     runs_on_spark = spark_store.spark_algorithms()
     start = ["setanon_sql.store.spark_store", "setanon_sql.store.spark_release", "setanon_sql.api"]
     start += [f"setanon_sql.algorithms{catalog.get(a).module}" for a in runs_on_spark]
     refused = [a for a in catalog.ALGORITHMS if a not in runs_on_spark]
+    spark_models = {catalog.get(a).model for a in runs_on_spark}
+    refused += sorted({a.model for a in catalog.ALGORITHMS.values()} - spark_models)
     seen: set[str] = set()
     while start:
         module = start.pop()
