@@ -10,10 +10,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import catalog, runs
+from . import runs
+from .algorithms import get as get_algorithm
+from .catalog import Algorithm, ReleaseKind
 from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
+from .measure.kinds import Route, label, promise_of, route
 from .measure.verify import VerifyReport, verify, verify_promise
 from .params import Params
 from .progress import Progress, quiet
@@ -170,14 +173,13 @@ class Result:
     seconds: float = 0.0
     peak_rss_mb: float = 0.0  # the whole process's, DuckDB included, up to the run's end
     multiset: bool = False
+    kind: ReleaseKind = ReleaseKind.SETS
 
     @property
     def release(self) -> str:
         """The kind of release: a set or multiset of nodes per transaction, or disassociated
         (clusters of chunks, #28)."""
-        if catalog.get(self.algorithm).disassociated:
-            return "disassociated"
-        return "multiset" if self.multiset else "set"
+        return label(self.kind)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -209,7 +211,7 @@ def anonymize(
     run is removed. Outputs are checked before the work against `read` (the files the caller
     read), the database and every source its registry names.
     """
-    algo = catalog.get(params.algorithm)
+    algo = get_algorithm(params.algorithm)
     if algo.needs_hierarchy:  # disassociation releases every term as it is: needs none (#28)
         store.require_hierarchy()
     else:
@@ -224,7 +226,7 @@ def anonymize(
     with runs.making(
         store, name, algorithm=algo.name, params=record, replace=params.replace, outputs=outputs
     ) as run:
-        info = algo.runner()(store, params, progress) or {}
+        info = algo.run(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
@@ -234,16 +236,21 @@ def anonymize(
 
 
 def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures."""
-    return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
+    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures,
+    and last its kind of release (`measure.kinds.kind_of` reads it back)."""
+    kind = get_algorithm(algorithm).kind.value
+    return {
+        "algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info,
+        runs.KIND_KEY: kind,
+    }  # fmt: skip
 
 
 def checked_release(
-    store: Workspace, algo: catalog.Algorithm, params: Params
+    store: Workspace, algo: Algorithm, params: Params
 ) -> tuple[VerifyReport | DisassociationReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a spark_run.SparkStore."""
-    if algo.disassociated:  # its own release format and verifier (#28)
+    if route("verify", algo.kind) is Route.DISASSOCIATED:  # its own format, verifier (#28)
         from .measure import verify_disassociation as vd
 
         checked = vd.verify(store, k=params.k, m=params.m or 1)
@@ -256,8 +263,8 @@ def checked_release(
         k=params.k,
         m=params.m,
         model=algo.model,
-        multiset=algo.multiset,
         allows_suppression=algo.allows_suppression,
+        kind=algo.kind,
     )
     report = verify_promise(store, promise)
     if not report.ok:
@@ -269,7 +276,7 @@ def checked_release(
 
 def finished(
     run: str,
-    algo: catalog.Algorithm,
+    algo: Algorithm,
     params: Params,
     report: VerifyReport | DisassociationReport,
     loss: dict[str, Any],
@@ -287,6 +294,7 @@ def finished(
         seconds=time.perf_counter() - started,
         peak_rss_mb=peak_rss_mb(),
         multiset=algo.multiset,
+        kind=algo.kind,
     )
 
 
@@ -319,8 +327,8 @@ def verify_release(
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = runs.promise_of(store, run)
-        if made.disassociated:  # its own verifier, which takes k and m only (#28)
+        made = promise_of(store, run)
+        if route("verify", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # #28
             if model is not None or allow_suppression is not None or multiset is not None:
                 raise ParamsError(
                     f"run {run!r} is disassociated: its verifier takes --k and --m only "
@@ -402,8 +410,8 @@ def release_metrics(
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        made = runs.promise_of(store, run)
-        if made.disassociated:  # no NCP: every term is released as it is (#28)
+        made = promise_of(store, run)
+        if route("metrics", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # no NCP (#28)
             if per_copy or multiset is not None:
                 raise ParamsError(
                     f"--per-copy and --multiset measure generalized releases; {run!r} is "
@@ -431,8 +439,7 @@ def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
     rows of different chunks recombined at random; not the original (#28)."""
     from .store.disassociated_files import reconstruct as draw
 
-    if not runs.promise_of(store, run).disassociated:
-        raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
+    route("reconstruct", promise_of(store, run).kind, f"run {run!r}")
     with store.in_run(run, scratch=True):
         return {"run": run, **draw(store, path, inputs_of(store))}
 

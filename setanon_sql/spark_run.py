@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import catalog, runs
+from . import runs
+from .algorithms import get, on_engine
 from .api import Result, checked_release, finished, run_info
 from .engine import ddl, interrupts
 from .engine.contract import Forwarding
@@ -33,7 +34,7 @@ from .store.hierarchy import Hierarchy, natural_key
 from .store.hierarchy_spec import HierarchySpec
 from .store.sources import nested_column
 
-ALGORITHMS = ("partition", "aa", "da")
+ALGORITHMS = on_engine("spark")  # those that declare it (`Algorithm.engines`)
 SOURCE_VIEW = "source_input"
 _NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
 NODE_TYPES = {
@@ -271,12 +272,12 @@ def anonymize(store: SparkStore, params: Params, *, progress: Progress = quiet) 
     """Run Partition on Spark, verify its release, measure its loss: `api.anonymize`'s steps,
     with the run's database in place of a run schema."""
     check_algorithm(params.algorithm)
-    algo = catalog.get(params.algorithm)
+    algo = get(params.algorithm)
     store.require_hierarchy()
     counted = store.execute(ddl.count_rows("tids"), step="transactions").one()
     runs.check_k(params.k, int(counted["rows"]))
     started = time.perf_counter()
-    info = algo.runner()(store, params, progress) or {}
+    info = algo.run(store, params, progress) or {}
     info["search_s"] = round(time.perf_counter() - started, 3)
     progress("verify", 0, None)
     report, loss = checked_release(store, algo, params)

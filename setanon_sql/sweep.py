@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import catalog
+from .algorithms import get
 from .api import anonymize
 from .measure.compare import compare
 from .measure.evaluate import DEFAULT_WORKLOAD, Workload
@@ -32,7 +32,7 @@ def sweep(
     """
     runs = []
     for name in algorithm_names:
-        algo = catalog.get(name)
+        algo = get(name)
         for k in ks:
             for m in [x or 2 for x in ms] if algo.needs_m else [None]:
                 run_name = (

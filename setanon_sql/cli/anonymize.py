@@ -163,10 +163,11 @@ def anonymize_cmd(
 
 def _disassociates(algorithm: str) -> bool:
     """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
-    from ..catalog import ALGORITHMS
+    from ..algorithms import ALGORITHMS
+    from ..catalog import ReleaseKind
 
     found = ALGORITHMS.get(algorithm.lower())
-    return found is not None and found.disassociated
+    return found is not None and found.kind is ReleaseKind.DISASSOCIATED
 
 
 def release_files(
@@ -226,9 +227,10 @@ def disassociation_folder(
 ) -> bool:
     """Whether the output is a disassociated release folder, checked before any work; the
     options that do not apply to one, or apply only to one, are refused (#28)."""
-    from ..catalog import get
+    from ..algorithms import get
+    from ..measure.kinds import Route, route
 
-    if not get(params.algorithm).disassociated:
+    if route("anonymize", get(params.algorithm).kind) is not Route.DISASSOCIATED:
         o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
         return False
     o.refuse_unless(
@@ -248,7 +250,7 @@ def disassociation_folder(
 def folder_manifest(params: Any) -> dict[str, Any]:
     """What a release folder's release.json says of its run (the run's name is added by the
     library)."""
-    from ..catalog import get
+    from ..algorithms import get
 
     return {
         "release": "disassociation",

@@ -34,11 +34,10 @@ from typing import Any
 from sqlglot import exp, select
 
 from .. import runs
-from ..catalog import MAX_K
+from ..catalog import MAX_K, check_whole
 from ..engine import ddl
 from ..engine.builders import col, render
 from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
-from ..params import check_whole
 from ..progress import Progress, quiet
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
