@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .algorithms import get
+from .algorithms import ALGORITHMS, get
 from .catalog import MAX_K, MAX_M, check_run_name, check_whole
 from .errors import ParamsError
 
@@ -47,7 +47,12 @@ class Params:
         if not algo.needs_m and self.m is not None:
             raise ParamsError(
                 f"{algo.name} gives transactional k-anonymity and takes no m; "
-                "m is for the k^m algorithms (aa, da, oa, disassociation)"
+                f"m is for the k^m algorithms ({', '.join(km_algorithms())})"
             )
         object.__setattr__(self, "algorithm", algo.name)
         object.__setattr__(self, "options", algo.resolve(self.options, self.k))
+
+
+def km_algorithms() -> list[str]:
+    """The registry's k^m algorithms, the ones that take m."""
+    return [a.name for a in ALGORITHMS.values() if a.needs_m]
