@@ -27,7 +27,9 @@ EXPECTED: dict[ReleaseKind, dict[str, Route | None]] = {
     ReleaseKind.MULTISETS: {c: (None if c == "reconstruct" else G) for c in COMMANDS},
     ReleaseKind.DISASSOCIATED: {c: D for c in COMMANDS},
     ReleaseKind.TABLE: {c: (T if c == "evaluate" else None) for c in COMMANDS},
-    ReleaseKind.TABLE_SETS: {c: (TS if c == "evaluate" else None) for c in COMMANDS},
+    ReleaseKind.TABLE_SETS: {
+        c: (TS if c in ("verify", "metrics", "evaluate") else None) for c in COMMANDS
+    },
     ReleaseKind.SYNTHETIC: {c: None for c in COMMANDS},
 }
 

@@ -102,8 +102,8 @@ def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Ro
             if command != "evaluate":
                 raise ParamsError(f"{what} is a table run; `setanon evaluate` measures it")
             return Route.TABLE
-        case ReleaseKind.TABLE_SETS:
-            if command != "evaluate":
+        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py and rt_evaluate.py
+            if command not in ("verify", "metrics", "evaluate"):
                 raise ParamsError(
                     f"{what} is a table run with a set column; `setanon evaluate` measures it"
                 )
