@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Literal, NoReturn
 
 from .. import runs
-from ..algorithms import ALGORITHMS
+from ..algorithms import get
 from ..catalog import ReleaseKind
 from ..errors import ParamsError
 from ..runs import Promise
@@ -74,10 +74,7 @@ def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise
     params = json.loads(row["params"]) if row["params"] else {}
     if "k" not in params:
         raise ParamsError(f"run {run!r} records no k (made by {row['algorithm'] or 'hand'})")
-    name = (row["algorithm"] or "").lower()
-    if name not in ALGORITHMS:
-        raise ParamsError(f"run {run!r} was made by {name!r}, an algorithm this version lacks")
-    algo = ALGORITHMS[name]
+    algo = get(row["algorithm"])
     return Promise(
         k=int(params["k"]),
         m=params.get("m"),
