@@ -70,8 +70,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine import sqlfiles
 from ..engine.contract import Workspace
@@ -123,6 +121,8 @@ def cluster_runs(store: Workspace, *, k: int, n: int, scale: int) -> dict[str, A
     One statement costs every candidate run; the cheapest tiling is a shortest path over the
     positions, decided here.
     """
+    import pyarrow as pa  # here, not at the top: the registry imports this module (#43)
+
     store.run("clump_segment_costs", {"k": k, "scale": scale})
     costs: list[int | None] = [None] * (n * k)
     table = store.run_arrow("clump_segment_read")

@@ -32,10 +32,14 @@ from __future__ import annotations
 from ..catalog import Algorithm, ReleaseKind, Settings
 from ..engine.contract import Workspace
 from ..progress import Progress
-from . import km_cut, km_options, km_specialize
+from . import km_options
 
 
 def run(store: Workspace, params: Settings, progress: Progress) -> dict:
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import km_cut, km_specialize
+
     m, k = params.m or 1, params.k
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)

@@ -10,11 +10,16 @@ with more than `max_cuts` cuts before counting anything.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
 from ..errors import InfeasibleError, TooLargeError
 from ..progress import Progress
-from . import km_cut, km_options
+from . import km_options
+
+if TYPE_CHECKING:
+    from . import km_cut
 
 CutNodes = frozenset[int]
 
@@ -32,6 +37,10 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
 
 
 def run(store: Workspace, params: Settings, progress: Progress) -> dict:
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import km_cut
+
     tree = km_cut.load_tree(store)  # builds `expanded` too
     limit = params.options["max_cuts"]
     total = count_cuts(tree, limit)

@@ -41,7 +41,6 @@ from ...catalog import Algorithm, Option, ReleaseKind, Settings
 from ...engine.contract import Workspace
 from ...progress import Progress
 from ...runs import check_k
-from . import cover, horpart, publish, refine, verpart
 
 # What the search leaves besides its decisions (dis_item, dis_chunk, dis_term, dis_joint,
 # dis_shared, dis_suppressed) and the release: dropped unless --keep-intermediate. `dis_tx`
@@ -51,6 +50,10 @@ WORKING_TABLES = ("dis_tx", "horpart_part", "horpart_active", "horpart_done", "c
 
 def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
     """Disassociate the dataset into the run's release tables; return figures of the search."""
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import cover, horpart, publish, refine, verpart
+
     k, m = params.k, params.m or 1
     options = params.options
     check_k(k, store.count("tids"))
@@ -91,6 +94,8 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
 def write_chunks(store: Workspace, chunks: dict[int, list[list[int]]]) -> None:
     """`dis_chunk(cluster, chunk, item)` from VERPART's domains (bound as lists, so the log
     keeps them as parameters)."""
+    from . import verpart
+
     lists = verpart.domain_lists(chunks)
     store.run(
         "dis_chunks_from_lists",
