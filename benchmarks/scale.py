@@ -234,7 +234,10 @@ def _pct(share: float | None) -> float | None:
 
 def needs_m(algorithm: str) -> bool:
     sys.path.insert(0, str(ROOT))
-    from setanon_sql.catalog import get
+    try:  # the registry: algorithms/ again since #43; catalog.py kept it before
+        from setanon_sql.algorithms import get
+    except ImportError:
+        from setanon_sql.catalog import get  # type: ignore[attr-defined,no-redef]
 
     return get(algorithm).needs_m
 

@@ -104,13 +104,17 @@ def one(args: argparse.Namespace) -> dict[str, Any]:
     import plans
     from scale import statement_seconds
 
-    from setanon_sql import HierarchySpec, Params, anonymize, open_store
+    from setanon_sql import (
+        HierarchySpec,
+        Params,
+        algorithms,  # the registry (#43); catalog.py held it in between
+        anonymize,
+        open_store,
+    )
     from setanon_sql.errors import ExitCode, SetAnonError
 
-    try:  # the registry's home since the layered layout; older revisions kept it in algorithms
+    if not hasattr(algorithms, "get"):
         from setanon_sql import catalog as algorithms
-    except ImportError:
-        from setanon_sql import algorithms
 
     shape = SHAPES[args.dataset]
     row: dict[str, Any] = {"dataset": args.dataset, "algorithm": args.algorithm, "k": args.k}

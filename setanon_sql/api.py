@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import catalog, runs
+from . import runs
+from .algorithms import get as get_algorithm
+from .algorithms import on_engine
+from .catalog import Algorithm, ReleaseKind
 from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
+from .measure.kinds import Route, label, promise_of, route
 from .measure.verify import VerifyReport, verify, verify_promise
 from .params import Params
 from .progress import Progress, quiet
@@ -172,14 +176,13 @@ class Result:
     seconds: float = 0.0
     peak_rss_mb: float = 0.0  # the whole process's, DuckDB included, up to the run's end
     multiset: bool = False
+    kind: ReleaseKind = ReleaseKind.SETS
 
     @property
     def release(self) -> str:
         """The kind of release: a set or multiset of nodes per transaction, or disassociated
         (clusters of chunks, #28)."""
-        if catalog.get(self.algorithm).disassociated:
-            return "disassociated"
-        return "multiset" if self.multiset else "set"
+        return label(self.kind)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -212,7 +215,7 @@ def anonymize(
     run is removed. Outputs are checked before the work against `read` (the files the caller
     read), the database and every source its registry names.
     """
-    algo = catalog.get(params.algorithm)
+    algo = get_algorithm(params.algorithm)
     if algo.needs_hierarchy:  # disassociation releases every term as it is: needs none (#28)
         store.require_hierarchy()
     else:
@@ -225,7 +228,7 @@ def anonymize(
         check_run(store, params.options)
     started = time.perf_counter()
     with runs.algorithm_run(store, algo, params, outputs, read) as run:
-        info = algo.runner()(store, params, progress) or {}
+        info = algo.run(store, params, progress) or {}
         info["search_s"] = round(time.perf_counter() - started, 3)  # before verification
         progress("verify", 0, None)
         report, loss = checked_release(store, algo, params)
@@ -249,7 +252,7 @@ def open_spark(
     database; use it with `anonymize` and close it (a context manager). Returns warnings too."""
     from .store import spark_store
 
-    spark_store.check_algorithm(params.algorithm)
+    spark_store.check_algorithm(get_algorithm(params.algorithm), on_engine("spark"))
     base = runs.default_base(params.algorithm, params.k, params.m)
     name = params.run_name or f"{runs.RUN_PREFIX}{base}"
     return spark_store.open_run(
@@ -259,16 +262,21 @@ def open_spark(
 
 
 def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures."""
-    return {"algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info}
+    """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures,
+    and last its kind of release (`measure.kinds.kind_of` reads it back)."""
+    kind = get_algorithm(algorithm).kind.value
+    return {
+        "algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info,
+        runs.KIND_KEY: kind,
+    }  # fmt: skip
 
 
 def checked_release(
-    store: Workspace, algo: catalog.Algorithm, params: Params
+    store: Workspace, algo: Algorithm, params: Params
 ) -> tuple[VerifyReport | DisassociationReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a store.spark_store.SparkStore."""
-    if algo.disassociated:  # its own release format and verifier (#28)
+    if route("verify", algo.kind) is Route.DISASSOCIATED:  # its own format, verifier (#28)
         from .measure import verify_disassociation as vd
 
         checked = vd.verify(store, k=params.k, m=params.m or 1)
@@ -277,7 +285,7 @@ def checked_release(
                 f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
             )
         return checked, vd.information_loss(store, prepared=True)
-    if algo.model == "dp":  # no output check proves DP: the budget record is checked (#44)
+    if route("verify", algo.kind) is Route.SYNTHETIC:  # no output check proves DP (#44)
         from .measure import verify_dp
 
         found = verify_dp.verify(store, epsilon=float(params.options["epsilon"]))
@@ -290,8 +298,8 @@ def checked_release(
         k=params.k,
         m=params.m,
         model=algo.model,
-        multiset=algo.multiset,
         allows_suppression=algo.allows_suppression,
+        kind=algo.kind,
     )
     report = verify_promise(store, promise)
     if not report.ok:
@@ -303,7 +311,7 @@ def checked_release(
 
 def finished(
     run: str,
-    algo: catalog.Algorithm,
+    algo: Algorithm,
     params: Params,
     report: VerifyReport | DisassociationReport,
     loss: dict[str, Any],
@@ -321,6 +329,7 @@ def finished(
         seconds=time.perf_counter() - started,
         peak_rss_mb=peak_rss_mb(),
         multiset=algo.multiset,
+        kind=algo.kind,
     )
 
 
@@ -353,8 +362,8 @@ def verify_release(
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = runs.promise_of(store, run)
-        if made.disassociated:  # its own verifier, which takes k and m only (#28)
+        made = promise_of(store, run)
+        if route("verify", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # #28
             if model is not None or allow_suppression is not None or multiset is not None:
                 raise ParamsError(
                     f"run {run!r} is disassociated: its verifier takes --k and --m only "
@@ -368,7 +377,7 @@ def verify_release(
                     raise ParamsError(f"run {run!r} records no m: give --m")
                 found = vd.verify(store, k=made.k if k is None else k, m=m_checked)
             return dataclasses.replace(found, schema=run)  # checked in scratch, of the run
-        if made.model == "dp":  # its budget record and its release's form (#44)
+        if route("verify", made.kind, f"run {run!r}") is Route.SYNTHETIC:  # its budget (#44)
             from .measure import verify_dp
 
             given = (k, model, m, allow_suppression, multiset)
@@ -379,8 +388,11 @@ def verify_release(
                     "--allow-suppression or --multiset)"
                 )
 
+            recorded = json.loads(store.registry.run(run)["params"] or "{}")
+            eps = recorded.get("options", {}).get("epsilon")
+            if not isinstance(eps, (int, float)):
+                raise InputError(f"run {run!r} records no epsilon: its budget cannot be checked")
             with store.in_run(run, scratch=True):
-                eps = float(json.loads(store.registry.run(run)["params"])["options"]["epsilon"])
                 checked = verify_dp.verify(store, epsilon=eps, schema=run)
             return dataclasses.replace(checked, schema=run)  # type: ignore[return-value]
         with store.in_run(run, scratch=True):
@@ -451,8 +463,8 @@ def release_metrics(
     if (release is None) == (run is None):
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
-        made = runs.promise_of(store, run)
-        if made.disassociated:  # no NCP: every term is released as it is (#28)
+        made = promise_of(store, run)
+        if route("metrics", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # no NCP (#28)
             if per_copy or multiset is not None:
                 raise ParamsError(
                     f"--per-copy and --multiset measure generalized releases; {run!r} is "
@@ -480,8 +492,7 @@ def reconstruct(store: Store, run: str, path: str | Path) -> dict[str, Any]:
     rows of different chunks recombined at random; not the original (#28)."""
     from .store.disassociated_files import reconstruct as draw
 
-    if not runs.promise_of(store, run).disassociated:
-        raise ParamsError(f"run {run!r} is not a disassociation run; reconstruct takes one")
+    route("reconstruct", promise_of(store, run).kind, f"run {run!r}")
     with store.in_run(run, scratch=True):
         return {"run": run, **draw(store, path, inputs_of(store))}
 

@@ -1,20 +1,23 @@
-"""The algorithms there are: each one's module, the privacy model its release must satisfy and
-its options. Each algorithm module (in `algorithms/`) exposes `run(store, params, progress) -> dict`:
-it fills the table `release(tid, node)` in the current run schema (and any intermediate tables
-it wants an analyst to see) and returns a dict of figures about the search (cut size, levels...).
+"""What an algorithm declares of itself, and the words for it: its `Algorithm` (name, privacy
+model, `ReleaseKind`, options, engines, `run`), each `Option`, the `Settings` a run reads, and
+the bounds on k, m and run names. The declarations themselves live in the algorithm modules;
+`algorithms/__init__.py` imports them, so the list of algorithms is one list of imports.
 
-Each algorithm declares its options here, once: name, type, default and help. `Params` checks
-the options given against these declarations, so an unknown key or an ill-typed value is an
-error that lists the valid keys, never a silently ignored typo.
+Each algorithm module exposes `ALGORITHM = Algorithm(..., run=run)`; its `run(store, params,
+progress) -> dict` fills its release in the current run schema (`release(tid, node)` for
+generalized sets and multisets) and returns figures about the search (cut size, levels...).
+`Params` checks the options given against the declared ones, so an unknown key or an
+ill-typed value is an error that lists the valid keys, never a silently ignored typo.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import import_module
-from typing import Any
+from enum import Enum
+from typing import Any, Protocol
 
 from .errors import ParamsError
 
@@ -26,6 +29,62 @@ MAX_K = 2**31 - 1
 MAX_M = 8
 """m above this is refused: k^m counts itemsets of m items by m-way joins, and no transaction
 data of the literature is attacked with more than a handful of known items."""
+ENGINES = ("duckdb", "spark")
+"""The engines an algorithm may run on (`Algorithm.engines`)."""
+
+_RUN_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+RESERVED = ("information_schema", "pg_catalog", "main", "temp", "system", "memory", "setanon")
+"""Schema names DuckDB keeps for itself, and the tool's registry."""
+
+
+class ReleaseKind(str, Enum):
+    """What a run releases, the one thing verify, evaluate, estimate, report, compare, metrics
+    and the CLI dispatch on (`measure/kinds.py` holds their handlers, one table per command).
+
+    Adding a kind: one member here, then mypy names every handler table that misses it."""
+
+    SETS = "sets"  # a set of hierarchy nodes per transaction: `release(tid, node)`
+    MULTISETS = "multisets"  # each released copy stands for one item (Clump)
+    DISASSOCIATED = "disassociated"  # clusters of record and term chunks, its own tables (#28)
+    TABLE = "table"  # a generalized table (k-ANON-CF, l-diversity)
+    TABLE_SETS = "table-sets"  # a table with a set-valued column, (k, k^m) (`anonymize-rt`)
+    SYNTHETIC = "synthetic"  # new transactions drawn under a privacy budget (dpsets, #44)
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> None:
+    """A whole-number parameter within [low, high], said by name when it is not."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParamsError(f"{name} must be a whole number in {low}..{high}, got {value!r}")
+
+
+def check_run_name(name: str) -> None:
+    """A run names a DuckDB schema: lower-case letters, digits and _, none DuckDB reserves."""
+    if not _RUN_NAME.match(name):
+        raise ParamsError(
+            f"run name {name!r} must be lower-case letters, digits and _ (it names a DuckDB schema)"
+        )
+    if name in RESERVED:
+        raise ParamsError(f"run name {name!r} is reserved by DuckDB or by the tool; choose another")
+
+
+class Settings(Protocol):
+    """What an algorithm's `run` reads of its parameters (`params.Params` is one): declared
+    here so the algorithms need not import `params`, which imports them."""
+
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def k(self) -> int: ...
+    @property
+    def m(self) -> int | None: ...
+    @property
+    def keep_intermediate(self) -> bool: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def run_name(self) -> str | None: ...
+    @property
+    def replace(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -91,23 +150,33 @@ def _from_text(text: str, kind: type, where: str) -> Any:
 
 @dataclass(frozen=True)
 class Algorithm:
-    """How to run one algorithm, which privacy model its release must satisfy, its options."""
+    """One algorithm as its module declares it: how to run it, which privacy model and kind of
+    release it makes, its options and the engines it runs on."""
 
     name: str
-    module: str
     model: str  # "k" (transactional k-anonymity) or "km" (k^m-anonymity)
-    needs_m: bool = False
-    multiset: bool = False
+    kind: ReleaseKind
+    run: Callable[..., dict[str, Any]]  # run(store: Workspace, params: Settings, progress)
     allows_suppression: bool = False
     summary: str = ""
     options: tuple[Option, ...] = ()
-    # disassociation (#28): no hierarchy, and a release of its own format instead of
-    # `release(tid, node)`: verify, metrics and evaluate dispatch on `disassociated`
-    needs_hierarchy: bool = True
-    disassociated: bool = False
+    needs_hierarchy: bool = True  # disassociation releases every term as it is (#28)
+    engines: tuple[str, ...] = ("duckdb",)
 
-    def runner(self) -> Callable[..., dict[str, Any]]:
-        return import_module(self.module, "setanon_sql.algorithms").run
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"{self.name}: model {self.model!r} is not one of {MODELS}")
+        if not set(self.engines) <= set(ENGINES):
+            raise ValueError(f"{self.name}: engines {self.engines} not among {ENGINES}")
+
+    @property
+    def needs_m(self) -> bool:
+        """k^m-anonymity is said of an adversary knowing m items: its algorithms need m."""
+        return self.model == "km"
+
+    @property
+    def multiset(self) -> bool:
+        return self.kind is ReleaseKind.MULTISETS
 
     def resolve(self, given: Mapping[str, Any], k: int) -> dict[str, Any]:
         """Every declared option with its value: the given one parsed, else the default."""
@@ -122,282 +191,3 @@ class Algorithm:
             name: opt.parse(given[name], self.name) if name in given else opt.default_for(k)
             for name, opt in known.items()
         }
-
-
-_MAX_ITEMSETS = Option(
-    "max_itemsets",
-    int,
-    50_000_000,
-    "refuse when the transactions to count hold more itemsets than this (OA: the expanded "
-    "ones, 1..m nodes; DA: those generalized by the cut, one size at a time); their number "
-    "grows as length^m",
-    minimum=1,
-)
-
-
-def _specialize(default: bool) -> Option:
-    return Option(
-        "specialize",
-        bool,
-        default,
-        "after reaching k^m-anonymity, push generalized cut nodes back down to their children "
-        "while it still holds (one statement per hierarchy depth)",
-    )
-
-
-_PARTITION = (
-    Option(
-        "leftover",
-        str,
-        "split",
-        "leftover and rolled-back partitions go on splitting on their other nodes (split) or "
-        "stop where they are (final)",
-        choices=("split", "final"),
-    ),
-    Option(
-        "gain",
-        str,
-        "ncp",
-        "a node's gain weighs its items by the node's NCP (ncp) or by the NCP drop of one "
-        "step down (drop, the paper's reading)",
-        choices=("ncp", "drop"),
-    ),
-    Option(
-        "pick",
-        str,
-        "realized",
-        "expand the node whose split realizes the largest gain (realized) or the node of "
-        "largest gain over the whole partition (nominal, the paper's)",
-        choices=("realized", "nominal"),
-    ),
-)
-
-_DISASSOCIATION = (
-    Option(
-        "max_cluster",
-        int,
-        100,
-        "HORPART splits a partition while it holds this many records or more (clusters keep "
-        "at least k)",
-        minimum=2,
-    ),
-    Option(
-        "min_split",
-        int,
-        0,
-        "HORPART splits off a group of records holding a term only when it has this many "
-        "records or more (and k); smaller groups stay with the rest",
-        minimum=0,
-    ),
-    Option(
-        "refine",
-        bool,
-        True,
-        "REFINE: join neighbouring clusters and publish their rare terms that reach k over "
-        "the joint cluster in shared chunks",
-    ),
-    Option(
-        "joint_size",
-        int,
-        8,
-        "REFINE: clusters per joint cluster (neighbours in HORPART's order; 8 measured best "
-        "on BMS-WebView-2 of 2, 8 and 32)",
-        minimum=2,
-    ),
-)
-
-_DP_SETS = (
-    Option(
-        "epsilon",
-        float,
-        1.0,
-        "the privacy budget the whole run spends (smaller: more noise, more privacy)",
-        minimum=0.001,
-    ),
-    Option("max_size", int, 3, "largest itemset measured (1..3)", choices=(), minimum=1),
-    Option(
-        "split",
-        str,
-        "0.05,0.35,0.35,0.25",
-        "the budget's shares for the length histogram and the counts of items, pairs, triples "
-        "(normalized over those used)",
-    ),
-    Option("limit1", int, 3, "items a transaction contributes to the item counts", minimum=1),
-    Option("limit2", int, 3, "kept items a transaction contributes to the pair counts", minimum=2),
-    Option("limit3", int, 3, "items a transaction contributes to the triple counts", minimum=3),
-    Option(
-        "false_positives",
-        float,
-        30.0,
-        "pairs and triples are released (and items, pairs seed the next level) from the noisy "
-        "count about this many of a level's absent candidates would pass",
-        minimum=0.001,
-    ),
-    Option(
-        "max_candidates",
-        int,
-        5_000,
-        "at most this many candidate pairs, and triples, are counted (the noisiest seeds first; "
-        "5,000 measured better than 10^6 on BMS-WebView-1 and -2: fewer candidates, lower "
-        "threshold)",
-        minimum=1,
-    ),
-    Option(
-        "seed",
-        int,
-        -1,
-        "refused: a fixed seed voids the promise (tests set SETANON_DP_TEST_SEED instead)",
-    ),
-)
-
-ALGORITHMS: dict[str, Algorithm] = {
-    a.name: a
-    for a in [
-        # k^m-anonymity by global recoding over hierarchy cuts (Terrovitis et al. 2008)
-        Algorithm(
-            "aa",
-            ".km_aa",
-            "km",
-            needs_m=True,
-            summary="Apriori-based cut, level by level",
-            options=(_specialize(False),),
-        ),
-        Algorithm(
-            "da",
-            ".km_da",
-            "km",
-            needs_m=True,
-            summary="direct cut over expanded itemsets",
-            options=(_MAX_ITEMSETS, _specialize(True)),
-        ),
-        Algorithm(
-            "oa",
-            ".km_oa",
-            "km",
-            needs_m=True,
-            summary="optimal cut, lattice search",
-            options=(
-                Option(
-                    "max_cuts",
-                    int,
-                    100_000,
-                    "refuse hierarchies with more cuts than this (the search is exponential)",
-                    minimum=1,
-                ),
-                _MAX_ITEMSETS,
-            ),
-        ),
-        # transactional k-anonymity by local recoding (He & Naughton 2009; Kim 2023)
-        Algorithm(
-            "partition",
-            ".partition",
-            "k",
-            summary="top-down local generalization (He & Naughton 2009)",
-            options=_PARTITION,
-        ),
-        Algorithm(
-            "lgr",
-            ".lgr",
-            "k",
-            summary="Partition plus bottom-up reallocation (Kim 2023)",
-            options=_PARTITION,
-        ),
-        # clustering with generalization and suppression (Clump, 2010)
-        Algorithm(
-            "clump",
-            ".clump",
-            "k",
-            multiset=True,
-            allows_suppression=True,
-            summary="GGD clustering with generalization and suppression",
-            options=(
-                Option(
-                    "method",
-                    str,
-                    "runs",
-                    "cut the similarity order into the runs of k..2k-1 transactions of least "
-                    "total GGD (runs), or grow seeded clusters greedily (greedy)",
-                    choices=("runs", "greedy"),
-                ),
-                Option(
-                    "passes",
-                    int,
-                    3,
-                    "runs: passes of exchanges between nearby clusters after the cut (0: none)",
-                    minimum=0,
-                ),
-                Option(
-                    "span",
-                    int,
-                    5,
-                    "runs: how many clusters apart in the order two clusters may exchange members",
-                    minimum=1,
-                ),
-                Option(
-                    "outs",
-                    int,
-                    6,
-                    "runs: members of a cluster offered for exchange, those whose leaving saves most",
-                    minimum=1,
-                ),
-                Option(
-                    "reach",
-                    int,
-                    15,
-                    "greedy: blocks of k transactions on either side a cluster draws candidates from",
-                    minimum=1,
-                ),
-                Option(
-                    "batch",
-                    int,
-                    lambda k: k,
-                    "greedy: additions per cluster per round (default k)",
-                    minimum=1,
-                ),
-                Option(
-                    "keep",
-                    int,
-                    lambda k: 2 * k,
-                    "greedy: candidates a cluster keeps on its shortlist (default 2k)",
-                    minimum=1,
-                ),
-                Option(
-                    "coarse",
-                    float,
-                    1.35,
-                    "order: counts under the top ancestors compared as powers of this ratio, so "
-                    "near counts tie and the next ancestor decides (1: exact counts)",
-                    minimum=1,
-                ),
-            ),
-        ),
-        # k^m-anonymity by disassociation (Terrovitis et al. 2012; Awad et al. 2019), #28
-        Algorithm(
-            "disassociation",
-            ".disassociation",
-            "km",
-            needs_m=True,
-            allows_suppression=True,
-            summary="clusters of record chunks and term chunks, cover-safe (no hierarchy)",
-            options=_DISASSOCIATION,
-            needs_hierarchy=False,
-            disassociated=True,
-        ),
-        # epsilon-differential privacy: noisy itemset counts, synthesized baskets (#44)
-        Algorithm(
-            "dpsets",
-            ".dp_sets",
-            "dp",
-            summary="differentially private baskets from noisy counts of items, pairs, triples",
-            options=_DP_SETS,
-        ),
-    ]
-}
-
-
-def get(name: str) -> Algorithm:
-    try:
-        return ALGORITHMS[name.lower()]
-    except KeyError:
-        known = ", ".join(sorted(ALGORITHMS)) or "none registered"
-        raise ParamsError(f"unknown algorithm {name!r}; known: {known}") from None

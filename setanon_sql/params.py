@@ -1,33 +1,15 @@
-"""One frozen, validated parameters object per run."""
+"""One frozen, validated parameters object per run, checked against the registry of
+algorithms (`algorithms/__init__.py`): it sits above the algorithms, which read their
+parameters as `catalog.Settings`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import MAX_K, MAX_M, get
+from .algorithms import ALGORITHMS, get
+from .catalog import MAX_K, MAX_M, check_run_name, check_whole
 from .errors import ParamsError
-
-_RUN_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-# schema names DuckDB keeps for itself, and the tool's registry
-RESERVED = ("information_schema", "pg_catalog", "main", "temp", "system", "memory", "setanon")
-
-
-def check_whole(name: str, value: object, low: int, high: int) -> None:
-    """A whole-number parameter within [low, high], said by name when it is not."""
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ParamsError(f"{name} must be a whole number in {low}..{high}, got {value!r}")
-
-
-def check_run_name(name: str) -> None:
-    """A run names a DuckDB schema: lower-case letters, digits and _, none DuckDB reserves."""
-    if not _RUN_NAME.match(name):
-        raise ParamsError(
-            f"run name {name!r} must be lower-case letters, digits and _ (it names a DuckDB schema)"
-        )
-    if name in RESERVED:
-        raise ParamsError(f"run name {name!r} is reserved by DuckDB or by the tool; choose another")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,7 +47,12 @@ class Params:
         if not algo.needs_m and self.m is not None:
             raise ParamsError(
                 f"{algo.name} gives transactional k-anonymity and takes no m; "
-                "m is for the k^m algorithms (aa, da, oa, disassociation)"
+                f"m is for the k^m algorithms ({', '.join(km_algorithms())})"
             )
         object.__setattr__(self, "algorithm", algo.name)
         object.__setattr__(self, "options", algo.resolve(self.options, self.k))
+
+
+def km_algorithms() -> list[str]:
+    """The registry's k^m algorithms, the ones that take m."""
+    return [a.name for a in ALGORITHMS.values() if a.needs_m]

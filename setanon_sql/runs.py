@@ -9,7 +9,6 @@ one of those copies.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -17,15 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import catalog
+from .catalog import ReleaseKind, check_whole
 from .engine.log import Rows
 from .errors import InfeasibleError, ParamsError, first_line
-from .params import check_whole
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from .engine.contract import Workspace
-    from .params import Params
     from .store.database import Run, Store
     from .store.outputs import Publication
     from .store.publish import RunOutputs
@@ -156,7 +154,7 @@ def making(
         store.point(run=outer.schema if outer else None)
 
 
-def algorithm_base(algo: catalog.Algorithm, params: Params) -> str:
+def algorithm_base(algo: catalog.Algorithm, params: catalog.Settings) -> str:
     """An algorithm run's default name: `aa_k10_m2`; a differentially private one's by its
     epsilon, `dpsets_eps0_5` (#44)."""
     if algo.model == "dp":
@@ -168,7 +166,7 @@ def algorithm_base(algo: catalog.Algorithm, params: Params) -> str:
 def algorithm_run(
     store: Store | SparkStore,
     algo: catalog.Algorithm,
-    params: Params,
+    params: catalog.Settings,
     outputs: RunOutputs | None = None,
     read: Iterable[str | Path | None] = (),
 ) -> Iterator[Any]:
@@ -181,7 +179,7 @@ def algorithm_run(
     if not isinstance(store, Store):
         from .store import spark_store
 
-        spark_store.check_algorithm(algo.name)
+        spark_store.check_algorithm(algo, ("the algorithms that declare it",))
         with spark_store.making(store, outputs, read) as spark_run:
             yield spark_run
         return
@@ -212,8 +210,21 @@ def write_info(store: Workspace, info: Mapping[str, Any]) -> None:
     )
 
 
+KIND_KEY = "release_kind"
+"""The `run_info` key a run records its `ReleaseKind` under (runs made before it record none:
+`measure.kinds.kind_of` derives theirs from their algorithm)."""
+
+
 def read_info(store: Store, run: str) -> dict[str, str]:
-    """A stored run's `run_info` as a dict ({} for a run that keeps none, such as a table run)."""
+    """A stored run's `run_info` as a dict ({} for a run that keeps none, such as a table run),
+    without its recorded kind of release (`recorded_kind`), as reports have always shown it."""
+    info = recorded_info(store, run)
+    info.pop(KIND_KEY, None)
+    return info
+
+
+def recorded_info(store: Store, run: str) -> dict[str, str]:
+    """A stored run's whole `run_info`, its kind of release included."""
     if not store.has_table(INFO_TABLE, run):
         return {}
     with store.in_run(run):
@@ -223,8 +234,9 @@ def read_info(store: Store, run: str) -> dict[str, str]:
 @dataclass(frozen=True)
 class Promise:
     """What a release was made to satisfy: k, and m for k^m-anonymity; whether it is a multiset
-    release (each copy stands for one item) and may suppress items. A stored run's comes from
-    the registry (`promise_of`); a release file's is given by the user.
+    release (each copy stands for one item) and may suppress items, and its kind of release
+    (`multiset=True` is the kind MULTISETS). A stored run's comes from the registry
+    (`measure.kinds.promise_of`); a release file's is given by the user.
 
     Example:
         >>> Promise(k=5, m=2, model="km").attack_sizes
@@ -237,9 +249,12 @@ class Promise:
     multiset: bool = False
     allows_suppression: bool = False
     algorithm: str = ""
-    disassociated: bool = False  # released as clusters of chunks, its own tables (#28)
+    kind: ReleaseKind = ReleaseKind.SETS
 
     def __post_init__(self) -> None:
+        if self.multiset and self.kind is ReleaseKind.SETS:
+            object.__setattr__(self, "kind", ReleaseKind.MULTISETS)
+        object.__setattr__(self, "multiset", self.kind is ReleaseKind.MULTISETS)
         check_whole("k", self.k, 1, catalog.MAX_K)
         if self.m is not None:
             check_whole("m", self.m, 1, catalog.MAX_M)
@@ -264,34 +279,3 @@ class Promise:
     def as_dict(self) -> dict[str, Any]:
         """The keys `evaluate --json` reports under "model"."""
         return {"k": self.k, "m": self.m, "model": self.model, "multiset": self.multiset}
-
-
-def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise:
-    """The promise of a stored run of this `kind`, from its registry row: its algorithm's
-    model, its k and m. A run of another kind is refused by name."""
-    row = store.registry.run(run)
-    if row["kind"] != kind:
-        raise ParamsError(
-            f"run {run!r} is a {row['kind']} run; this command takes {kind} runs"
-            + ("" if row["kind"] != "table" else f" (`setanon evaluate --run {run}` measures it)")
-        )
-    params = json.loads(row["params"]) if row["params"] else {}
-    if "k" not in params:
-        raise ParamsError(f"run {run!r} records no k (made by {row['algorithm'] or 'hand'})")
-    algo = catalog.get(row["algorithm"])
-    return Promise(
-        k=int(params["k"]),
-        m=params.get("m"),
-        model=algo.model,
-        multiset=algo.multiset,
-        allows_suppression=algo.allows_suppression,
-        algorithm=algo.name,
-        disassociated=algo.disassociated,
-    )
-
-
-def is_disassociated(store: Store, run: str) -> bool:
-    """Whether a stored run's release is a disassociated one (its own tables, #28), whatever
-    promise a caller measures it against."""
-    name = store.registry.run(run).get("algorithm") or ""
-    return name in catalog.ALGORITHMS and catalog.get(name).disassociated

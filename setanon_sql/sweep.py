@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import catalog
+from .algorithms import get
 from .api import anonymize
 from .measure.compare import compare
 from .measure.evaluate import DEFAULT_WORKLOAD, Workload
@@ -35,7 +35,7 @@ def sweep(
     runs = []
     suffix = f"_{tag}" if tag else ""
     for name in algorithm_names:
-        algo = catalog.get(name)
+        algo = get(name)
         if algo.model == "dp":
             for eps in epsilons:
                 run_name = f"run_{algo.name}_eps{eps:g}".replace(".", "_") + suffix

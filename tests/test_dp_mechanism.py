@@ -242,7 +242,7 @@ def test_a_long_transaction_counts_no_more_than_the_limit() -> None:
 
 
 def dp_sets_defaults() -> dict:
-    from setanon_sql.catalog import get
+    from setanon_sql.algorithms import get
 
     return get("dpsets").resolve({}, 1)
 

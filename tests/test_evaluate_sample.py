@@ -13,8 +13,8 @@ from setanon_sql import HierarchySpec, Params, Store, anonymize, open_store
 from setanon_sql.errors import ExitCode, ParamsError
 from setanon_sql.measure import evaluate_sample as es
 from setanon_sql.measure.evaluate import Workload, evaluate, evaluation, figures, score
+from setanon_sql.measure.kinds import promise_of
 from setanon_sql.measure.synthetic import SynthSpec, write_baskets
-from setanon_sql.runs import promise_of
 
 SHARE = 0.3
 SEEDS = range(12)

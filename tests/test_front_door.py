@@ -12,12 +12,13 @@ import pytest
 from helpers.papers import AB_TREE, TABLE2_TX
 
 from setanon_sql import api
+from setanon_sql.algorithms import on_engine
 from setanon_sql.errors import InfeasibleError, ParamsError
 from setanon_sql.params import Params
 from setanon_sql.store.hierarchy_spec import HierarchySpec
 from setanon_sql.store.publish import RunOutputs
 from setanon_sql.store.spark_release import check_outputs
-from setanon_sql.store.spark_store import SparkSource, spark_algorithms
+from setanon_sql.store.spark_store import SparkSource
 
 
 def write_parquet(path: Path, transactions: dict) -> Path:
@@ -30,8 +31,8 @@ SPEC = HierarchySpec(edges=tuple(AB_TREE))
 
 
 def test_spark_runs_the_algorithms_of_one_list():
-    assert spark_algorithms() == ("partition", "aa", "da")
-    with pytest.raises(ParamsError, match="runs algorithm partition, aa, da only, not 'clump'"):
+    assert on_engine("spark") == ("aa", "da", "partition")
+    with pytest.raises(ParamsError, match="runs algorithm aa, da, partition only, not 'clump'"):
         api.open_spark(SparkSource(path="x.parquet"), SPEC, Params(algorithm="clump", k=2))
 
 

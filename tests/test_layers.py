@@ -13,20 +13,20 @@ PACKAGE = Path(__file__).resolve().parents[1] / "setanon_sql"
 LAYERS = {
     "errors": 0,
     "progress": 0,
-    "catalog": 1,
-    "params": 2,
+    "catalog": 1,  # what an algorithm declares: Algorithm, Option, ReleaseKind, Settings
     "engine": 3,
     "store": 4,
     "runs": 5,
-    "algorithms": 6,
-    "measure": 7,
-    "relational": 7,
-    "api": 8,
-    "sweep": 9,
-    "sweep_rt": 9,
-    "cli": 10,
-    "console": 11,
-    "__main__": 12,
+    "algorithms": 6,  # each module declares itself; algorithms/__init__ is the registry
+    "params": 7,  # checks parameters against the registry, so above it
+    "measure": 8,
+    "relational": 8,
+    "api": 9,
+    "sweep": 10,
+    "sweep_rt": 10,
+    "cli": 11,
+    "console": 12,
+    "__main__": 13,
 }
 
 
@@ -100,3 +100,21 @@ def test_the_imports_make_no_circle() -> None:
 
     for m in sorted(edges):
         visit(m, [])
+
+
+def test_the_registry_imports_every_algorithm_module() -> None:
+    """The list of algorithms is an import the graph sees: every module of `algorithms/` that
+    declares an ALGORITHM is imported by the registry (no module loaded by its name)."""
+    declaring = {
+        module_name(p)
+        for p in (PACKAGE / "algorithms").rglob("*.py")
+        if "\nALGORITHM = Algorithm(" in p.read_text()
+    }
+    assert declaring, "no algorithm module declares ALGORITHM"
+    assert declaring <= graph()["algorithms"]
+    by_name = [
+        p.name
+        for p in PACKAGE.rglob("*.py")
+        if "import_module" in p.read_text() and p != PACKAGE / "__init__.py"  # the lazy front door
+    ]
+    assert not by_name, f"modules loaded by name: {by_name}"

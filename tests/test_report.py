@@ -148,7 +148,7 @@ def test_report_renders_in_chromium(fig2: Store, tmp_path: Path) -> None:
 
 def test_a_release_file_evaluates_like_its_stored_run(fig2: Store, tmp_path: Path) -> None:
     from setanon_sql.measure.evaluate import evaluate_release_file
-    from setanon_sql.runs import promise_of
+    from setanon_sql.measure.kinds import promise_of
     from setanon_sql.store.release_io import write_release
 
     run = sweep(fig2, algorithm_names=["clump"], ks=[2], workload=SMALL)[0]["run"]

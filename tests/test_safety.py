@@ -315,13 +315,16 @@ def test_registry_refuses_a_foreign_setanon_schema(tmp_path):
 
 
 def test_failed_run_leaves_no_schema_and_is_marked(tmp_path, monkeypatch):
-    from setanon_sql.algorithms import partition
+    from dataclasses import replace
+
+    from setanon_sql.algorithms import ALGORITHMS
 
     def broken(store, params, progress):
         store.execute("CREATE TABLE half AS SELECT 1 AS x")
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(partition, "run", broken)
+    # the registry holds each algorithm's declaration, its run included (#43)
+    monkeypatch.setitem(ALGORITHMS, "partition", replace(ALGORITHMS["partition"], run=broken))
     db = tmp_path / "w.duckdb"
     r = fig2("anonymize", "-a", "partition", "--k", 2, "--db", db, "--run", "r1")
     assert r.code == ExitCode.INTERNAL and "boom" in r.stderr

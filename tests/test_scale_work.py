@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import scale  # noqa: E402
 
-from setanon_sql.catalog import ALGORITHMS  # noqa: E402
+from setanon_sql.algorithms import ALGORITHMS  # noqa: E402
 
 
 def test_every_algorithm_names_its_work():

@@ -272,7 +272,7 @@ def test_cli_end_to_end(spark, tmp_path):
     other = cli("anonymize", *common[:-4], "-a", "clump", "-k", "2", "--engine", "spark")
     assert other.code == 2
     assert other.stderr.strip() == (
-        "error: --engine spark runs algorithm partition, aa, da only, not 'clump'"
+        "error: --engine spark runs algorithm aa, da, partition only, not 'clump'"
     )
     with_db = cli("anonymize", *common, "--engine", "spark", "--db", tmp_path / "x.duckdb")
     assert with_db.code == 2 and "--db" in with_db.stderr

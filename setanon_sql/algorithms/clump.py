@@ -47,7 +47,7 @@ method=greedy: seeded clusters grow in batched rounds:
    clusters as grown; one with no cluster in reach waits for a round with a doubled reach.
    Clusters therefore hold k or more transactions (more where leftovers joined them).
 
-Options (`Params.options`): method (runs), coarse (1.35; 1 compares exact counts); for runs
+Options (`Settings.options`): method (runs), coarse (1.35; 1 compares exact counts); for runs
 passes (3), span (5), outs (6); for the greedy reach (default 15 blocks), batch (default k),
 keep (default 2 * k).
 The first round costs about 2 * reach * n pairs whatever k is; later rounds cost only the
@@ -70,12 +70,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-
+from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine import sqlfiles
 from ..engine.contract import Workspace
 from ..engine.log import row_count
-from ..params import Params
 from ..progress import Progress
 from . import lcg
 
@@ -91,7 +89,7 @@ SWAP_STATE_STEPS = tuple(
 )
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
     """Cluster the transactions by GGD (best runs of the order, or the greedy) and release each
     cluster's LCG."""
     opts, k = params.options, params.k
@@ -123,6 +121,8 @@ def cluster_runs(store: Workspace, *, k: int, n: int, scale: int) -> dict[str, A
     One statement costs every candidate run; the cheapest tiling is a shortest path over the
     positions, decided here.
     """
+    import pyarrow as pa  # here, not at the top: the registry imports this module (#43)
+
     store.run("clump_segment_costs", {"k": k, "scale": scale})
     costs: list[int | None] = [None] * (n * k)
     table = store.run_arrow("clump_segment_read")
@@ -299,3 +299,73 @@ def add_round(store: Workspace, *, k: int, blocks: int) -> None:
     store.run("clump_update_counts")
     store.run("clump_update_clusters", {"k": k, "blocks": blocks})
     store.run("clump_remove_free")
+
+
+ALGORITHM = Algorithm(
+    "clump",
+    "k",
+    ReleaseKind.MULTISETS,
+    run,
+    allows_suppression=True,
+    summary="GGD clustering with generalization and suppression",
+    options=(
+        Option(
+            "method",
+            str,
+            "runs",
+            "cut the similarity order into the runs of k..2k-1 transactions of least "
+            "total GGD (runs), or grow seeded clusters greedily (greedy)",
+            choices=("runs", "greedy"),
+        ),
+        Option(
+            "passes",
+            int,
+            3,
+            "runs: passes of exchanges between nearby clusters after the cut (0: none)",
+            minimum=0,
+        ),
+        Option(
+            "span",
+            int,
+            5,
+            "runs: how many clusters apart in the order two clusters may exchange members",
+            minimum=1,
+        ),
+        Option(
+            "outs",
+            int,
+            6,
+            "runs: members of a cluster offered for exchange, those whose leaving saves most",
+            minimum=1,
+        ),
+        Option(
+            "reach",
+            int,
+            15,
+            "greedy: blocks of k transactions on either side a cluster draws candidates from",
+            minimum=1,
+        ),
+        Option(
+            "batch",
+            int,
+            lambda k: k,
+            "greedy: additions per cluster per round (default k)",
+            minimum=1,
+        ),
+        Option(
+            "keep",
+            int,
+            lambda k: 2 * k,
+            "greedy: candidates a cluster keeps on its shortlist (default 2k)",
+            minimum=1,
+        ),
+        Option(
+            "coarse",
+            float,
+            1.35,
+            "order: counts under the top ancestors compared as powers of this ratio, so "
+            "near counts tie and the next ancestor decides (1: exact counts)",
+            minimum=1,
+        ),
+    ),
+)

@@ -14,13 +14,17 @@ k^m-anonymity holds.
 
 from __future__ import annotations
 
+from ..catalog import Algorithm, ReleaseKind, Settings
 from ..engine.contract import Workspace
-from ..params import Params
 from ..progress import Progress
-from . import km_cut, km_specialize
+from . import km_options
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict:
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import km_cut, km_specialize
+
     m = params.m or 1
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
@@ -52,3 +56,14 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         "expanded_rows": sum(tree.support),  # what each support statement scans
         "supports_settled_on_sample": supports.settled,
     }
+
+
+ALGORITHM = Algorithm(
+    "aa",
+    "km",
+    ReleaseKind.SETS,
+    run,
+    summary="Apriori-based cut, level by level",
+    options=(km_options.specialize(False),),
+    engines=("duckdb", "spark"),
+)

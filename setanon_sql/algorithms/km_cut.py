@@ -20,12 +20,12 @@ from math import comb
 
 import pyarrow as pa
 
+from ..catalog import Settings
 from ..engine import ddl
 from ..engine import km_builders as sql
 from ..engine.builders import render
 from ..engine.contract import Workspace
 from ..errors import InfeasibleError, TooLargeError
-from ..params import Params
 from ..progress import Progress
 from ..store.hierarchy import preorder_children
 
@@ -421,7 +421,7 @@ def count_violations(store: Workspace, size: int, table: str, k: int, *, keep: b
     store.execute(ddl.create_table_as(table, ordered), {"k": k}, step=table)
 
 
-def count_expanded_violations(store: Workspace, params: Params, name: str) -> None:
+def count_expanded_violations(store: Workspace, params: Settings, name: str) -> None:
     """`violations_expanded`: the expanded itemsets of 1..m nodes under k, in walk order."""
     sizes = range(1, (params.m or 1) + 1)
     check_itemsets(store, params, name, sizes, "expanded")
@@ -434,7 +434,7 @@ def count_expanded_violations(store: Workspace, params: Params, name: str) -> No
 
 
 def check_itemsets(
-    store: Workspace, params: Params, name: str, sizes: Sequence[int], source: str
+    store: Workspace, params: Settings, name: str, sizes: Sequence[int], source: str
 ) -> None:
     """Refuse to count the itemsets of `sizes` nodes of the transactions in `source` (a key of
     LENGTHS) when they are more than options["max_itemsets"]: counting makes one row per
@@ -470,7 +470,7 @@ def write_cut(store: Workspace, cut: Cut) -> None:
 
 
 def finish(
-    store: Workspace, cut: Cut, params: Params, scratch: list[str]
+    store: Workspace, cut: Cut, params: Settings, scratch: list[str]
 ) -> dict[str, int | float]:
     """Write the final cut and the release; drop scratch tables unless asked to keep them."""
     write_cut(store, cut)

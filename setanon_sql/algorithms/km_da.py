@@ -29,13 +29,17 @@ pushes generalized cut nodes back down while k^m-anonymity holds.
 
 from __future__ import annotations
 
+from ..catalog import Algorithm, ReleaseKind, Settings
 from ..engine.contract import Workspace
-from ..params import Params
 from ..progress import Progress
-from . import km_cut, km_specialize
+from . import km_options
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict:
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import km_cut, km_specialize
+
     m, k = params.m or 1, params.k
     tree = km_cut.load_tree(store)
     cut = km_cut.Cut(tree)
@@ -67,3 +71,14 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict:
         "expanded_rows": sum(tree.support),
         "supports_settled_on_sample": supports.settled,
     }
+
+
+ALGORITHM = Algorithm(
+    "da",
+    "km",
+    ReleaseKind.SETS,
+    run,
+    summary="direct cut over expanded itemsets",
+    options=(km_options.MAX_ITEMSETS, km_options.specialize(True)),
+    engines=("duckdb", "spark"),
+)

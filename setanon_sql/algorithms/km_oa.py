@@ -10,11 +10,16 @@ with more than `max_cuts` cuts before counting anything.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
 from ..errors import InfeasibleError, TooLargeError
-from ..params import Params
 from ..progress import Progress
-from . import km_cut
+from . import km_options
+
+if TYPE_CHECKING:
+    from . import km_cut
 
 CutNodes = frozenset[int]
 
@@ -31,7 +36,11 @@ def count_cuts(tree: km_cut.Tree, limit: int) -> int:
     return cuts[0]
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict:
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import km_cut
+
     tree = km_cut.load_tree(store)  # builds `expanded` too
     limit = params.options["max_cuts"]
     total = count_cuts(tree, limit)
@@ -120,3 +129,22 @@ class Lattice:
             "anonymous_cuts": len(found),
             "levels": depth,
         }
+
+
+ALGORITHM = Algorithm(
+    "oa",
+    "km",
+    ReleaseKind.SETS,
+    run,
+    summary="optimal cut, lattice search",
+    options=(
+        Option(
+            "max_cuts",
+            int,
+            100_000,
+            "refuse hierarchies with more cuts than this (the search is exponential)",
+            minimum=1,
+        ),
+        km_options.MAX_ITEMSETS,
+    ),
+)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import Algorithm, ReleaseKind, Settings
 from ..engine.contract import Workspace
 from ..engine.log import row_count
-from ..params import Params
 from ..progress import Progress
 from . import lgr_tail, partition_tail
-from .partition import drop_intermediate, leftover_mode, release, top_down
+from .partition import OPTIONS, drop_intermediate, leftover_mode, release, top_down
 
 _INTERMEDIATE = (
     "lgr_ancestor_at",
@@ -38,7 +38,7 @@ _INTERMEDIATE = (
 )
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
     """Partition top-down, reallocate the waiting transactions, release."""
     figures = top_down(store, params, progress, leftover=leftover_mode(params))
     figures.update(reallocate(store, params, progress, first_pid=figures["partitions_made"] + 1))
@@ -48,7 +48,7 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
 
 
 def reallocate(
-    store: Workspace, params: Params, progress: Progress, *, first_pid: int
+    store: Workspace, params: Settings, progress: Progress, *, first_pid: int
 ) -> dict[str, Any]:
     """Move waiting transactions, round by round, while some move lowers NCP.
 
@@ -89,3 +89,13 @@ def fit_candidates(store: Workspace) -> int:
         found = row_count(store.run("lgr_fit_step"))
     store.run("lgr_class")
     return row_count(store.run("lgr_fit_candidate"))
+
+
+ALGORITHM = Algorithm(
+    "lgr",
+    "k",
+    ReleaseKind.SETS,
+    run,
+    summary="Partition plus bottom-up reallocation (Kim 2023)",
+    options=OPTIONS,
+)

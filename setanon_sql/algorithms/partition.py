@@ -38,9 +38,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import runs
+from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
 from ..engine.log import row_count
-from ..params import Params
 from ..progress import Progress
 from . import partition_tail
 
@@ -59,7 +59,7 @@ _INTERMEDIATE = (
 )
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
     """Partition the data top-down, then release every transaction under its partition's cut."""
     figures = top_down(store, params, progress, leftover=leftover_mode(params))
     figures.update(release(store))
@@ -67,20 +67,20 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
     return figures
 
 
-def leftover_mode(params: Params) -> str:
+def leftover_mode(params: Settings) -> str:
     return params.options["leftover"]
 
 
-def gain_mode(params: Params) -> str:
+def gain_mode(params: Settings) -> str:
     return params.options["gain"]
 
 
-def pick_mode(params: Params) -> str:
+def pick_mode(params: Settings) -> str:
     return params.options["pick"]
 
 
 def top_down(
-    store: Workspace, params: Params, progress: Progress, *, leftover: str
+    store: Workspace, params: Settings, progress: Progress, *, leftover: str
 ) -> dict[str, Any]:
     """Run the rounds until no partition can be expanded; fill partition_of and partition_cut.
 
@@ -119,7 +119,7 @@ def top_down(
     return {"levels": level, "partitions_made": made, "bucket_rows": work}
 
 
-def round_rules(params: Params, leftover: str) -> dict[str, Any]:
+def round_rules(params: Settings, leftover: str) -> dict[str, Any]:
     """The rules of a round, for the SQL rounds and the Python ones alike."""
     keep_leftover = leftover == "split"
     realized = pick_mode(params) == "realized"
@@ -133,7 +133,7 @@ def round_rules(params: Params, leftover: str) -> dict[str, Any]:
 
 def _level(
     store: Workspace,
-    params: Params,
+    params: Settings,
     level: int,
     next_pid: int,
     scale: float,
@@ -185,8 +185,47 @@ def release(store: Workspace) -> dict[str, Any]:
     return {"classes": classes}
 
 
-def drop_intermediate(store: Workspace, params: Params, extra: tuple[str, ...] = ()) -> None:
+def drop_intermediate(store: Workspace, params: Settings, extra: tuple[str, ...] = ()) -> None:
     """Drop the working tables unless the analyst asked to keep them."""
     if params.keep_intermediate:
         return
     store.drop_tables(*_INTERMEDIATE, *extra, step="drop_intermediate")
+
+
+OPTIONS = (
+    Option(
+        "leftover",
+        str,
+        "split",
+        "leftover and rolled-back partitions go on splitting on their other nodes (split) or "
+        "stop where they are (final)",
+        choices=("split", "final"),
+    ),
+    Option(
+        "gain",
+        str,
+        "ncp",
+        "a node's gain weighs its items by the node's NCP (ncp) or by the NCP drop of one "
+        "step down (drop, the paper's reading)",
+        choices=("ncp", "drop"),
+    ),
+    Option(
+        "pick",
+        str,
+        "realized",
+        "expand the node whose split realizes the largest gain (realized) or the node of "
+        "largest gain over the whole partition (nominal, the paper's)",
+        choices=("realized", "nominal"),
+    ),
+)
+
+
+ALGORITHM = Algorithm(
+    "partition",
+    "k",
+    ReleaseKind.SETS,
+    run,
+    summary="top-down local generalization (He & Naughton 2009)",
+    options=OPTIONS,
+    engines=("duckdb", "spark"),
+)

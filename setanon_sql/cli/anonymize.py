@@ -127,9 +127,10 @@ def anonymize_cmd(
         "release folder (-o DIR); give one",
     )
     if engine == "spark":  # before Params, whose complaints are about other algorithms
+        from ..algorithms import get, on_engine
         from ..store.spark_store import check_algorithm
 
-        check_algorithm(algorithm)
+        check_algorithm(get(algorithm), on_engine("spark"))
     params = Params(
         algorithm=algorithm,
         k=k,
@@ -150,8 +151,10 @@ def anonymize_cmd(
         return emit(summary, as_json, "release (verified)", quiet=quiet)
     read = inputs(src, hier, dbo)
     refuse_release_options(params, output, files, per_transaction, output_table)
+    from ..algorithms import get
+
     outputs = RunOutputs.asked(
-        params, path=output, files=files, per_transaction=per_transaction, table=output_table,
+        params, get(params.algorithm), path=output, files=files, per_transaction=per_transaction, table=output_table,
         sql_log=sql_log,
     )  # fmt: skip
     outputs.check(read, replace=params.replace)  # before any work (the registry's: in the run)
@@ -168,10 +171,11 @@ def anonymize_cmd(
 
 def _disassociates(algorithm: str) -> bool:
     """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
-    from ..catalog import ALGORITHMS
+    from ..algorithms import ALGORITHMS
+    from ..catalog import ReleaseKind
 
     found = ALGORITHMS.get(algorithm.lower())
-    return found is not None and found.disassociated
+    return found is not None and found.kind is ReleaseKind.DISASSOCIATED
 
 
 def refuse_release_options(
@@ -184,9 +188,10 @@ def refuse_release_options(
     """The release options that do not apply to a disassociated release folder, or apply
     only to one, refused (#28); what is written, and how, is the library's
     (`RunOutputs.asked`)."""
-    from ..catalog import get
+    from ..algorithms import get
+    from ..measure.kinds import Route, route
 
-    if not get(params.algorithm).disassociated:
+    if route("anonymize", get(params.algorithm).kind) is not Route.DISASSOCIATED:
         o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
         return
     o.refuse_unless(
@@ -257,9 +262,12 @@ def anonymize_spark(
     if spec is None:
         raise ParamsError("--engine spark needs --hierarchy FILE, --fanout F or --code-prefix")
     read = [src.source, spec.path]
+    from ..algorithms import get
+
     outputs = RunOutputs.asked(
-        params, path=output, per_transaction=per_transaction, sql_log=sql_log
-    )
+        params, get(params.algorithm), path=output, per_transaction=per_transaction,
+        sql_log=sql_log,
+    )  # fmt: skip
     check_outputs(outputs, read)  # before a JVM starts
     source = SparkSource(
         path=src.source if src.table is None else None,

@@ -175,7 +175,7 @@ def algorithms_cmd(
     """List the algorithms and the privacy model each one guarantees, or one's options."""
     import json
 
-    from ..catalog import ALGORITHMS, get
+    from ..algorithms import ALGORITHMS, get
 
     chosen = [get(name)] if name else list(ALGORITHMS.values())
     found: list[dict[str, Any]] = [

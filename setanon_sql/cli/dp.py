@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ..catalog import ALGORITHMS
 from ..errors import ParamsError
 from ..store.hierarchy import DEFAULT_ORDER
 from . import options as o
@@ -50,6 +49,8 @@ def sweep_epsilons(algorithms: list[str], text: str | None) -> list[float]:
 
 def is_dp(algorithm: str) -> bool:
     """Whether `algorithm` names a differentially private algorithm (unknown: refused later)."""
+    from ..algorithms import ALGORITHMS
+
     found = ALGORITHMS.get(algorithm.lower())
     return found is not None and found.model == "dp"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -11,6 +11,9 @@ from . import options as o
 from .app import app
 from .output import emit, rows
 from .stores import open_data, open_db, run_only
+
+if TYPE_CHECKING:
+    from ..measure.kinds import Command
 
 SHOWN_BY_DEFAULT = 10
 
@@ -82,7 +85,7 @@ def verify_cmd(
         store = open_db(dbo)
     else:
         store = open_data(src, hier, dbo)
-    if run is not None and _rt_run(store, run):
+    if run is not None and _rt_run(store, run, "verify"):
         o.refuse_unless(
             k is None and m is None and model is None and not allow_suppression and not multiset,
             f"run {run!r} is a table with a set column: it is verified with its own k and m "
@@ -171,7 +174,7 @@ def metrics_cmd(
         store = open_db(dbo)
     else:
         store = open_data(src, hier, dbo)
-    if run is not None and _rt_run(store, run):
+    if run is not None and _rt_run(store, run, "metrics"):
         o.refuse_unless(
             not multiset and not per_copy,
             f"--multiset and --per-copy are for transaction releases; {run!r} is a table "
@@ -188,12 +191,15 @@ def metrics_cmd(
     emit(loss, as_json, "information loss")
 
 
-def _rt_run(store: Any, run: str) -> bool:
-    """Is the run a table with a set column (closing the store when the check fails)?"""
-    from ..relational.rt_judge import is_rt
+def _rt_run(store: Any, run: str, command: Command) -> bool:
+    """Is the run a table with a set column, judged by `relational/` (closing the store when
+    the check fails)? Its recorded kind says (`measure.kinds`); other kinds go to the library."""
+    from ..catalog import ReleaseKind
+    from ..measure.kinds import Route, kind_of, route
 
     try:
-        return is_rt(store, run)
+        kind = kind_of(store, run)
+        return kind is ReleaseKind.TABLE_SETS and route(command, kind) is Route.TABLE_SETS
     except BaseException:
         store.close()
         raise

@@ -83,6 +83,7 @@ def evaluate_cmd(
     """What a release is still good for (itemset-query error) and what it exposes (attacks),
     measured in SQL on a stored run or a release file; kept as eval_* tables of the run."""
     from ..measure import evaluate as ev
+    from ..measure.kinds import Route, kind_of, route
     from ..runs import Promise
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
@@ -110,9 +111,10 @@ def evaluate_cmd(
         "--k, --m and --multiset describe a release file; a stored run keeps its own",
     )
     with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
-        if store.registry.run(run)["kind"] == "rt":
+        handler = route("evaluate", kind_of(store, run), f"run {run!r}")
+        if handler is Route.TABLE_SETS:
             data = _evaluate_rt(store, run, wl, sensitive, risk_threshold)
-        elif store.registry.run(run)["kind"] == "table":
+        elif handler is Route.TABLE:
             data = _evaluate_table(store, run, wl, sensitive, risk_threshold)
         else:
             o.refuse_unless(
@@ -327,7 +329,7 @@ def sweep_cmd(
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
     workload, and print the trade-off in one table (and chart, with --report)."""
-    from ..catalog import get
+    from ..algorithms import get
     from ..sweep import sweep
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)

@@ -19,11 +19,12 @@ from typing import Any
 
 from .. import runs
 from ..errors import ParamsError
-from ..runs import Promise, promise_of
+from ..runs import Promise
 from ..store.database import Store
 from . import evaluate_sample as es
 from . import metrics
 from .estimate import ESTIMATORS, GENERALIZED_ESTIMATOR
+from .kinds import Route, kind_of, promise_of, route
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -81,13 +82,15 @@ def evaluate(
     """
     model = model or promise_of(store, run)
     started = time.perf_counter()
-    disassociated = runs.is_disassociated(store, run)
+    handler = route("evaluate", kind_of(store, run), f"run {run!r}")
+    if handler in (Route.TABLE, Route.TABLE_SETS):
+        raise ParamsError(f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it")
     writable = not store.ex.read_only
     with store.in_run(run), store.unordered():
         if writable:
             store.run("eval_info_drop")
             es.drop(store)
-        if disassociated:  # its own release format (#28)
+        if handler is Route.DISASSOCIATED:  # its own release format (#28)
             from . import evaluate_disassociation as de
 
             if workload.sample not in (None, 1.0):
@@ -105,7 +108,8 @@ def evaluate(
             out = _generalized(store, model, workload)
             out["estimator"] = ESTIMATORS["generalized"]
         seconds = round(time.perf_counter() - started, 3)
-        if writable and not disassociated:  # a disassociated release is evaluated afresh
+        # a disassociated release is evaluated afresh
+        if writable and handler is not Route.DISASSOCIATED:
             store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
     return out | _head(run, seconds, model, workload)
 

@@ -11,10 +11,11 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
-from ..runs import Promise, promise_of, read_info
+from ..runs import Promise, read_info
 from ..store.database import Store
 from . import metrics
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
+from .kinds import Route, kind_of, promise_of, route
 from .verify import verify_promise
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
@@ -36,7 +37,8 @@ def run_report(
     model = model or promise_of(store, run)
     evaluated = evaluation(store, run, model=model, workload=workload)  # `evaluate`'s, if stored
     info = read_info(store, run)
-    if "loss" in evaluated:  # a disassociated release (#28): no generalization to show
+    if route("report", kind_of(store, run), f"run {run!r}") is Route.DISASSOCIATED:
+        # its own tables (#28): no generalization to show
         return _disassociation_report(store, run, model, evaluated, info)
     with store.in_run(run):
         verdict = verify_promise(store, model)

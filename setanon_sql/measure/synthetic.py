@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalog import check_whole
 from ..engine import ddl, sqlfiles
 from ..errors import ParamsError
-from ..params import check_whole
 from ..store.database import Store
 from ..store.outputs import Publication
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog import MAX_K, MAX_M, MODELS
+from ..catalog import MAX_K, MAX_M, MODELS, check_whole
 from ..engine import ddl, sqlfiles
 from ..engine.contract import Workspace
 from ..errors import ParamsError
-from ..params import check_whole
 from ..runs import Promise
 
 

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import runs
-from ..catalog import MAX_K
+from ..catalog import MAX_K, check_whole
 from ..errors import ParamsError, VerificationError
-from ..params import check_whole
 from ..progress import Progress, quiet
 from ..store.database import Store
 from ..store.outputs import check_file

@@ -32,13 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import runs
-from ..catalog import MAX_K
+from ..catalog import MAX_K, check_whole
 from ..engine import ddl
 from ..engine.builders import render
 from ..engine.rt_builders import rt_release_query
 from ..engine.table_release import release_query
 from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
-from ..params import check_whole
 from ..progress import Progress, quiet
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec

@@ -10,15 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import catalog
 from . import outputs
 from .database import Run, Store
 from .outputs import Publication
-
-if TYPE_CHECKING:
-    from ..params import Params
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,8 @@ class RunOutputs:
     @classmethod
     def asked(
         cls,
-        params: Params,
+        params: catalog.Settings,
+        algo: catalog.Algorithm,
         *,
         path: Path | None = None,
         files: str | None = None,
@@ -50,9 +48,10 @@ class RunOutputs:
     ) -> RunOutputs:
         """What the run of `params` writes, from what was asked (`anonymize`'s -o, --files,
         --per-transaction, --output-table, --sql-log): a disassociated algorithm's release is
-        a folder of `files` (csv unless told) with its release.json, any other's one file."""
-        algo = catalog.get(params.algorithm)
-        fmt = (files or "csv") if algo.disassociated and path is not None else None
+        a folder of `files` (csv unless told) with its release.json, any other's one file.
+        `algo` is the registry's entry for `params.algorithm` (the registry sits above `store/`)."""
+        folder = algo.kind is catalog.ReleaseKind.DISASSOCIATED
+        fmt = (files or "csv") if folder and path is not None else None
         manifest = {
             "release": "disassociation",
             "algorithm": algo.name,

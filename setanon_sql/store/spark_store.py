@@ -15,12 +15,13 @@ readable by Spark, DuckDB or pyarrow after the run.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..catalog import Algorithm
 from ..engine import ddl, interrupts
 from ..engine.contract import Forwarding
 from ..engine.log import Rows
@@ -35,7 +36,6 @@ from .sources import nested_column
 if TYPE_CHECKING:
     from .publish import RunOutputs
 
-SPARK_ALGORITHMS = ("partition", "aa", "da")
 SOURCE_VIEW = "source_input"
 DEFAULT_MASTER = "local[2]"
 _NESTED = ("struct<", "map<", "array<")  # Spark's simple names of nested types
@@ -52,17 +52,12 @@ NODE_TYPES = {
 }
 
 
-def spark_algorithms() -> tuple[str, ...]:
-    """The algorithms that run on Spark: the one list the CLI's help, the refusals and the
-    front door read (to be read from the catalog's `engines` field once it has one)."""
-    return SPARK_ALGORITHMS
-
-
-def check_algorithm(name: str) -> None:
-    """Only what has been carried over runs on Spark; say so in one line."""
-    runnable = spark_algorithms()
-    if name not in runnable:
-        raise ParamsError(f"--engine spark runs algorithm {', '.join(runnable)} only, not {name!r}")
+def check_algorithm(algo: Algorithm, runnable: Sequence[str]) -> None:
+    """Only what declares Spark among its engines runs there; say so in one line, naming
+    `runnable` (the registry's `on_engine("spark")`, which this layer cannot import)."""
+    if "spark" not in algo.engines:
+        listed = ", ".join(runnable)
+        raise ParamsError(f"--engine spark runs algorithm {listed} only, not {algo.name!r}")
 
 
 def check_run_name(run: str | None) -> None:

@@ -29,13 +29,12 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 
-from setanon_sql import catalog
+from setanon_sql import algorithms
 from setanon_sql.engine import sqlfiles
 from setanon_sql.engine.spark import DIALECT, bind, rewrite
-from setanon_sql.store import spark_store
 
 FOLDER = Path(__file__).resolve().parents[1] / "golden" / "spark"
-PACKAGE = Path(catalog.__file__).resolve().parent
+PACKAGE = Path(algorithms.__file__).resolve().parents[1]
 
 
 @cache
@@ -50,12 +49,12 @@ def spark_modules() -> set[str]:
     """Spark's store, the front door, the modules of the algorithms Spark runs, and every module
     they import, but for those named after an algorithm or a privacy model Spark refuses (its search, its
     release's verifier)."""
-    runs_on_spark = spark_store.spark_algorithms()
+    runs_on_spark = algorithms.on_engine("spark")
     start = ["setanon_sql.store.spark_store", "setanon_sql.store.spark_release", "setanon_sql.api"]
-    start += [f"setanon_sql.algorithms{catalog.get(a).module}" for a in runs_on_spark]
-    refused = [a for a in catalog.ALGORITHMS if a not in runs_on_spark]
-    spark_models = {catalog.get(a).model for a in runs_on_spark}
-    refused += sorted({a.model for a in catalog.ALGORITHMS.values()} - spark_models)
+    start += [algorithms.get(a).run.__module__ for a in runs_on_spark]
+    refused = [a for a in algorithms.ALGORITHMS if a not in runs_on_spark]
+    spark_models = {algorithms.get(a).model for a in runs_on_spark}
+    refused += sorted({a.model for a in algorithms.ALGORITHMS.values()} - spark_models)
     seen: set[str] = set()
     while start:
         module = start.pop()

@@ -37,11 +37,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...catalog import Algorithm, Option, ReleaseKind, Settings
 from ...engine.contract import Workspace
-from ...params import Params
 from ...progress import Progress
 from ...runs import check_k
-from . import cover, horpart, publish, refine, verpart
 
 # What the search leaves besides its decisions (dis_item, dis_chunk, dis_term, dis_joint,
 # dis_shared, dis_suppressed) and the release: dropped unless --keep-intermediate. `dis_tx`
@@ -49,8 +48,12 @@ from . import cover, horpart, publish, refine, verpart
 WORKING_TABLES = ("dis_tx", "horpart_part", "horpart_active", "horpart_done", "cover_figures")
 
 
-def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
+def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
     """Disassociate the dataset into the run's release tables; return figures of the search."""
+    # imported here, not at the top: the registry imports this module for its ALGORITHM, and
+    # a run of another algorithm or `setanon algorithms` need not load pyarrow and sqlglot
+    from . import cover, horpart, publish, refine, verpart
+
     k, m = params.k, params.m or 1
     options = params.options
     check_k(k, store.count("tids"))
@@ -91,8 +94,58 @@ def run(store: Workspace, params: Params, progress: Progress) -> dict[str, Any]:
 def write_chunks(store: Workspace, chunks: dict[int, list[list[int]]]) -> None:
     """`dis_chunk(cluster, chunk, item)` from VERPART's domains (bound as lists, so the log
     keeps them as parameters)."""
+    from . import verpart
+
     lists = verpart.domain_lists(chunks)
     store.run(
         "dis_chunks_from_lists",
         {"cluster": lists["unit"], "chunk": lists["chunk"], "item": lists["item"]},
     )
+
+
+OPTIONS = (
+    Option(
+        "max_cluster",
+        int,
+        100,
+        "HORPART splits a partition while it holds this many records or more (clusters keep "
+        "at least k)",
+        minimum=2,
+    ),
+    Option(
+        "min_split",
+        int,
+        0,
+        "HORPART splits off a group of records holding a term only when it has this many "
+        "records or more (and k); smaller groups stay with the rest",
+        minimum=0,
+    ),
+    Option(
+        "refine",
+        bool,
+        True,
+        "REFINE: join neighbouring clusters and publish their rare terms that reach k over "
+        "the joint cluster in shared chunks",
+    ),
+    Option(
+        "joint_size",
+        int,
+        8,
+        "REFINE: clusters per joint cluster (neighbours in HORPART's order; 8 measured best "
+        "on BMS-WebView-2 of 2, 8 and 32)",
+        minimum=2,
+    ),
+)
+
+
+# k^m-anonymity by disassociation (Terrovitis et al. 2012; Awad et al. 2019), #28
+ALGORITHM = Algorithm(
+    "disassociation",
+    "km",
+    ReleaseKind.DISASSOCIATED,
+    run,
+    allows_suppression=True,
+    summary="clusters of record chunks and term chunks, cover-safe (no hierarchy)",
+    options=OPTIONS,
+    needs_hierarchy=False,
+)

@@ -1,0 +1,135 @@
+"""What a stored run released, told once: its `ReleaseKind` (recorded with the run, or derived
+for a run made before kinds were recorded), its promise, and how each command handles each
+kind (`route`), so verify, evaluate, report, compare, metrics, reconstruct and the CLI dispatch
+on one value instead of each asking the algorithm's name, a flag or a key of its own.
+
+Adding a kind: one `ReleaseKind` member, then mypy points at `route` (its `match` ends in
+`unhandled`, which mypy accepts only where no kind is left) until every command has an answer for it; `tests/test_release_kinds.py`
+walks every kind through every command.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Literal, NoReturn
+
+from .. import runs
+from ..algorithms import get
+from ..catalog import ReleaseKind
+from ..errors import ParamsError
+from ..runs import Promise
+from ..store.database import Store
+
+Command = Literal[
+    "verify", "evaluate", "report", "compare", "metrics", "reconstruct", "estimate", "anonymize"
+]
+COMMANDS: tuple[Command, ...] = (
+    "verify", "evaluate", "report", "compare", "metrics", "reconstruct", "estimate", "anonymize"
+)  # fmt: skip
+
+
+class Route(Enum):
+    """The handler a command runs for a release."""
+
+    GENERALIZED = "generalized"  # release(tid, node): the generalized verifier, NCP, evaluation
+    DISASSOCIATED = "disassociated"  # its own tables, verifier and scoring (#28)
+    TABLE = "table"  # a generalized table (`relational/`)
+    TABLE_SETS = "table-sets"  # a table with a set-valued column (`relational/rt*.py`)
+    SYNTHETIC = "synthetic"  # verify checks the budget record (`measure/verify_dp.py`, #44)
+
+
+# What a run made before its kind was recorded released, from what it recorded then: its
+# registry row's kind ("table", "rt") and its algorithm's name. Frozen: newer runs record theirs.
+_LEGACY_ROW_KINDS = {"table": ReleaseKind.TABLE, "rt": ReleaseKind.TABLE_SETS}
+_LEGACY_ALGORITHMS = {"clump": ReleaseKind.MULTISETS, "disassociation": ReleaseKind.DISASSOCIATED}
+
+
+def kind_of(store: Store, run: str) -> ReleaseKind:
+    """The kind of release of a stored run: the one it recorded in `run_info`, else (a run made
+    before kinds were recorded, or a table run, which keeps no run_info) the kind its registry
+    row and algorithm said then."""
+    row = store.registry.run(run)
+    if row["kind"] in _LEGACY_ROW_KINDS:
+        return _LEGACY_ROW_KINDS[row["kind"]]
+    recorded = runs.recorded_info(store, run).get(runs.KIND_KEY)
+    if recorded is not None:
+        try:
+            return ReleaseKind(recorded)
+        except ValueError:
+            raise ParamsError(
+                f"run {run!r} records a kind of release this version does not know: {recorded!r}"
+            ) from None
+    return _LEGACY_ALGORITHMS.get(row["algorithm"] or "", ReleaseKind.SETS)
+
+
+def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise:
+    """The promise of a stored run whose registry row is of this `kind`: its algorithm's model,
+    its k and m, its kind of release. A run of another row kind is refused by name."""
+    row = store.registry.run(run)
+    if row["kind"] != kind:
+        raise ParamsError(
+            f"run {run!r} is a {row['kind']} run; this command takes {kind} runs"
+            + ("" if row["kind"] != "table" else f" (`setanon evaluate --run {run}` measures it)")
+        )
+    params = json.loads(row["params"]) if row["params"] else {}
+    if "k" not in params:
+        raise ParamsError(f"run {run!r} records no k (made by {row['algorithm'] or 'hand'})")
+    algo = get(row["algorithm"])
+    return Promise(
+        k=int(params["k"]),
+        m=params.get("m"),
+        model=algo.model,
+        allows_suppression=algo.allows_suppression,
+        algorithm=algo.name,
+        kind=kind_of(store, run),
+    )
+
+
+def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Route:
+    """How `command` handles a release of `kind`; a kind it does not take is refused in one
+    line (exit 2). `what` names the release in that line."""
+    match kind:
+        case ReleaseKind.SETS | ReleaseKind.MULTISETS:
+            if command == "reconstruct":
+                raise ParamsError(f"{what} is not a disassociation run; reconstruct takes one")
+            return Route.GENERALIZED
+        case ReleaseKind.DISASSOCIATED:
+            return Route.DISASSOCIATED
+        case ReleaseKind.TABLE:
+            if command != "evaluate":
+                raise ParamsError(f"{what} is a table run; `setanon evaluate` measures it")
+            return Route.TABLE
+        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py and rt_evaluate.py
+            if command not in ("verify", "metrics", "evaluate"):
+                raise ParamsError(
+                    f"{what} is a table run with a set column; `setanon evaluate` measures it"
+                )
+            return Route.TABLE_SETS
+        case ReleaseKind.SYNTHETIC:  # new transactions of leaves in release(tid, node) (#44)
+            if command == "reconstruct":
+                raise ParamsError(f"{what} is not a disassociation run; reconstruct takes one")
+            return Route.SYNTHETIC if command == "verify" else Route.GENERALIZED
+        case _:
+            unhandled(kind)
+
+
+def label(kind: ReleaseKind) -> str:
+    """The word `anonymize --json` reports under "release" (unchanged since before kinds)."""
+    match kind:
+        case ReleaseKind.SETS:
+            return "set"
+        case ReleaseKind.MULTISETS:
+            return "multiset"
+        case ReleaseKind.DISASSOCIATED:
+            return "disassociated"
+        case ReleaseKind.TABLE | ReleaseKind.TABLE_SETS | ReleaseKind.SYNTHETIC:
+            return kind.value
+        case _:
+            unhandled(kind)
+
+
+def unhandled(kind: NoReturn) -> NoReturn:
+    """`typing.assert_never` (3.11) for 3.10: mypy refuses a call whose `kind` may still be a
+    member, so a kind without a case is a type error, and at run time an error of ours."""
+    raise AssertionError(f"no handler for the release kind {kind!r}")
