@@ -183,11 +183,12 @@ class Result:
         return label(self.kind)
 
     def as_dict(self) -> dict[str, Any]:
+        private = self.kind is ReleaseKind.SYNTHETIC  # k and m mean nothing there (#44)
         return {
             "run": self.run,
             "algorithm": self.algorithm,
-            "k": self.params.k,
-            "m": self.params.m,
+            "k": None if private else self.params.k,
+            "m": None if private else self.params.m,
             "options": self.params.options,
             "release": self.release,
             "seconds": round(self.seconds, 3),
