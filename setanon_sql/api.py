@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import resource
 import time
 from collections.abc import Iterable
@@ -185,11 +183,12 @@ class Result:
         return label(self.kind)
 
     def as_dict(self) -> dict[str, Any]:
+        private = self.kind is ReleaseKind.SYNTHETIC  # k and m mean nothing there (#44)
         return {
             "run": self.run,
             "algorithm": self.algorithm,
-            "k": self.params.k,
-            "m": self.params.m,
+            "k": None if private else self.params.k,
+            "m": None if private else self.params.m,
             "options": self.params.options,
             "release": self.release,
             "seconds": round(self.seconds, 3),
@@ -362,51 +361,12 @@ def verify_release(
     if release is not None and run is not None:
         raise ParamsError("give a release file or a stored run, not both")
     if run is not None:
-        made = promise_of(store, run)
-        if route("verify", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # #28
-            if model is not None or allow_suppression is not None or multiset is not None:
-                raise ParamsError(
-                    f"run {run!r} is disassociated: its verifier takes --k and --m only "
-                    "(no --model, --allow-suppression or --multiset)"
-                )
-            from .measure import verify_disassociation as vd
+        from .measure.verify_run import verify_run
 
-            with store.in_run(run, scratch=True):
-                m_checked = made.m if m is None else m
-                if m_checked is None:  # a disassociated run always records its m
-                    raise ParamsError(f"run {run!r} records no m: give --m")
-                found = vd.verify(store, k=made.k if k is None else k, m=m_checked)
-            return dataclasses.replace(found, schema=run)  # checked in scratch, of the run
-        if route("verify", made.kind, f"run {run!r}") is Route.SYNTHETIC:  # its budget (#44)
-            from .measure import verify_dp
-
-            given = (k, model, m, allow_suppression, multiset)
-            if any(v is not None for v in given):
-                raise ParamsError(
-                    f"run {run!r} is differentially private: no output check proves that, and "
-                    "its budget record is checked as it is (no --k, --m, --model, "
-                    "--allow-suppression or --multiset)"
-                )
-
-            recorded = json.loads(store.registry.run(run)["params"] or "{}")
-            eps = recorded.get("options", {}).get("epsilon")
-            if not isinstance(eps, (int, float)):
-                raise InputError(f"run {run!r} records no epsilon: its budget cannot be checked")
-            with store.in_run(run, scratch=True):
-                checked = verify_dp.verify(store, epsilon=eps, schema=run)
-            return dataclasses.replace(checked, schema=run)  # type: ignore[return-value]
-        with store.in_run(run, scratch=True):
-            report = verify(
-                store,
-                k=made.k if k is None else k,
-                model=model or made.model,
-                m=made.m if m is None else m,
-                allow_suppression=made.allows_suppression
-                if allow_suppression is None
-                else allow_suppression,
-                multiset=made.multiset if multiset is None else multiset,
-            )
-        return dataclasses.replace(report, schema=run)
+        return verify_run(
+            store, run, k=k, model=model, m=m, allow_suppression=allow_suppression,
+            multiset=multiset,
+        )  # fmt: skip
     from .store.release_folder import is_folder
 
     if release is not None and is_folder(release):  # a disassociated release folder

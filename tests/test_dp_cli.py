@@ -83,6 +83,7 @@ def test_the_release_flows_through_every_judging_command(tmp_path) -> None:
     assert r.code == 0, r.stderr
     made = r.json()
     assert made["epsilon"] == 2 and made["epsilon_spent"] == pytest.approx(2)
+    assert made["k"] is None and made["m"] is None and made["release"] == "synthetic"
     r = cli("verify", "--db", db, "--run", "dp", "--json")
     assert r.code == 0, r.stderr
     verdict = r.json()

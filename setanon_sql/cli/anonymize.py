@@ -204,11 +204,12 @@ def refuse_release_options(
 
 def run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any]:
     """What `anonymize` prints of a verified run, on either engine."""
+    shown = result.as_dict()  # k and m left out where they mean nothing (dpsets, #44)
     return {
         "run": result.run,
         "algorithm": result.algorithm,
-        "k": result.params.k,
-        "m": result.params.m,
+        "k": shown["k"],
+        "m": shown["m"],
         "release": result.release,
         "seconds": round(result.seconds, 3),
         "ncp": result.loss["ncp"],

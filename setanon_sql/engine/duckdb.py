@@ -288,8 +288,14 @@ class Executor(StatementLog):
         started = time.perf_counter()
         self.con.register(view, table)
         try:
-            self.con.execute(ddl.create_table_as(name, ddl.select_all(view), temp=temp)).fetchall()
+            create = ddl.create_table_as(name, ddl.select_all(view), temp=temp)
+            self.con.execute(create).fetchall()
             types = [r[1] for r in self.con.execute(ddl.describe(name)).fetchall()]
+        except (duckdb.InterruptException, RuntimeError) as e:  # a signal, as in `_statement`
+            stop = as_interrupt(e)
+            if stop is None:
+                raise
+            raise stop from e
         finally:
             self.con.unregister(view)
         seconds = time.perf_counter() - started
