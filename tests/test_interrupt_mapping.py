@@ -53,3 +53,48 @@ def test_another_runtime_error_is_left_as_it_is() -> None:
     finally:
         ex.con = real
         ex.close()
+
+
+def test_an_interrupt_raised_inside_an_arrow_scan_is_a_keyboard_interrupt() -> None:
+    """Ctrl-C while DuckDB reads a registered Arrow table raises KeyboardInterrupt inside
+    pyarrow; DuckDB hands it back as an InvalidInputException naming it (seen in CI as exit 4)."""
+    import duckdb
+
+    ex = Executor()
+    real = ex.con
+
+    class ArrowInterrupted(Interrupting):
+        def execute(self, *args, **kwargs):
+            raise duckdb.InvalidInputException(
+                "Invalid Input Error: reading the object registered as '_arrow_cut' as Arrow "
+                "data failed: KeyboardInterrupt: "
+            )
+
+    try:
+        ex.con = ArrowInterrupted(real)  # type: ignore[assignment]
+        with pytest.raises(KeyboardInterrupt):
+            ex.put_arrow("cut", pa.table({"a": [1]}))
+        with pytest.raises(KeyboardInterrupt):
+            ex.execute("SELECT 1", step="one")
+    finally:
+        ex.con = real
+        ex.close()
+
+
+def test_another_duckdb_error_is_left_as_it_is() -> None:
+    import duckdb
+
+    ex = Executor()
+    real = ex.con
+
+    class Bad(Interrupting):
+        def execute(self, *args, **kwargs):
+            raise duckdb.InvalidInputException("Invalid Input Error: something else")
+
+    try:
+        ex.con = Bad(real)  # type: ignore[assignment]
+        with pytest.raises(duckdb.InvalidInputException, match="something else"):
+            ex.put_arrow("t", pa.table({"a": [1]}))
+    finally:
+        ex.con = real
+        ex.close()

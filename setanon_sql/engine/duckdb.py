@@ -249,16 +249,15 @@ class Executor(StatementLog):
         started = time.perf_counter()
         try:
             yield
-        except (duckdb.InterruptException, RuntimeError) as e:
+        except (duckdb.Error, RuntimeError) as e:
             stop = as_interrupt(e)
-            if stop is None:
-                raise
-            raise stop from e
-        except (duckdb.OutOfMemoryException, duckdb.IOException) as e:
-            short = self.shortage(e, step)
-            if short is None:
-                raise
-            raise short from e
+            if stop is not None:
+                raise stop from e
+            if isinstance(e, (duckdb.OutOfMemoryException, duckdb.IOException)):
+                short = self.shortage(e, step)
+                if short is not None:
+                    raise short from e
+            raise
         finally:
             entry = Logged(step, sql, bound, time.perf_counter() - started)
             self._record(entry, bookkeeping=bookkeeping)
@@ -291,7 +290,7 @@ class Executor(StatementLog):
             create = ddl.create_table_as(name, ddl.select_all(view), temp=temp)
             self.con.execute(create).fetchall()
             types = [r[1] for r in self.con.execute(ddl.describe(name)).fetchall()]
-        except (duckdb.InterruptException, RuntimeError) as e:  # a signal, as in `_statement`
+        except (duckdb.Error, RuntimeError) as e:  # a signal, as in `_statement`
             stop = as_interrupt(e)
             if stop is None:
                 raise
@@ -399,9 +398,17 @@ def bound_column(kind: str, values: list) -> list | str:
 
 
 def as_interrupt(e: BaseException) -> BaseException | None:
-    """DuckDB reports a Ctrl-C or SIGTERM that stopped a statement as an error ("Query
-    interrupted"); it is the interrupt itself, so every cleanup and the exit code treat it so."""
-    if isinstance(e, duckdb.InterruptException) or "interrupted" in str(e).lower():
+    """DuckDB reports a Ctrl-C or SIGTERM that stopped a statement as an error: "Query
+    interrupted", or, when the signal's KeyboardInterrupt was raised in Python code DuckDB called
+    (pyarrow, while scanning a registered Arrow table), an InvalidInputException naming it. It is
+    the interrupt itself, so every cleanup and the exit code treat it so."""
+    text = str(e)
+    if (
+        isinstance(e, duckdb.InterruptException)
+        or "interrupted" in text.lower()
+        or "KeyboardInterrupt" in text
+        or interrupts.was_terminated()  # SIGTERM's Terminated, wrapped the same way
+    ):
         return (
             interrupts.termination()
             if interrupts.was_terminated()
