@@ -301,6 +301,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--risk-threshold": refused("--risk-threshold", 0.5),
         "--exact": acts("counts on every transaction"),
         "--sample": refused("--sample", 2),  # a share is at most 1
+        "--sanity": refused("--sanity", 1),  # a share below 1 (#44)
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },  # fmt: skip
@@ -309,6 +310,7 @@ RULES: dict[str, dict[str, tuple]] = {
         **WORKLOAD,
         "--exact": acts("counts on every transaction"),
         "--sample": refused("--sample", 0),  # a share is above 0
+        "--sanity": acts("bounds the ARE's denominator (are_sanity)"),
         "--run": refused("--run", "t"),  # a table run has no such page
         "--output": refused("-o", "/nonexistent/r.html"),
         "--json": acts("prints JSON"),
@@ -317,6 +319,7 @@ RULES: dict[str, dict[str, tuple]] = {
         **DB,
         **WORKLOAD,
         "--report": refused("--report", "/nonexistent/c.html"),
+        "--sanity": refused("--sanity", "nan"),
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "sweep": {

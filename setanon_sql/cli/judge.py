@@ -58,6 +58,7 @@ def evaluate_cmd(
     seed: o.Seed = None,
     exact: o.Exact = False,
     sample: o.Sample = None,
+    sanity: o.Sanity = None,
     run: o.StoredRun = None,
     release_file: o.Release = None,
     k: Annotated[
@@ -89,7 +90,7 @@ def evaluate_cmd(
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     workload = wl.workload()
     if run is None:
         if release_file is None or k is None:
@@ -133,8 +134,9 @@ def _evaluate_rt(
     from ..relational.rt_evaluate import evaluate_rt
 
     o.refuse_unless(
-        wl.minsup is None and sensitive is None and threshold is None,
-        f"--minsup, --sensitive and --risk-threshold do not apply to {run!r}, a table with a "
+        wl.minsup is None and wl.sanity is None and sensitive is None and threshold is None,
+        f"--minsup, --sanity, --sensitive and --risk-threshold do not apply to {run!r}, a table "
+        "with a "
         "set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     return evaluate_rt(store, run, **_rt_workload(run, wl))
@@ -144,8 +146,9 @@ def _rt_workload(run: str, wl: o.WorkloadOpts) -> dict[str, Any]:
     """The mixed queries and attacks of a table with a set column: --queries, --targets,
     --sizes (1,2 unless given), --seed; the transaction workload's other knobs are refused."""
     o.refuse_unless(
-        wl.minsup is None and not wl.exact and wl.sample is None,
-        f"--minsup, --exact and --sample do not apply to {run!r}, a table with a set column "
+        wl.minsup is None and wl.sanity is None and not wl.exact and wl.sample is None,
+        f"--minsup, --sanity, --exact and --sample do not apply to {run!r}, a table with a set "
+        "column "
         "(its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     workload = wl.workload()
@@ -165,8 +168,8 @@ def _evaluate_table(
     from ..relational.evaluate import table_exposure, table_utility
 
     o.refuse_unless(
-        wl.targets is None and wl.minsup is None,
-        f"--targets and --minsup are for transaction runs; {run!r} is a table run",
+        wl.targets is None and wl.minsup is None and wl.sanity is None,
+        f"--targets, --minsup and --sanity are for transaction runs; {run!r} is a table run",
     )
     workload = wl.workload()
     data = {"run": run} | table_utility(
@@ -195,6 +198,7 @@ def report_cmd(
     seed: o.Seed = None,
     exact: o.Exact = False,
     sample: o.Sample = None,
+    sanity: o.Sanity = None,
     as_json: o.Json = False,
 ) -> None:
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
@@ -206,7 +210,7 @@ def report_cmd(
     from ..store import outputs
 
     page(output, [db, *registered(db)])
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(output, [db], store)
         if _is_rt(store, run):
@@ -229,6 +233,7 @@ def compare_cmd(
     sizes: o.Sizes = None,
     minsup: o.Minsup = None,
     seed: o.Seed = None,
+    sanity: o.Sanity = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
@@ -241,7 +246,7 @@ def compare_cmd(
 
     if report is not None:
         page(report, [db, *registered(db)])
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(report, [db], store) if report is not None else None
         rt = [r for r in runs if _is_rt(store, r)]
@@ -256,7 +261,8 @@ def compare_cmd(
 
 SHOWN = [
     "hierarchy", "run", "algorithm", "k", "m", "ncp", "relational_ncp", "item_ncp", "are_1",
-    "are_2", "are_3", "mixed_are_1", "mixed_are_2", "mixed_are_3", "frequent_are_2",
+    "are_2", "are_3", "are_sanity_1", "are_sanity_2", "are_sanity_3", "mixed_are_1",
+    "mixed_are_2", "mixed_are_3", "frequent_are_2", "frequent_are_sanity_2",
     "below_k_1", "below_k_2", "below_k_3", "promise_holds",
 ]  # fmt: skip
 
