@@ -311,6 +311,14 @@ FROM eval_queries
 GROUP BY workload, size
 ORDER BY workload, size;
 
+-- name: eval_release_synthesized
+-- A synthesized release file (`evaluate --release FILE --synthesized`, #44) as `release`: its
+-- own transactions numbered 1.. in the order of their tid labels, its items the data's nodes.
+CREATE OR REPLACE TABLE release AS
+SELECT dense_rank() OVER (ORDER BY s.tid_label) AS tid, n.id AS node
+FROM release_source AS s
+JOIN node AS n ON n.label = s.label;
+
 -- name: eval_query_sanity
 -- Per workload and size: the ARE under the sanity bound of the differential-privacy itemset
 -- literature (Chen et al., PVLDB 2011; Li et al., PrivBasis, PVLDB 2012): each query's error

@@ -297,6 +297,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--k": refused("-k", 2),  # a stored run keeps its own
         "--m": refused("-m", 2),
         "--multiset": refused("--multiset"),
+        "--synthesized": refused("--synthesized"),  # a stored run keeps its own
         "--sensitive": refused("--sensitive", "sex"),  # r holds transactions
         "--risk-threshold": refused("--risk-threshold", 0.5),
         "--exact": acts("counts on every transaction"),

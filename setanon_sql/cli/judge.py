@@ -68,6 +68,15 @@ def evaluate_cmd(
     multiset: Annotated[
         bool, typer.Option("--multiset", help="The release file repeats nodes (Clump).")
     ] = False,
+    synthesized: Annotated[
+        bool,
+        typer.Option(
+            "--synthesized",
+            help="The release file's transactions are its own (a synthesized, e.g. "
+            "differentially private, release): scored as they are, not matched to the data's "
+            "tids; no -k.",
+        ),
+    ] = False,
     sensitive: Annotated[
         str | None, typer.Option("--sensitive", help="Sensitive column (table runs).")
     ] = None,
@@ -93,23 +102,33 @@ def evaluate_cmd(
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     workload = wl.workload()
     if run is None:
-        if release_file is None or k is None:
+        if release_file is None or (k is None and not synthesized):
             raise ParamsError(
-                "evaluate a stored run (--db, --run) or a release file (-r FILE --k K)"
+                "evaluate a stored run (--db, --run) or a release file (-r FILE --k K, or "
+                "-r FILE --synthesized)"
             )
         o.refuse_unless(
             sensitive is None and risk_threshold is None,
             "--sensitive and --risk-threshold measure table runs; a release file holds transactions",
         )
-        model = Promise(k=k, m=m, model="km" if m else "k", multiset=multiset)
+        o.refuse_unless(
+            not synthesized or (k is None and m is None and not multiset),
+            "a --synthesized release promises no k, m or multiset: drop them",
+        )
+        model = (
+            Promise(k=1, model="dp")  # its own transactions (#44); attacks promise nothing
+            if synthesized
+            else Promise(k=k or 1, m=m, model="km" if m else "k", multiset=multiset)
+        )
         with open_data(src, hier, dbo) as store:
             data = ev.evaluate_release_file(store, release_file, model=model, workload=workload)
         return _print_evaluation(data, as_json, quiet)
     run_only(src, hier, "evaluate")
     o.refuse_unless(release_file is None, "give --run or --release, not both")
     o.refuse_unless(
-        k is None and m is None and not multiset,
-        "--k, --m and --multiset describe a release file; a stored run keeps its own",
+        k is None and m is None and not multiset and not synthesized,
+        "--k, --m, --multiset and --synthesized describe a release file; a stored run keeps its "
+        "own",
     )
     with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
         handler = route("evaluate", kind_of(store, run), f"run {run!r}")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import runs
-from ..errors import ParamsError
+from ..errors import InputError, ParamsError
 from ..runs import Promise
 from ..store.database import Store
 from . import evaluate_sample as es
@@ -210,8 +210,27 @@ def evaluate_release_file(
     name = runs.name_for(store, None, "evaluate")
     params = {"k": model.k, "m": model.m, "release": str(release)}
     with runs.making(store, name, algorithm="release-file", params=params):
-        rel.read_release(store, release)
+        if model.model == "dp":  # synthesized: transactions of its own (#44)
+            read_synthesized(store, release)
+        else:
+            rel.read_release(store, release)
     return evaluate(store, name, model=model, workload=workload)
+
+
+def read_synthesized(store: Store, release: str | Path) -> None:
+    """A synthesized release file (differentially private, e.g. DiffPart's): its transactions
+    are its own, not the data's, so its tid labels are numbered afresh and only its items must
+    be the data's. Why: matched to the data's tids (as a k^m release is), a release with more
+    transactions than the data, or other tids, could not be read, nor scored as it is."""
+    from ..store import release_io as rel
+
+    rel.read_source(store, release)
+    unknown = store.run("release_unknown_labels").tuples("kind", "label")
+    items = [label for kind, label in unknown if kind == "item"]
+    if items:
+        shown = ", ".join(repr(label) for label in items)
+        raise InputError(f"{release}: items not in the data or its hierarchy: {shown}")
+    store.run("eval_release_synthesized")
 
 
 def draw_probes(store: Store, model: Promise, workload: Workload) -> None:
