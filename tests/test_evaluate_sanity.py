@@ -147,3 +147,54 @@ def test_a_stored_evaluation_gets_the_bound_without_a_new_one(stored, tmp_path) 
     again = cli("evaluate", "--db", stored, "--run", "r", "--json").json()
     assert all("are_sanity" not in r for r in again["itemset_queries"])
     assert not math.isnan(row["are_sanity_1"])
+
+
+def test_a_synthesized_release_is_scored_on_its_own_transactions(tmp_path) -> None:
+    """12 new transactions (more than the data's 10, tids it lacks): a in 7, ab in 3, b alone
+    in 2, no c. Estimates a 10, b 5, c 0, ab 3 against 8, 3, 1, 2."""
+    release = {100 + t: "a" for t in range(7)} | {200 + t: "ab" for t in range(3)}
+    release |= {300: "b", 301: "b"}
+    d, r = write(tmp_path / "d.csv", DATA), write(tmp_path / "r.csv", release)
+    out = cli("evaluate", d, "--fanout", 2, "--order", "id", "-r", r, "--synthesized",
+              "--sanity", 0.5, "--json")  # fmt: skip
+    assert out.code == 0, out.stderr
+    found = out.json()
+    assert found["model"]["model"] == "dp"
+    for key in ("itemset_queries", "frequent_queries"):
+        # unbounded: (2/8 + 2/3 + 1) / 3, ab 1/2; floor 5: (2/8 + 2/5 + 1/5) / 3, ab 1/5
+        assert by_size(found[key], "are") == pytest.approx({1: (1 / 4 + 2 / 3 + 1) / 3, 2: 0.5})
+        assert by_size(found[key], "are_sanity") == pytest.approx({1: 0.85 / 3, 2: 0.2})
+
+
+def test_a_synthesized_file_scores_as_its_stored_run(tmp_path) -> None:
+    """The same dpsets release, once as a stored run, once written and read back as a file."""
+    d = write(tmp_path / "d.csv", {t: "abcde"[t % 5 :] + "a" for t in range(40)})
+    db, r = tmp_path / "dp.duckdb", tmp_path / "dp.csv"
+    made = cli("anonymize", d, "--fanout", 2, "--order", "id", "-a", "dpsets", "--epsilon", 4,
+               "--db", db, "--run", "p", "-o", r, "-q")  # fmt: skip
+    assert made.code == 0, made.stderr
+    stored = cli("evaluate", "--db", db, "--run", "p", "--sanity", 0.1, "--json").json()
+    read = cli("evaluate", d, "--fanout", 2, "--order", "id", "-r", r, "--synthesized",
+               "--sanity", 0.1, "--json").json()  # fmt: skip
+    for key in ("itemset_queries", "frequent_queries"):
+        assert read[key] == stored[key]
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [(["-k", 2], ExitCode.USAGE), (["-m", 2], ExitCode.USAGE), (["--multiset"], ExitCode.USAGE)],
+)
+def test_a_synthesized_release_promises_no_k(tmp_path, extra, code) -> None:
+    d, r = write(tmp_path / "d.csv", DATA), write(tmp_path / "r.csv", {1: "a"})
+    out = cli("evaluate", d, "--fanout", 2, "-r", r, "--synthesized", *extra)
+    assert out.code == code, out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_synthesized_release_with_an_item_the_data_lacks_is_bad_input(tmp_path) -> None:
+    d, r = write(tmp_path / "d.csv", DATA), write(tmp_path / "r.csv", {1: "az"})
+    out = cli("evaluate", d, "--fanout", 2, "-r", r, "--synthesized", "--db", tmp_path / "x.db")
+    assert out.code == ExitCode.INPUT, out.stderr
+    assert "'z'" in out.stderr and "Traceback" not in out.stderr
+    runs = cli("runs", "--db", tmp_path / "x.db", "--json")
+    assert runs.code == 0 and all(r["status"] != "complete" for r in runs.json()), runs.stdout
