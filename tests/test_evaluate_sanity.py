@@ -198,3 +198,16 @@ def test_a_synthesized_release_with_an_item_the_data_lacks_is_bad_input(tmp_path
     assert "'z'" in out.stderr and "Traceback" not in out.stderr
     runs = cli("runs", "--db", tmp_path / "x.db", "--json")
     assert runs.code == 0 and all(r["status"] != "complete" for r in runs.json()), runs.stdout
+
+
+def test_a_sweep_reports_the_bound_beside_the_are(tmp_path) -> None:
+    """`sweep --sanity` (the utility curve over epsilon): each row has both figures."""
+    out = cli("sweep", EX / "fig2.csv", "--fanout", 2, "-a", "partition", "-k", 2,
+              "--queries", 5, "--targets", 5, "--sanity", 0.5, "--json")  # fmt: skip
+    assert out.code == 0, out.stderr
+    row = out.json()[0]
+    assert row["sanity_floor"] == pytest.approx(2.0)  # fig2: 4 transactions
+    assert 0 <= row["are_sanity_1"] <= row["are_1"] + 1e-12
+    plain = cli("sweep", EX / "fig2.csv", "--fanout", 2, "-a", "partition", "-k", 2,
+                "--queries", 5, "--targets", 5, "--json").json()[0]  # fmt: skip
+    assert "are_sanity_1" not in plain and plain["are_1"] == row["are_1"]

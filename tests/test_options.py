@@ -444,6 +444,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--hierarchy-format": acts("parses the file"),
         "--format": refused("--format", "csv"),  # without --data
         "--hierarchy-encoding": acts("decodes the file"),
+        "--sanity": acts("bounds the ARE's denominator (are_sanity)"),
         "--json": acts("prints JSON"),
     },
     "hierarchy show": {

@@ -350,6 +350,7 @@ def sweep_cmd(
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
     epsilon: Epsilons = None,
+    sanity: o.Sanity = None,
     as_json: o.Json = False,
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
@@ -370,7 +371,7 @@ def sweep_cmd(
     read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs if spec is not None]
     if report is not None:
         page(report, read)
-    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity).workload()
     found: list[dict[str, Any]] = []
     with open_data(src, o.HierOpts(), dbo) as store:
         target = page(report, read, store) if report is not None else None
