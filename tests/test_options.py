@@ -336,6 +336,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--replace": acts("replaces earlier sweep runs"),
         "--report": refused("--report", "/nonexistent/c.html"),
         "--epsilon": refused("--epsilon", "1"),  # no dpsets swept (#44)
+        "--sanity": refused("--sanity", "-1"),  # a share of at least 0
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "anonymize-table": {
@@ -444,7 +445,6 @@ RULES: dict[str, dict[str, tuple]] = {
         "--hierarchy-format": acts("parses the file"),
         "--format": refused("--format", "csv"),  # without --data
         "--hierarchy-encoding": acts("decodes the file"),
-        "--sanity": acts("bounds the ARE's denominator (are_sanity)"),
         "--json": acts("prints JSON"),
     },
     "hierarchy show": {
