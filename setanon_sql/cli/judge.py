@@ -155,8 +155,7 @@ def _evaluate_rt(
     o.refuse_unless(
         wl.minsup is None and wl.sanity is None and sensitive is None and threshold is None,
         f"--minsup, --sanity, --sensitive and --risk-threshold do not apply to {run!r}, a table "
-        "with a "
-        "set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
+        "with a set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     return evaluate_rt(store, run, **_rt_workload(run, wl))
 
@@ -167,8 +166,7 @@ def _rt_workload(run: str, wl: o.WorkloadOpts) -> dict[str, Any]:
     o.refuse_unless(
         wl.minsup is None and wl.sanity is None and not wl.exact and wl.sample is None,
         f"--minsup, --sanity, --exact and --sample do not apply to {run!r}, a table with a set "
-        "column "
-        "(its queries and attacks: --queries, --sizes, --targets, --seed)",
+        "column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     workload = wl.workload()
     sizes = workload.sizes if wl.sizes is not None else (1, 2)
