@@ -12,9 +12,20 @@ Needs ../shared/data. Examples:
     python benchmarks/dp.py                                   # WV1, WV2; eps 0.5 1 2; 3 repeats
     python benchmarks/dp.py --data wv1 --epsilon 1 --repeat 5 --option limit2=4
     python benchmarks/dp.py --synthetic s7.parquet --memory-limit 3.5GB --repeat 1
+    python benchmarks/dp.py --data wv1 --epsilon --no-baselines \
+        --release "DiffPart eps=1=/tmp/dp/wv1-1.0-s1.csv,/tmp/dp/wv1-1.0-s2.csv"
 
 --synthetic FILE times the anonymize process only (no evaluation), on a file written by
 `setanon synth FILE -n N --seed 1`.
+
+Every ARE is given twice: unbounded (r1..r3, f1..f3: `setanon evaluate`'s default) and under
+the sanity bound of the DP itemset literature (sr1..sr3, sf1..sf3: `evaluate --sanity`, the
+error over max(actual support, SANITY x |D|); --sanity, 0.001 unless given).
+
+--release LABEL=FILE[,FILE...] judges an outside release of the one --data file the same way
+(e.g. DiffPart's C++ output as tid,item rows, see notes/dp-baselines.md), the median over its
+files (one per seed), through `setanon evaluate DATA --release FILE --synthesized`: its
+transactions are its own, scored as `evaluate --run` scores a dpsets run's.
 """
 
 from __future__ import annotations
@@ -58,12 +69,19 @@ def setanon(*args: str) -> list[str]:
 
 
 def are(evaluated: dict) -> dict[str, float]:
-    """The ARE per workload and size: r1..r3 random, f1..f3 frequent."""
+    """The ARE per workload and size: r1..r3 random, f1..f3 frequent; sr.., sf.. bounded."""
     out = {}
     for key, tag in (("itemset_queries", "r"), ("frequent_queries", "f")):
         for row in evaluated[key]:
             out[f"{tag}{row['size']}"] = row["are"]
+            if "are_sanity" in row:
+                out[f"s{tag}{row['size']}"] = row["are_sanity"]
     return out
+
+
+def judge(args: argparse.Namespace) -> list[str]:
+    """The evaluate options every release is judged with."""
+    return ["--json", "--sanity", str(args.sanity)]
 
 
 def medians(rows: list[dict]) -> dict:
@@ -78,23 +96,41 @@ def dp_release(data: Path, db: Path, eps: float, rep: int, args: argparse.Namesp
                          "--db", str(db), "--run", run, "--json", *extra))  # fmt: skip
     info = json.loads(made["stdout"])
     judged = json.loads(
-        timed(setanon("evaluate", "--db", str(db), "--run", run, "--json"))["stdout"]
+        timed(setanon("evaluate", "--db", str(db), "--run", run, *judge(args)))["stdout"]
     )
     released = info["released_rows"]
     return {**are(judged), "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"],
             "rows": released}  # fmt: skip
 
 
-def baselines(data: Path, db: Path, tmp: Path) -> list[dict]:
+def release_file(data: Path, release: Path, args: argparse.Namespace) -> dict:
+    """An outside synthesized release file judged against `data`."""
+    judged = timed(setanon("evaluate", str(data), *TREE, "--release", str(release),
+                           "--synthesized", *judge(args)))  # fmt: skip
+    return are(json.loads(judged["stdout"]))
+
+
+def outside(data: Path, args: argparse.Namespace) -> list[dict]:
+    """Each --release LABEL=FILES: the medians over its files."""
+    rows = []
+    for spec in args.release:
+        label, files = spec.rsplit("=", 1)
+        runs = [release_file(data, Path(f), args) for f in files.split(",")]
+        rows.append({"release": f"{label} (median of {len(runs)})", **medians(runs)})
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    return rows
+
+
+def baselines(data: Path, db: Path, tmp: Path, args: argparse.Namespace) -> list[dict]:
     """The empty release and AA k = 10, m = 2, judged the same way."""
     empty = tmp / "empty.csv"
     empty.write_text("tid,item\n")
     judged = timed(setanon("evaluate", str(data), *TREE, "--release", str(empty), "-k", "1",
-                           "--json"))  # fmt: skip
+                           *judge(args)))  # fmt: skip
     rows = [{"release": "empty", **are(json.loads(judged["stdout"]))}]
     made = timed(setanon("anonymize", str(data), *TREE, "-a", "aa", "-k", "10", "-m", "2",
                          "--db", str(db), "--run", "aa", "-q"))  # fmt: skip
-    judged = timed(setanon("evaluate", "--db", str(db), "--run", "aa", "--json"))
+    judged = timed(setanon("evaluate", "--db", str(db), "--run", "aa", *judge(args)))
     rows.append({"release": "AA k=10 m=2", **are(json.loads(judged["stdout"])),
                  "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"]})  # fmt: skip
     return rows
@@ -108,7 +144,9 @@ def compare(name: str, args: argparse.Namespace) -> list[dict]:
             runs = [dp_release(DATA[name], db, eps, r, args) for r in range(args.repeat)]
             rows.append({"data": name, "release": f"dpsets eps={eps:g}", **medians(runs)})
             print(json.dumps(rows[-1]), file=sys.stderr)
-        rows += [{"data": name, **r} for r in baselines(DATA[name], db, Path(d))]
+        rows += [{"data": name, **r} for r in outside(DATA[name], args)]
+        if args.baselines:
+            rows += [{"data": name, **r} for r in baselines(DATA[name], db, Path(d), args)]
     return rows
 
 
@@ -123,13 +161,14 @@ def speed(path: Path, args: argparse.Namespace) -> dict:
 
 
 def markdown(rows: list[dict]) -> str:
-    keys = ["data", "release", "r1", "r2", "r3", "f1", "f2", "f3", "wall", "cpu", "rss_mb"]
+    keys = ["data", "release", "r1", "r2", "r3", "f1", "f2", "f3", "sr1", "sr2", "sr3", "sf1",
+            "sf2", "sf3", "wall", "cpu", "rss_mb"]  # fmt: skip
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     for r in rows:
         cells = []
         for k in keys:
             v = r.get(k, "")
-            cells.append(f"{v:.3f}" if isinstance(v, float) and k[0] in "rf" and k != "rss_mb"
+            cells.append(f"{v:.3f}" if isinstance(v, float) and k[0] in "rfs" and k != "rss_mb"
                          else f"{v:.1f}" if isinstance(v, float) else str(v))  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -143,7 +182,14 @@ def main() -> None:
     p.add_argument("--option", action="append", default=[], help="dpsets option key=value")
     p.add_argument("--synthetic", type=Path, nargs="*", default=[])
     p.add_argument("--memory-limit", default=None)
+    p.add_argument("--sanity", type=float, default=0.001, help="evaluate --sanity (0.001)")
+    p.add_argument("--release", action="append", default=[], metavar="LABEL=FILE[,FILE...]",
+                   help="an outside release of the one --data file, judged the same way")  # fmt: skip
+    p.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=True,
+                   help="the empty release and AA k=10 m=2 (default: on)")  # fmt: skip
     args = p.parse_args()
+    if args.release and len(args.data) != 1:
+        p.error("--release judges a release of one --data file")
     if args.synthetic:
         rows = [speed(path, args) for path in args.synthetic]
     else:

@@ -311,6 +311,25 @@ FROM eval_queries
 GROUP BY workload, size
 ORDER BY workload, size;
 
+-- name: eval_release_synthesized
+-- A synthesized release file (`evaluate --release FILE --synthesized`, #44) as `release`: its
+-- own transactions numbered 1.. in the order of their tid labels, its items the data's nodes.
+CREATE OR REPLACE TABLE release AS
+SELECT dense_rank() OVER (ORDER BY s.tid_label) AS tid, n.id AS node
+FROM release_source AS s
+JOIN node AS n ON n.label = s.label;
+
+-- name: eval_query_sanity
+-- Per workload and size: the ARE under the sanity bound of the differential-privacy itemset
+-- literature (Chen et al., PVLDB 2011; Li et al., PrivBasis, PVLDB 2012): each query's error
+-- over max(its actual support, $floor), $floor being the bound's share of the transactions, so
+-- an itemset held by a handful of records (which no private release can or should answer)
+-- weighs no more than one at the floor. The empty release scores 1 on a query at or above it.
+SELECT workload, size, avg(abs(actual - estimate) / greatest(actual, $floor)) AS are_sanity
+FROM eval_queries
+GROUP BY workload, size
+ORDER BY workload, size;
+
 -- name: eval_attack_figures
 -- Per number of known items: targets, the share of attacks left with 1..$k-1 candidates, with
 -- exactly one, with none (the target's known items were suppressed), and the least and median

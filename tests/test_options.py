@@ -297,10 +297,12 @@ RULES: dict[str, dict[str, tuple]] = {
         "--k": refused("-k", 2),  # a stored run keeps its own
         "--m": refused("-m", 2),
         "--multiset": refused("--multiset"),
+        "--synthesized": refused("--synthesized"),  # a stored run keeps its own
         "--sensitive": refused("--sensitive", "sex"),  # r holds transactions
         "--risk-threshold": refused("--risk-threshold", 0.5),
         "--exact": acts("counts on every transaction"),
         "--sample": refused("--sample", 2),  # a share is at most 1
+        "--sanity": refused("--sanity", 1),  # a share below 1 (#44)
         "--json": acts("prints JSON"),
         "--quiet": acts("prints nothing"),
     },  # fmt: skip
@@ -309,6 +311,7 @@ RULES: dict[str, dict[str, tuple]] = {
         **WORKLOAD,
         "--exact": acts("counts on every transaction"),
         "--sample": refused("--sample", 0),  # a share is above 0
+        "--sanity": acts("bounds the ARE's denominator (are_sanity)"),
         "--run": refused("--run", "t"),  # a table run has no such page
         "--output": refused("-o", "/nonexistent/r.html"),
         "--json": acts("prints JSON"),
@@ -317,6 +320,7 @@ RULES: dict[str, dict[str, tuple]] = {
         **DB,
         **WORKLOAD,
         "--report": refused("--report", "/nonexistent/c.html"),
+        "--sanity": refused("--sanity", "nan"),
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "sweep": {
@@ -332,6 +336,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--replace": acts("replaces earlier sweep runs"),
         "--report": refused("--report", "/nonexistent/c.html"),
         "--epsilon": refused("--epsilon", "1"),  # no dpsets swept (#44)
+        "--sanity": refused("--sanity", "-1"),  # a share of at least 0
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "anonymize-table": {

@@ -58,6 +58,7 @@ def evaluate_cmd(
     seed: o.Seed = None,
     exact: o.Exact = False,
     sample: o.Sample = None,
+    sanity: o.Sanity = None,
     run: o.StoredRun = None,
     release_file: o.Release = None,
     k: Annotated[
@@ -66,6 +67,15 @@ def evaluate_cmd(
     m: o.M = None,
     multiset: Annotated[
         bool, typer.Option("--multiset", help="The release file repeats nodes (Clump).")
+    ] = False,
+    synthesized: Annotated[
+        bool,
+        typer.Option(
+            "--synthesized",
+            help="The release file's transactions are its own (a synthesized, e.g. "
+            "differentially private, release): scored as they are, not matched to the data's "
+            "tids; no -k.",
+        ),
     ] = False,
     sensitive: Annotated[
         str | None, typer.Option("--sensitive", help="Sensitive column (table runs).")
@@ -89,26 +99,36 @@ def evaluate_cmd(
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     workload = wl.workload()
     if run is None:
-        if release_file is None or k is None:
+        if release_file is None or (k is None and not synthesized):
             raise ParamsError(
-                "evaluate a stored run (--db, --run) or a release file (-r FILE --k K)"
+                "evaluate a stored run (--db, --run) or a release file (-r FILE --k K, or "
+                "-r FILE --synthesized)"
             )
         o.refuse_unless(
             sensitive is None and risk_threshold is None,
             "--sensitive and --risk-threshold measure table runs; a release file holds transactions",
         )
-        model = Promise(k=k, m=m, model="km" if m else "k", multiset=multiset)
+        o.refuse_unless(
+            not synthesized or (k is None and m is None and not multiset),
+            "a --synthesized release promises no k, m or multiset: drop them",
+        )
+        model = (
+            Promise(k=1, model="dp")  # its own transactions (#44); attacks promise nothing
+            if synthesized
+            else Promise(k=k or 1, m=m, model="km" if m else "k", multiset=multiset)
+        )
         with open_data(src, hier, dbo) as store:
             data = ev.evaluate_release_file(store, release_file, model=model, workload=workload)
         return _print_evaluation(data, as_json, quiet)
     run_only(src, hier, "evaluate")
     o.refuse_unless(release_file is None, "give --run or --release, not both")
     o.refuse_unless(
-        k is None and m is None and not multiset,
-        "--k, --m and --multiset describe a release file; a stored run keeps its own",
+        k is None and m is None and not multiset and not synthesized,
+        "--k, --m, --multiset and --synthesized describe a release file; a stored run keeps its "
+        "own",
     )
     with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
         handler = route("evaluate", kind_of(store, run), f"run {run!r}")
@@ -133,9 +153,9 @@ def _evaluate_rt(
     from ..relational.rt_evaluate import evaluate_rt
 
     o.refuse_unless(
-        wl.minsup is None and sensitive is None and threshold is None,
-        f"--minsup, --sensitive and --risk-threshold do not apply to {run!r}, a table with a "
-        "set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
+        wl.minsup is None and wl.sanity is None and sensitive is None and threshold is None,
+        f"--minsup, --sanity, --sensitive and --risk-threshold do not apply to {run!r}, a table "
+        "with a set column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     return evaluate_rt(store, run, **_rt_workload(run, wl))
 
@@ -144,9 +164,9 @@ def _rt_workload(run: str, wl: o.WorkloadOpts) -> dict[str, Any]:
     """The mixed queries and attacks of a table with a set column: --queries, --targets,
     --sizes (1,2 unless given), --seed; the transaction workload's other knobs are refused."""
     o.refuse_unless(
-        wl.minsup is None and not wl.exact and wl.sample is None,
-        f"--minsup, --exact and --sample do not apply to {run!r}, a table with a set column "
-        "(its queries and attacks: --queries, --sizes, --targets, --seed)",
+        wl.minsup is None and wl.sanity is None and not wl.exact and wl.sample is None,
+        f"--minsup, --sanity, --exact and --sample do not apply to {run!r}, a table with a set "
+        "column (its queries and attacks: --queries, --sizes, --targets, --seed)",
     )
     workload = wl.workload()
     sizes = workload.sizes if wl.sizes is not None else (1, 2)
@@ -165,8 +185,8 @@ def _evaluate_table(
     from ..relational.evaluate import table_exposure, table_utility
 
     o.refuse_unless(
-        wl.targets is None and wl.minsup is None,
-        f"--targets and --minsup are for transaction runs; {run!r} is a table run",
+        wl.targets is None and wl.minsup is None and wl.sanity is None,
+        f"--targets, --minsup and --sanity are for transaction runs; {run!r} is a table run",
     )
     workload = wl.workload()
     data = {"run": run} | table_utility(
@@ -195,6 +215,7 @@ def report_cmd(
     seed: o.Seed = None,
     exact: o.Exact = False,
     sample: o.Sample = None,
+    sanity: o.Sanity = None,
     as_json: o.Json = False,
 ) -> None:
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
@@ -206,7 +227,7 @@ def report_cmd(
     from ..store import outputs
 
     page(output, [db, *registered(db)])
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(output, [db], store)
         if _is_rt(store, run):
@@ -229,6 +250,7 @@ def compare_cmd(
     sizes: o.Sizes = None,
     minsup: o.Minsup = None,
     seed: o.Seed = None,
+    sanity: o.Sanity = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
@@ -241,7 +263,7 @@ def compare_cmd(
 
     if report is not None:
         page(report, [db, *registered(db)])
-    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed)
+    wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(report, [db], store) if report is not None else None
         rt = [r for r in runs if _is_rt(store, r)]
@@ -256,7 +278,8 @@ def compare_cmd(
 
 SHOWN = [
     "hierarchy", "run", "algorithm", "k", "m", "ncp", "relational_ncp", "item_ncp", "are_1",
-    "are_2", "are_3", "mixed_are_1", "mixed_are_2", "mixed_are_3", "frequent_are_2",
+    "are_2", "are_3", "are_sanity_1", "are_sanity_2", "are_sanity_3", "mixed_are_1",
+    "mixed_are_2", "mixed_are_3", "frequent_are_2", "frequent_are_sanity_2",
     "below_k_1", "below_k_2", "below_k_3", "promise_holds",
 ]  # fmt: skip
 
@@ -325,6 +348,7 @@ def sweep_cmd(
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
     epsilon: Epsilons = None,
+    sanity: o.Sanity = None,
     as_json: o.Json = False,
 ) -> None:
     """Anonymize with every algorithm x k (x m) x hierarchy, evaluate each release on one
@@ -345,7 +369,7 @@ def sweep_cmd(
     read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs if spec is not None]
     if report is not None:
         page(report, read)
-    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed).workload()
+    workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity).workload()
     found: list[dict[str, Any]] = []
     with open_data(src, o.HierOpts(), dbo) as store:
         target = page(report, read, store) if report is not None else None

@@ -137,6 +137,14 @@ Sample = Annotated[
         "(default: exact up to 10^6 transactions, then about 500,000 of them).",
     ),
 ]
+Sanity = Annotated[
+    float | None,
+    typer.Option(
+        "--sanity",
+        help="Also report each ARE with its denominator at least this share of the "
+        "transactions (are_sanity; the DP literature's 0.001). Default: no bound.",
+    ),
+]
 
 
 def refuse_unless(applies: bool, message: str) -> None:
@@ -301,6 +309,7 @@ class WorkloadOpts:
     seed: int | None = None
     exact: bool = False
     sample: float | None = None
+    sanity: float | None = None
 
     def workload(self) -> Workload:
         from ..measure.evaluate import DEFAULT_WORKLOAD, Workload
@@ -313,6 +322,7 @@ class WorkloadOpts:
             minsup=d.minsup if self.minsup is None else self.minsup,
             seed=d.seed if self.seed is None else self.seed,
             sample=self.sample_share(),
+            sanity=self.sanity,
         )
 
     def sample_share(self) -> float | None:

@@ -34,13 +34,16 @@ def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:
         "ncp": evaluation["ncp"],
         "lm": evaluation["lm"],
     }
-    for r in evaluation["itemset_queries"]:
-        out[f"are_{r['size']}"] = r["are"]
-    for r in evaluation["frequent_queries"]:
-        out[f"frequent_are_{r['size']}"] = r["are"]
+    for key, tag in (("itemset_queries", ""), ("frequent_queries", "frequent_")):
+        for r in evaluation[key]:
+            out[f"{tag}are_{r['size']}"] = r["are"]
+            if "are_sanity" in r:  # --sanity: the bounded ARE beside it
+                out[f"{tag}are_sanity_{r['size']}"] = r["are_sanity"]
     for a in evaluation["attacks"]:
         out[f"below_k_{a['known']}"] = a["below_k"]
         out[f"unique_{a['known']}"] = a["unique"]
         out[f"median_candidates_{a['known']}"] = a["median_candidates"]
     out["promise_holds"] = evaluation["promise_holds"]
+    if "sanity_floor" in evaluation:
+        out["sanity_floor"] = evaluation["sanity_floor"]
     return out

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import runs
-from ..errors import ParamsError
+from ..errors import InputError, ParamsError
 from ..runs import Promise
 from ..store.database import Store
 from . import evaluate_sample as es
-from . import metrics
+from . import metrics, sanity
 from .estimate import ESTIMATORS, GENERALIZED_ESTIMATOR
 from .kinds import Route, kind_of, promise_of, route
 
@@ -54,6 +54,7 @@ class Workload:
     minsup: float = 0.001  # frequent itemsets: support >= this share of the transactions
     seed: int = 0
     sample: float | None = None  # share of the transactions; None: exact up to a size, 1: exact
+    sanity: float | None = None  # ARE's denominator at least this share of |D| (`sanity.py`)
 
     def __post_init__(self) -> None:
         if self.queries < 0 or self.targets < 0:
@@ -66,6 +67,7 @@ class Workload:
             raise ParamsError(
                 f"--sample is a share of the transactions in (0, 1], got {self.sample}"
             )
+        sanity.check(self.sanity)
 
 
 DEFAULT_WORKLOAD = Workload()
@@ -87,6 +89,7 @@ def evaluate(
         raise ParamsError(f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it")
     writable = not store.ex.read_only
     with store.in_run(run), store.unordered():
+        floor = sanity.floor_of(store, workload.sanity)
         if writable:
             store.run("eval_info_drop")
             es.drop(store)
@@ -107,6 +110,7 @@ def evaluate(
             store.require_hierarchy()
             out = _generalized(store, model, workload)
             out["estimator"] = ESTIMATORS["generalized"]
+        out = sanity.attach(store, out, floor)
         seconds = round(time.perf_counter() - started, 3)
         # a disassociated release is evaluated afresh
         if writable and handler is not Route.DISASSOCIATED:
@@ -166,6 +170,7 @@ def stored_evaluation(
             if store.has_table("eval_sample", schema=run)
             else out | {"sample": None}
         )
+        out = sanity.attach(store, out, sanity.floor_of(store, workload.sanity))
     return out | _head(run, info["seconds"], model, workload)
 
 
@@ -181,8 +186,9 @@ def evaluation(
 def _info(
     model: Promise, workload: Workload, ncp: float, lm: float, seconds: float
 ) -> dict[str, Any]:
+    scored = {k: v for k, v in asdict(workload).items() if k != "sanity"}  # a view of the scores
     return {
-        "workload": json.dumps(asdict(workload), sort_keys=True),
+        "workload": json.dumps(scored, sort_keys=True),
         "model": json.dumps(model.as_dict(), sort_keys=True),
         "ncp": ncp,
         "lm": lm,
@@ -204,8 +210,27 @@ def evaluate_release_file(
     name = runs.name_for(store, None, "evaluate")
     params = {"k": model.k, "m": model.m, "release": str(release)}
     with runs.making(store, name, algorithm="release-file", params=params):
-        rel.read_release(store, release)
+        if model.model == "dp":  # synthesized: transactions of its own (#44)
+            read_synthesized(store, release)
+        else:
+            rel.read_release(store, release)
     return evaluate(store, name, model=model, workload=workload)
+
+
+def read_synthesized(store: Store, release: str | Path) -> None:
+    """A synthesized release file (differentially private, e.g. DiffPart's): its transactions
+    are its own, not the data's, so its tid labels are numbered afresh and only its items must
+    be the data's. Why: matched to the data's tids (as a k^m release is), a release with more
+    transactions than the data, or other tids, could not be read, nor scored as it is."""
+    from ..store import release_io as rel
+
+    rel.read_source(store, release)
+    unknown = store.run("release_unknown_labels").tuples("kind", "label")
+    items = [label for kind, label in unknown if kind == "item"]
+    if items:
+        shown = ", ".join(repr(label) for label in items)
+        raise InputError(f"{release}: items not in the data or its hierarchy: {shown}")
+    store.run("eval_release_synthesized")
 
 
 def draw_probes(store: Store, model: Promise, workload: Workload) -> None:

@@ -326,12 +326,14 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 
 def _query_table(ev: dict[str, Any]) -> str:
+    floor = ev.get("sanity_floor")  # --sanity: the bounded ARE beside the ARE
     rows = [
         [
             name,
             r["size"],
             r["queries"],
             _pct(r["are"]) + _interval(r.get("are_ci")),
+            *([] if floor is None else [_pct(r["are_sanity"])]),
             _pct(r["median_re"]),
             _pct(r["over_50"]) + _interval(r.get("over_50_ci")),
             _pct(r["underestimated"]),
@@ -339,7 +341,9 @@ def _query_table(ev: dict[str, Any]) -> str:
         for key, name in (("itemset_queries", "random"), ("frequent_queries", "frequent"))
         for r in ev[key]
     ]
-    head = ["workload", "size", "queries", "ARE", "median RE", "RE > 50 %", "underestimated"]
+    bounded = [] if floor is None else [f"ARE, sanity bound {floor:g}"]
+    head = ["workload", "size", "queries", "ARE", *bounded, "median RE", "RE > 50 %",
+            "underestimated"]  # fmt: skip
     return (
         _table(head, rows) + _estimator_note(ev.get("estimator")) + _sample_note(ev.get("sample"))
     )

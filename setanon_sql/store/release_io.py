@@ -129,6 +129,19 @@ def read_release(
     current schema's `release`: long (tid, item) rows, or one row per transaction with a list
     of items (`items`: a LIST column in Parquet, a JSON array in CSV, as `--per-transaction`
     writes them). Ids and labels are matched exactly."""
+    read_source(store, path, tid_col=tid_col, item_col=item_col)
+    unknown = store.run("release_unknown_labels").tuples("kind", "label")
+    if unknown:
+        shown = ", ".join(f"{kind} {label!r}" for kind, label in unknown)
+        raise InputError(f"{path}: labels not in the data or its hierarchy: {shown}")
+    store.run("release_from_labels")
+
+
+def read_source(
+    store: Store, path: str | Path, *, tid_col: str = "tid", item_col: str = "item"
+) -> None:
+    """A release file's (tid label, item label) rows as the temporary `release_source`, read
+    as `read_release` describes, before any label is matched."""
     path = Path(path)
     parts = path.is_dir() and any(path.glob("*.parquet"))  # a Spark run's release folder
     if not (path.is_file() or parts):
@@ -156,8 +169,3 @@ def read_release(
         store.execute(source, where, step="release_source")
     except duckdb.Error as e:
         raise InputError(f"cannot read release {path}: {first_line(e)}") from e
-    unknown = store.run("release_unknown_labels").tuples("kind", "label")
-    if unknown:
-        shown = ", ".join(f"{kind} {label!r}" for kind, label in unknown)
-        raise InputError(f"{path}: labels not in the data or its hierarchy: {shown}")
-    store.run("release_from_labels")
