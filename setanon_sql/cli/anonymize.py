@@ -189,11 +189,16 @@ def refuse_release_options(
     only to one, refused (#28); what is written, and how, is the library's
     (`RunOutputs.asked`)."""
     from ..algorithms import get
-    from ..measure.kinds import Route, route
+    from ..measure.kinds import Route, route, unhandled
 
-    if route("anonymize", get(params.algorithm).kind) is not Route.DISASSOCIATED:
-        o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
-        return
+    match route("anonymize", get(params.algorithm).kind):
+        case Route.GENERALIZED | Route.SYNTHETIC | Route.TABLE | Route.TABLE_SETS:
+            o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
+            return
+        case Route.DISASSOCIATED:
+            pass
+        case unknown:
+            unhandled(unknown)
     o.refuse_unless(
         not per_transaction and output_table is None,
         "a disassociated release is its own tables: --per-transaction and --output-table do "

@@ -100,8 +100,8 @@ def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Ro
             if command != "evaluate":
                 raise ParamsError(f"{what} is a table run; `setanon evaluate` measures it")
             return Route.TABLE
-        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py and rt_evaluate.py
-            if command not in ("verify", "metrics", "evaluate"):
+        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py, rt_evaluate.py, rt_report.py
+            if command not in ("verify", "metrics", "evaluate", "report", "compare"):
                 raise ParamsError(
                     f"{what} is a table run with a set column; `setanon evaluate` measures it"
                 )
@@ -112,6 +112,23 @@ def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Ro
             return Route.SYNTHETIC if command == "verify" else Route.GENERALIZED
         case _:
             unhandled(kind)
+
+
+def to_relational(store: Store, run: str, command: Command) -> bool:
+    """Whether `command` hands stored run `run` to `relational/` (a table with a set column)
+    rather than to the library's transaction path; a kind it does not take is refused here."""
+    kind = kind_of(store, run)
+    if kind is ReleaseKind.TABLE:  # the judging commands name the one that measures it
+        raise ParamsError(f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it")
+    match route(command, kind, f"run {run!r}"):
+        case Route.TABLE_SETS:
+            return True
+        case Route.GENERALIZED | Route.DISASSOCIATED | Route.SYNTHETIC:
+            return False
+        case Route.TABLE:  # refused above
+            raise AssertionError(f"run {run!r}: a table run reached {command}")
+        case unknown:
+            unhandled(unknown)
 
 
 def label(kind: ReleaseKind) -> str:
