@@ -79,11 +79,6 @@ class RunOutputs:
             table = output_table_target(store, self.table_name, replace=replace_table)
         return replace(self, table=table, manifest={"run": run, **(self.manifest or {})})
 
-    @property
-    def any(self) -> bool:
-        asked = (self.path, self.table, self.table_name, self.sql_log)
-        return any(x is not None for x in asked)
-
     def check(self, inputs: Iterable[str | Path | None], *, replace: bool) -> None:
         """Refuse, before any work, an output that names or holds a file the run reads."""
         read = list(inputs)
