@@ -38,7 +38,7 @@ def anonymize_cmd(
     threads: o.Threads = None,
     engine: Annotated[
         str,
-        typer.Option("--engine", help="duckdb (default) or spark (algorithms partition, aa, da)."),
+        typer.Option("--engine", help="duckdb (default) or spark (algorithms aa, da, partition)."),
     ] = "duckdb",
     spark_master: Annotated[
         str | None,
