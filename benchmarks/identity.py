@@ -51,7 +51,8 @@ ALGORITHMS = tuple(n for n, a in CATALOG.items() if a.model != "dp")  # noise: n
 FOLDERS = tuple(
     name
     for name, a in CATALOG.items()
-    if getattr(a, "disassociated", False) or getattr(getattr(a, "kind", None), "value", "") == "disassociated"
+    if getattr(a, "disassociated", False)
+    or getattr(getattr(a, "kind", None), "value", "") == "disassociated"
 )
 MANIFEST = "release.json"
 """A folder's manifest is left out of its hash: it names the run, and 7869cb1's has no
