@@ -16,7 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # every function that dispatches on a ReleaseKind (in `measure/kinds.py`) or on a Route
-KIND_DISPATCH = {("measure/kinds.py", "route"), ("measure/kinds.py", "label")}
+KIND_DISPATCH = {
+    ("measure/kinds.py", "route"),
+    ("measure/kinds.py", "label"),
+    ("store/publish.py", "writes_folder"),
+}
 ROUTE_DISPATCH = {
     ("api.py", "checked_release"),
     ("api.py", "release_metrics"),

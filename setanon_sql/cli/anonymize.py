@@ -172,10 +172,10 @@ def anonymize_cmd(
 def _disassociates(algorithm: str) -> bool:
     """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
     from ..algorithms import ALGORITHMS
-    from ..catalog import ReleaseKind
+    from ..store.publish import writes_folder
 
     found = ALGORITHMS.get(algorithm.lower())
-    return found is not None and found.kind is ReleaseKind.DISASSOCIATED
+    return found is not None and writes_folder(found.kind)
 
 
 def refuse_release_options(

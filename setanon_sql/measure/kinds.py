@@ -3,20 +3,25 @@ for a run made before kinds were recorded), its promise, and how each command ha
 kind (`route`), so verify, evaluate, report, compare, metrics, reconstruct and the CLI dispatch
 on one value instead of each asking the algorithm's name, a flag or a key of its own.
 
-Adding a kind: one `ReleaseKind` member, then mypy points at `route` (its `match` ends in
-`unhandled`, which mypy accepts only where no kind is left) until every command has an answer for it; `tests/test_release_kinds.py`
-walks every kind through every command.
+Adding a kind: one `ReleaseKind` member (`catalog.py`); mypy then names every `match` on kinds
+that lacks its case (`route` and `label` here, `store.publish.writes_folder`): each ends in
+`catalog.unhandled`, which mypy accepts only where no member is left. A kind that needs a
+handler of its own adds a `Route` member, and mypy names every handler table on routes (api's,
+measure's verify_run, evaluate and report, the CLI's evaluate and anonymize, `to_relational`).
+`tests/test_release_kinds.py` says what each command does with each kind;
+`tests/test_kinds_exhaustive.py` adds a member to a copy and checks mypy names those places.
 """
 
 from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Literal, NoReturn
+from typing import Literal
 
 from .. import runs
 from ..algorithms import get
 from ..catalog import ReleaseKind
+from ..catalog import unhandled as unhandled  # where every dispatch above `catalog` finds it
 from ..errors import ParamsError
 from ..runs import Promise
 from ..store.database import Store
@@ -144,9 +149,3 @@ def label(kind: ReleaseKind) -> str:
             return kind.value
         case _:
             unhandled(kind)
-
-
-def unhandled(kind: NoReturn) -> NoReturn:
-    """`typing.assert_never` (3.11) for 3.10: mypy refuses a call whose `kind` may still be a
-    member, so a kind without a case is a type error, and at run time an error of ours."""
-    raise AssertionError(f"no handler for the release kind {kind!r}")
