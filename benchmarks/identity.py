@@ -19,6 +19,13 @@ speed drifts during the run still compares fairly.
 
 Disassociation writes a folder: its hash is over each file's name and sorted lines. Every
 process runs under `--memory-limit` (3.5GB by default: the machine is shared).
+
+Bytecode: an installed package runs from compiled bytecode (pip compiles it at install), but a
+shell with PYTHONDONTWRITEBYTECODE=1 makes every process compile the whole package from source
+again, which times the size of the code rather than what it does (0.2 s of CPU per process
+more for this tree than for 7869cb1 on fig2). By default (`--bytecode cached`) each revision
+gets its own compiled cache, filled before the first run (`compileall`); `--bytecode source`
+times the from-source start-up as the shell does.
 """
 
 from __future__ import annotations
@@ -51,7 +58,8 @@ ALGORITHMS = tuple(n for n, a in CATALOG.items() if a.model != "dp")  # noise: n
 FOLDERS = tuple(
     name
     for name, a in CATALOG.items()
-    if getattr(a, "disassociated", False) or getattr(getattr(a, "kind", None), "value", "") == "disassociated"
+    if getattr(a, "disassociated", False)
+    or getattr(getattr(a, "kind", None), "value", "") == "disassociated"
 )
 MANIFEST = "release.json"
 """A folder's manifest is left out of its hash: it names the run, and 7869cb1's has no
@@ -81,6 +89,19 @@ def configs(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]:
                 for m in args.m if algo in KM else [None]:
                     out.append((ds, algo, k, m))
     return out
+
+
+def child_env(code: str, bytecode: str, cache: Path) -> dict[str, str]:
+    """The environment of a revision's processes: its own bytecode cache under `cache`,
+    compiled up front, or (`source`) none, every module compiled at each start."""
+    env = dict(os.environ)
+    if bytecode == "source":
+        return env | {"PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache / hashlib.md5(code.encode()).hexdigest()[:12])
+    pkg = str(Path(code) / "setanon_sql")
+    subprocess.run([sys.executable, "-m", "compileall", "-q", pkg], env=env, check=True)
+    return env
 
 
 def command(
@@ -143,7 +164,7 @@ def canonical_lines(lines: list[bytes]) -> list[bytes]:
     return [b",".join(head)] + sorted(out)
 
 
-def run(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
+def run(cmd: list[str], out: Path, timeout: float, env: dict[str, str]) -> dict[str, Any]:
     """One whole process: wall, CPU of the child, exit code and the sorted release's md5."""
     if out.is_dir():
         shutil.rmtree(out)
@@ -151,7 +172,7 @@ def run(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
     before = os.times()
     t0 = time.perf_counter()
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"status": "timeout"}
     wall = time.perf_counter() - t0
@@ -171,13 +192,15 @@ def compare(args: argparse.Namespace, old_code: str) -> list[dict[str, Any]]:
     """Every configuration on both revisions, taking turns, `repeat` pairs each."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="setanon-identity-") as tmp:
+        new_env = child_env(str(ROOT), args.bytecode, Path(tmp))
+        old_env = child_env(old_code, args.bytecode, Path(tmp))
         for ds, algo, k, m in configs(args):
             out = Path(tmp) / ("release" if algo in FOLDERS else "release.csv")
             pairs = []
             for _ in range(args.repeat):
                 mem = args.memory_limit
-                new = run(command(str(ROOT), ds, algo, k, m, out, mem), out, args.timeout)
-                old = run(command(old_code, ds, algo, k, m, out, mem), out, args.timeout)
+                new = run(command(str(ROOT), ds, algo, k, m, out, mem), out, args.timeout, new_env)
+                old = run(command(old_code, ds, algo, k, m, out, mem), out, args.timeout, old_env)
                 pairs.append((new, old))
                 if new["status"] != "ok" or old["status"] != "ok":
                     break
@@ -254,6 +277,12 @@ def main() -> None:
     p.add_argument("--memory-limit", default="3.5GB", help="each process's DuckDB limit")
     p.add_argument("--timeout", type=float, default=1200, help="seconds per run")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument(
+        "--bytecode",
+        choices=["cached", "source"],
+        default="cached",
+        help="each revision from its own compiled cache (as installed), or from source",
+    )
     args = p.parse_args()
     if "synth-1e5" in args.datasets:
         ensure_synth()
@@ -270,7 +299,7 @@ def main() -> None:
     cols = ["dataset", "algorithm", "k", "m", "status", "rows", "md5", "identical",
             "wall_s", "old wall_s", "ratio", "cpu ratio", "pairs", "within 5 %", "note"]  # fmt: skip
     print_table(rows, cols)
-    print(verdict(rows, args.against))
+    print(verdict(rows, args.against) + f"\nbytecode: {args.bytecode}")
 
 
 def verdict(rows: list[dict[str, Any]], rev: str) -> str:

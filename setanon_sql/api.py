@@ -16,7 +16,7 @@ from .catalog import Algorithm, ReleaseKind
 from .engine.contract import Workspace
 from .errors import InputError, ParamsError, VerificationError
 from .measure import metrics
-from .measure.kinds import Route, label, promise_of, route
+from .measure.kinds import Route, label, promise_of, route, unhandled
 from .measure.verify import VerifyReport, verify, verify_promise
 from .params import Params
 from .progress import Progress, quiet
@@ -275,24 +275,31 @@ def checked_release(
 ) -> tuple[VerifyReport | DisassociationReport, dict[str, Any]]:
     """The release's verdict and loss; a release that fails verification is never passed on.
     `store` is a Store or a store.spark_store.SparkStore."""
-    if route("verify", algo.kind) is Route.DISASSOCIATED:  # its own format, verifier (#28)
-        from .measure import verify_disassociation as vd
+    match route("verify", algo.kind):
+        case Route.DISASSOCIATED:  # its own format, verifier (#28)
+            from .measure import verify_disassociation as vd
 
-        checked = vd.verify(store, k=params.k, m=params.m or 1)
-        if not checked.ok:
-            raise VerificationError(
-                f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
-            )
-        return checked, vd.information_loss(store, prepared=True)
-    if route("verify", algo.kind) is Route.SYNTHETIC:  # no output check proves DP (#44)
-        from .measure import verify_dp
+            checked = vd.verify(store, k=params.k, m=params.m or 1)
+            if not checked.ok:
+                raise VerificationError(
+                    f"{algo.name} produced a release that fails verification: {checked.as_dict()}"
+                )
+            return checked, vd.information_loss(store, prepared=True)
+        case Route.SYNTHETIC:  # no output check proves DP (#44)
+            from .measure import verify_dp
 
-        found = verify_dp.verify(store, epsilon=float(params.options["epsilon"]))
-        if not found.ok:
-            raise VerificationError(f"{algo.name} left a bad budget record: {found.as_dict()}")
-        # every item is released as itself (no generalization); the transactions are synthetic,
-        # so suppression has no meaning: `evaluate` measures what the release is good for
-        return found, {"ncp": 0.0, "lm": 0.0, "suppressed": None}  # type: ignore[return-value]
+            found = verify_dp.verify(store, epsilon=float(params.options["epsilon"]))
+            if not found.ok:
+                raise VerificationError(f"{algo.name} left a bad budget record: {found.as_dict()}")
+            # every item is released as itself (no generalization); the transactions are
+            # synthetic, so suppression has no meaning: `evaluate` measures what it is good for
+            return found, {"ncp": 0.0, "lm": 0.0, "suppressed": None}  # type: ignore[return-value]
+        case Route.TABLE | Route.TABLE_SETS:  # tables are anonymized by `relational/`
+            raise AssertionError(f"{algo.name} declares a table release in the registry")
+        case Route.GENERALIZED:
+            pass
+        case unknown:
+            unhandled(unknown)
     promise = runs.Promise(
         k=params.k,
         m=params.m,
@@ -424,16 +431,23 @@ def release_metrics(
         raise ParamsError("give either a release file (--release) or a stored run (--run)")
     if run is not None:
         made = promise_of(store, run)
-        if route("metrics", made.kind, f"run {run!r}") is Route.DISASSOCIATED:  # no NCP (#28)
-            if per_copy or multiset is not None:
-                raise ParamsError(
-                    f"--per-copy and --multiset measure generalized releases; {run!r} is "
-                    "disassociated"
-                )
-            from .measure.verify_disassociation import information_loss
+        match route("metrics", made.kind, f"run {run!r}"):
+            case Route.DISASSOCIATED:  # no NCP (#28)
+                if per_copy or multiset is not None:
+                    raise ParamsError(
+                        f"--per-copy and --multiset measure generalized releases; {run!r} is "
+                        "disassociated"
+                    )
+                from .measure.verify_disassociation import information_loss
 
-            with store.in_run(run, scratch=True):
-                return {"release": "disassociated", **information_loss(store)}
+                with store.in_run(run, scratch=True):
+                    return {"release": "disassociated", **information_loss(store)}
+            case Route.TABLE | Route.TABLE_SETS:  # promise_of refused a table run above
+                raise AssertionError(f"run {run!r}: a table run reached the transactions' loss")
+            case Route.GENERALIZED | Route.SYNTHETIC:
+                pass
+            case unknown:
+                unhandled(unknown)
         multiset = made.multiset if multiset is None else multiset
         with store.in_run(run, scratch=True):
             loss = measure(store)

@@ -100,7 +100,9 @@ def test_named_m2_statements_match_the_builders(seed: int, k: int) -> None:
     con.executemany(
         "INSERT INTO verpart_candidate_occurrence VALUES (?, ?, ?)", _random_occurrences(seed)
     )
-    built = ddl.create_table_as("verpart_sets_2", builders.render(builders.sets_query(2)), temp=True)
+    built = ddl.create_table_as(
+        "verpart_sets_2", builders.render(builders.sets_query(2)), temp=True
+    )
     con.execute(built)
     want = sorted(con.execute("SELECT * FROM verpart_sets_2").fetchall())
     want_bad = sorted(con.execute(builders.render(builders.bad_query(2)), {"k": k}).fetchall())

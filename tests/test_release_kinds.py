@@ -28,7 +28,8 @@ EXPECTED: dict[ReleaseKind, dict[str, Route | None]] = {
     ReleaseKind.DISASSOCIATED: {c: D for c in COMMANDS},
     ReleaseKind.TABLE: {c: (T if c == "evaluate" else None) for c in COMMANDS},
     ReleaseKind.TABLE_SETS: {
-        c: (TS if c in ("verify", "metrics", "evaluate") else None) for c in COMMANDS
+        c: (TS if c in ("verify", "metrics", "evaluate", "report", "compare") else None)
+        for c in COMMANDS
     },
     ReleaseKind.SYNTHETIC: {
         c: (None if c == "reconstruct" else Route.SYNTHETIC if c == "verify" else G)

@@ -163,7 +163,9 @@ def test_commands_that_write_refuse_the_runs_source(stored, command):
     assert src.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", [("report", "--run", "ra", "-o"), ("compare", "ra", "--report")])
+@pytest.mark.parametrize(
+    "command", [("report", "--run", "ra", "-o"), ("compare", "ra", "--report")]
+)
 def test_pages_are_html_only(stored, tmp_path, command):
     _, db = stored
     page = tmp_path / "data.txt"
@@ -206,7 +208,11 @@ def content(path: Path) -> object:
             "SELECT table_schema, table_name FROM information_schema.tables ORDER BY 1, 2"
         ).fetchall()
         return [
-            (s, t, con.execute(f'SELECT count(*), sum(hash(columns(*))) FROM "{s}"."{t}"').fetchall())
+            (
+                s,
+                t,
+                con.execute(f'SELECT count(*), sum(hash(columns(*))) FROM "{s}"."{t}"').fetchall(),
+            )
             for s, t in tables
             if t != "sql_log"
         ]

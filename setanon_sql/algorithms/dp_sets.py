@@ -287,9 +287,7 @@ ALGORITHM = Algorithm(
         Option(
             "limit2", int, 3, "kept items a transaction contributes to the pair counts", minimum=2
         ),
-        Option(
-            "limit3", int, 3, "items a transaction contributes to the triple counts", minimum=3
-        ),
+        Option("limit3", int, 3, "items a transaction contributes to the triple counts", minimum=3),
         Option(
             "false_positives",
             float,

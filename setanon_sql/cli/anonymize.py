@@ -38,7 +38,7 @@ def anonymize_cmd(
     threads: o.Threads = None,
     engine: Annotated[
         str,
-        typer.Option("--engine", help="duckdb (default) or spark (algorithms partition, aa, da)."),
+        typer.Option("--engine", help="duckdb (default) or spark (algorithms aa, da, partition)."),
     ] = "duckdb",
     spark_master: Annotated[
         str | None,
@@ -172,10 +172,10 @@ def anonymize_cmd(
 def _disassociates(algorithm: str) -> bool:
     """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
     from ..algorithms import ALGORITHMS
-    from ..catalog import ReleaseKind
+    from ..store.publish import writes_folder
 
     found = ALGORITHMS.get(algorithm.lower())
-    return found is not None and found.kind is ReleaseKind.DISASSOCIATED
+    return found is not None and writes_folder(found.kind)
 
 
 def refuse_release_options(
@@ -189,11 +189,16 @@ def refuse_release_options(
     only to one, refused (#28); what is written, and how, is the library's
     (`RunOutputs.asked`)."""
     from ..algorithms import get
-    from ..measure.kinds import Route, route
+    from ..measure.kinds import Route, route, unhandled
 
-    if route("anonymize", get(params.algorithm).kind) is not Route.DISASSOCIATED:
-        o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
-        return
+    match route("anonymize", get(params.algorithm).kind):
+        case Route.GENERALIZED | Route.SYNTHETIC | Route.TABLE | Route.TABLE_SETS:
+            o.refuse_unless(files is None, "--files is for the release folder of -a disassociation")
+            return
+        case Route.DISASSOCIATED:
+            pass
+        case unknown:
+            unhandled(unknown)
     o.refuse_unless(
         not per_transaction and output_table is None,
         "a disassociated release is its own tables: --per-transaction and --output-table do "

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from ..errors import ParamsError
-from ..store.hierarchy import DEFAULT_ORDER
 from . import options as o
 
 Epsilon = Annotated[
@@ -69,6 +68,8 @@ def dp_options(
                     "algorithm (-a dpsets)")  # fmt: skip
     if not dp:
         return given
+    from ..store.hierarchy import DEFAULT_ORDER  # not at every start of the CLI
+
     source = ctx.get_parameter_source("k")
     o.refuse_unless(
         source is None or source.name != "COMMANDLINE",

@@ -194,12 +194,10 @@ def metrics_cmd(
 def _rt_run(store: Any, run: str, command: Command) -> bool:
     """Is the run a table with a set column, judged by `relational/` (closing the store when
     the check fails)? Its recorded kind says (`measure.kinds`); other kinds go to the library."""
-    from ..catalog import ReleaseKind
-    from ..measure.kinds import Route, kind_of, route
+    from ..measure.kinds import to_relational
 
     try:
-        kind = kind_of(store, run)
-        return kind is ReleaseKind.TABLE_SETS and route(command, kind) is Route.TABLE_SETS
+        return to_relational(store, run, command)
     except BaseException:
         store.close()
         raise

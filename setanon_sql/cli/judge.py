@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,6 +15,9 @@ from .app import app
 from .dp import Epsilons, sweep_epsilons
 from .output import emit, rows
 from .stores import inputs, open_data, open_db, registered, run_only
+
+if TYPE_CHECKING:
+    from ..measure.kinds import Command
 
 DEFAULT_RISK_THRESHOLD = 0.2
 
@@ -93,7 +96,7 @@ def evaluate_cmd(
     """What a release is still good for (itemset-query error) and what it exposes (attacks),
     measured in SQL on a stored run or a release file; kept as eval_* tables of the run."""
     from ..measure import evaluate as ev
-    from ..measure.kinds import Route, kind_of, route
+    from ..measure.kinds import Route, kind_of, route, unhandled
     from ..runs import Promise
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
@@ -131,17 +134,20 @@ def evaluate_cmd(
         "own",
     )
     with open_db(dbo, read_only=False) as store:  # eval_* tables join the run's schema
-        handler = route("evaluate", kind_of(store, run), f"run {run!r}")
-        if handler is Route.TABLE_SETS:
-            data = _evaluate_rt(store, run, wl, sensitive, risk_threshold)
-        elif handler is Route.TABLE:
-            data = _evaluate_table(store, run, wl, sensitive, risk_threshold)
-        else:
-            o.refuse_unless(
-                sensitive is None and risk_threshold is None,
-                f"--sensitive and --risk-threshold measure table runs; {run!r} holds transactions",
-            )
-            data = ev.evaluate(store, run, workload=workload)
+        match route("evaluate", kind_of(store, run), f"run {run!r}"):
+            case Route.TABLE_SETS:
+                data = _evaluate_rt(store, run, wl, sensitive, risk_threshold)
+            case Route.TABLE:
+                data = _evaluate_table(store, run, wl, sensitive, risk_threshold)
+            case Route.GENERALIZED | Route.DISASSOCIATED | Route.SYNTHETIC:
+                o.refuse_unless(
+                    sensitive is None and risk_threshold is None,
+                    f"--sensitive and --risk-threshold measure table runs; {run!r} holds "
+                    "transactions",
+                )
+                data = ev.evaluate(store, run, workload=workload)
+            case unknown:
+                unhandled(unknown)
     _print_evaluation(data, as_json, quiet)
 
 
@@ -174,8 +180,10 @@ def _rt_workload(run: str, wl: o.WorkloadOpts) -> dict[str, Any]:
             "seed": workload.seed}  # fmt: skip
 
 
-def _is_rt(store: Any, run: str) -> bool:
-    return bool(store.registry.run(run)["kind"] == "rt")
+def _is_rt(store: Any, run: str, command: Command) -> bool:
+    from ..measure.kinds import to_relational
+
+    return to_relational(store, run, command)
 
 
 def _evaluate_table(
@@ -230,7 +238,7 @@ def report_cmd(
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(output, [db], store)
-        if _is_rt(store, run):
+        if _is_rt(store, run, "report"):
             text = render_rt_html(rt_report(store, run, **_rt_workload(run, wl)))
         else:
             text = render_html(run_report(store, run, workload=wl.workload()))
@@ -266,13 +274,12 @@ def compare_cmd(
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
         target = page(report, [db], store) if report is not None else None
-        rt = [r for r in runs if _is_rt(store, r)]
-        other = [r for r in runs if r not in rt]
-        # the transaction runs first: an rt run is read in scratch, after which the engine's
-        # search path no longer finds a run's schema unqualified (see the report of #41)
-        by_run = dict(zip(other, compare(store, other, workload=wl.workload()), strict=True))
-        by_run |= {r: compare_row(rt_report(store, r, **_rt_workload(r, wl))) for r in rt}
-        found = [by_run[r] for r in runs]
+        found = [
+            compare_row(rt_report(store, r, **_rt_workload(r, wl)))
+            if _is_rt(store, r, "compare")
+            else compare(store, [r], workload=wl.workload())[0]
+            for r in runs
+        ]
     _comparison(found, as_json, target)
 
 

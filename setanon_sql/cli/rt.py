@@ -16,14 +16,9 @@ from .table import DEFAULT_W, _taxonomies
 
 @app.command("anonymize-rt")
 def anonymize_rt_cmd(
-    source: Annotated[
-        Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
-    ],
-    qi: Annotated[list[str], typer.Option("--qi", help="A quasi-identifier column (repeat).")],
-    taxonomy: Annotated[
-        list[str],
-        typer.Option("--taxonomy", "-t", help="column=FILE or column=SPEC, as anonymize-table."),
-    ],
+    source: o.TableSource,
+    qi: o.Qi,
+    taxonomy: o.Taxonomy,
     items: Annotated[
         str,
         typer.Option(
@@ -60,7 +55,7 @@ def anonymize_rt_cmd(
         ),
     ] = None,
     k: o.K = 10,
-    m: Annotated[int, typer.Option("--m", "-m", help="Items an adversary knows.", min=1)] = 2,
+    m: o.ItemsKnown = 2,
     class_size: Annotated[
         int | None,
         typer.Option(
@@ -70,25 +65,8 @@ def anonymize_rt_cmd(
             min=1,
         ),
     ] = None,
-    classes: Annotated[
-        str,
-        typer.Option(
-            "--classes",
-            help="How the QI classes are made: 'cover' (k-ANON-CF, as anonymize-table) or "
-            "'cuts' (top-down cuts along the taxonomies, faster at large --class-size).",
-        ),
-    ] = "cover",
-    item_search: Annotated[
-        str,
-        typer.Option(
-            "--item-search",
-            help="How each class's items are generalized: 'topdown' (the default: nodes chosen "
-            "from the root down; a node and a descendant may both be released, each item as "
-            "the deepest chosen node above it; 20-45 % less item loss than 'lift' on Adult + "
-            "WV2 at every class size, no slower) or 'lift' (one cut of the hierarchy per "
-            "class, lifted level by level, as AA).",
-        ),
-    ] = "topdown",
+    classes: o.RtClasses = "cover",
+    item_search: o.ItemSearch = "topdown",
     delta: Annotated[
         float | None,
         typer.Option(

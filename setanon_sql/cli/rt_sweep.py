@@ -37,14 +37,9 @@ def deltas(text: str | None) -> list[float | None]:
 
 @app.command("sweep-rt")
 def sweep_rt_cmd(
-    source: Annotated[
-        Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
-    ],
-    qi: Annotated[list[str], typer.Option("--qi", help="A quasi-identifier column (repeat).")],
-    taxonomy: Annotated[
-        list[str],
-        typer.Option("--taxonomy", "-t", help="column=FILE or column=SPEC, as anonymize-table."),
-    ],
+    source: o.TableSource,
+    qi: o.Qi,
+    taxonomy: o.Taxonomy,
     items: Annotated[
         str, typer.Option("--items", help="The set-valued column (a LIST, or text joined).")
     ],
@@ -55,7 +50,7 @@ def sweep_rt_cmd(
         str, typer.Option("--items-sep", help="Separator of the items of a text set column.")
     ] = ";",
     k: o.K = 10,
-    m: Annotated[int, typer.Option("--m", "-m", help="Items an adversary knows.", min=1)] = 2,
+    m: o.ItemsKnown = 2,
     class_size: Annotated[
         str,
         typer.Option(
@@ -71,12 +66,8 @@ def sweep_rt_cmd(
             "class size's classes merged while the relational NCP stays under it.",
         ),
     ] = None,
-    classes: Annotated[
-        str, typer.Option("--classes", help="'cover' or 'cuts', as anonymize-rt.")
-    ] = "cover",
-    item_search: Annotated[
-        str, typer.Option("--item-search", help="'lift' or 'topdown', as anonymize-rt.")
-    ] = "topdown",
+    classes: o.RtClasses = "cover",
+    item_search: o.ItemSearch = "topdown",
     columns: o.Columns = None,
     table: o.TableOfFile = None,
     missing: o.DropMissing = None,

@@ -32,21 +32,9 @@ def _taxonomies(pairs: list[str]) -> dict[str, str]:
 
 @app.command("anonymize-table")
 def anonymize_table_cmd(
-    source: Annotated[
-        Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
-    ],
-    qi: Annotated[list[str], typer.Option("--qi", help="A quasi-identifier column (repeat).")],
-    taxonomy: Annotated[
-        list[str],
-        typer.Option(
-            "--taxonomy",
-            "-t",
-            help="column=FILE (child,parent CSV), or column=suppress, "
-            "fanout:F, widths:W1,W2,... or edges:E1,E2,...;E1,... for numeric columns, or "
-            "median or median:N (data-driven intervals: Mondrian's median cuts, none under N "
-            "rows).",
-        ),
-    ],
+    source: o.TableSource,
+    qi: o.Qi,
+    taxonomy: o.Taxonomy,
     k: o.K = 10,
     sensitive: o.Sensitive = None,
     l: o.Ell = None,  # noqa: E741

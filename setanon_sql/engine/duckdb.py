@@ -117,6 +117,7 @@ class Executor(StatementLog):
         self._spill: tempfile.TemporaryDirectory[str] | None = None
         self.threads_given = threads is not None
         self._loading_on_one = False
+        self._in_scratch = False  # the last search path set was a scratch one
         if self.path is not None:
             check_database_file(self.path, must_exist=read_only)
         limits.check_threads(threads)
@@ -328,12 +329,19 @@ class Executor(StatementLog):
     def set_path(self, *schemas: str, scratch: bool = False) -> None:
         """Resolve unqualified names in these schemas of the database, in order; the first one
         is where unqualified tables are created. With `scratch`, tables are created in the
-        connection's own memory instead and the database is only read."""
+        connection's own memory instead and the database is only read.
+
+        A scratch path makes `memory` the current catalog, where bare names would resolve (its
+        `main`) or fail (a run's schema): the way back is `USE` of the database's catalog,
+        outside the logs, so a run's log keeps the bare names a replay on any file resolves."""
         if scratch:
             entries = [qualified(SCRATCH, "main")] + [qualified(self.catalog, s) for s in schemas]
         else:
+            if self._in_scratch:
+                self._raw(ddl.use(self.catalog))
             entries = [quote(s) for s in schemas]
         self.execute(ddl.setting("search_path", ",".join(entries)), step="search_path")
+        self._in_scratch = scratch
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -164,6 +164,11 @@ class StatementLog:
             for sink in self._sinks:
                 sink.append(entry)
 
+    def record(self, entry: Logged) -> None:
+        """Log a statement its caller ran outside `execute` (Spark's release, written by a
+        DataFrame writer), so the run's log still shows everything that ran."""
+        self._record(entry)
+
     def query(
         self, sql: str, params: Mapping[str, Any] | None = None, *, step: str = "sql"
     ) -> list[tuple]:

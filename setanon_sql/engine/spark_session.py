@@ -56,7 +56,9 @@ def session(
     if warehouse is not None:
         settings["spark.sql.warehouse.dir"] = str(Path(warehouse).resolve())
     if not debugging():
-        settings["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
+        settings["spark.driver.extraJavaOptions"] = (
+            f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
+        )
     settings.update(config or {})
     start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
     builder = SparkSession.builder

@@ -24,7 +24,7 @@ from ..store.database import Store
 from . import evaluate_sample as es
 from . import metrics, sanity
 from .estimate import ESTIMATORS, GENERALIZED_ESTIMATOR
-from .kinds import Route, kind_of, promise_of, route
+from .kinds import Route, kind_of, promise_of, route, unhandled
 
 # salts keep the random workload and the attacks' draws independent under one seed
 _SALT_QUERIES = 1
@@ -84,16 +84,24 @@ def evaluate(
     """
     model = model or promise_of(store, run)
     started = time.perf_counter()
-    handler = route("evaluate", kind_of(store, run), f"run {run!r}")
-    if handler in (Route.TABLE, Route.TABLE_SETS):
-        raise ParamsError(f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it")
+    match route("evaluate", kind_of(store, run), f"run {run!r}"):
+        case Route.TABLE | Route.TABLE_SETS:
+            raise ParamsError(
+                f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it"
+            )
+        case Route.DISASSOCIATED:  # its own release format (#28)
+            disassociated = True
+        case Route.GENERALIZED | Route.SYNTHETIC:
+            disassociated = False
+        case unknown:
+            unhandled(unknown)
     writable = not store.ex.read_only
     with store.in_run(run), store.unordered():
         floor = sanity.floor_of(store, workload.sanity)
         if writable:
             store.run("eval_info_drop")
             es.drop(store)
-        if handler is Route.DISASSOCIATED:  # its own release format (#28)
+        if disassociated:
             from . import evaluate_disassociation as de
 
             if workload.sample not in (None, 1.0):
@@ -113,7 +121,7 @@ def evaluate(
         out = sanity.attach(store, out, floor)
         seconds = round(time.perf_counter() - started, 3)
         # a disassociated release is evaluated afresh
-        if writable and handler is not Route.DISASSOCIATED:
+        if writable and not disassociated:
             store.run("eval_info_write", _info(model, workload, out["ncp"], out["lm"], seconds))
     return out | _head(run, seconds, model, workload)
 

@@ -3,20 +3,25 @@ for a run made before kinds were recorded), its promise, and how each command ha
 kind (`route`), so verify, evaluate, report, compare, metrics, reconstruct and the CLI dispatch
 on one value instead of each asking the algorithm's name, a flag or a key of its own.
 
-Adding a kind: one `ReleaseKind` member, then mypy points at `route` (its `match` ends in
-`unhandled`, which mypy accepts only where no kind is left) until every command has an answer for it; `tests/test_release_kinds.py`
-walks every kind through every command.
+Adding a kind: one `ReleaseKind` member (`catalog.py`); mypy then names every `match` on kinds
+that lacks its case (`route` and `label` here, `store.publish.writes_folder`): each ends in
+`catalog.unhandled`, which mypy accepts only where no member is left. A kind that needs a
+handler of its own adds a `Route` member, and mypy names every handler table on routes (api's,
+measure's verify_run, evaluate and report, the CLI's evaluate and anonymize, `to_relational`).
+`tests/test_release_kinds.py` says what each command does with each kind;
+`tests/test_kinds_exhaustive.py` adds a member to a copy and checks mypy names those places.
 """
 
 from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Literal, NoReturn
+from typing import Literal
 
 from .. import runs
 from ..algorithms import get
 from ..catalog import ReleaseKind
+from ..catalog import unhandled as unhandled  # where every dispatch above `catalog` finds it
 from ..errors import ParamsError
 from ..runs import Promise
 from ..store.database import Store
@@ -100,8 +105,8 @@ def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Ro
             if command != "evaluate":
                 raise ParamsError(f"{what} is a table run; `setanon evaluate` measures it")
             return Route.TABLE
-        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py and rt_evaluate.py
-            if command not in ("verify", "metrics", "evaluate"):
+        case ReleaseKind.TABLE_SETS:  # relational/rt_judge.py, rt_evaluate.py, rt_report.py
+            if command not in ("verify", "metrics", "evaluate", "report", "compare"):
                 raise ParamsError(
                     f"{what} is a table run with a set column; `setanon evaluate` measures it"
                 )
@@ -112,6 +117,23 @@ def route(command: Command, kind: ReleaseKind, what: str = "this release") -> Ro
             return Route.SYNTHETIC if command == "verify" else Route.GENERALIZED
         case _:
             unhandled(kind)
+
+
+def to_relational(store: Store, run: str, command: Command) -> bool:
+    """Whether `command` hands stored run `run` to `relational/` (a table with a set column)
+    rather than to the library's transaction path; a kind it does not take is refused here."""
+    kind = kind_of(store, run)
+    if kind is ReleaseKind.TABLE:  # the judging commands name the one that measures it
+        raise ParamsError(f"run {run!r} is a table run; `setanon evaluate --run {run}` measures it")
+    match route(command, kind, f"run {run!r}"):
+        case Route.TABLE_SETS:
+            return True
+        case Route.GENERALIZED | Route.DISASSOCIATED | Route.SYNTHETIC:
+            return False
+        case Route.TABLE:  # refused above
+            raise AssertionError(f"run {run!r}: a table run reached {command}")
+        case unknown:
+            unhandled(unknown)
 
 
 def label(kind: ReleaseKind) -> str:
@@ -127,9 +149,3 @@ def label(kind: ReleaseKind) -> str:
             return kind.value
         case _:
             unhandled(kind)
-
-
-def unhandled(kind: NoReturn) -> NoReturn:
-    """`typing.assert_never` (3.11) for 3.10: mypy refuses a call whose `kind` may still be a
-    member, so a kind without a case is a type error, and at run time an error of ours."""
-    raise AssertionError(f"no handler for the release kind {kind!r}")

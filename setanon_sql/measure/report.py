@@ -11,11 +11,12 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ParamsError
 from ..runs import Promise, read_info
 from ..store.database import Store
 from . import metrics
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
-from .kinds import Route, kind_of, promise_of, route
+from .kinds import Route, kind_of, promise_of, route, unhandled
 from .verify import verify_promise
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
@@ -37,9 +38,17 @@ def run_report(
     model = model or promise_of(store, run)
     evaluated = evaluation(store, run, model=model, workload=workload)  # `evaluate`'s, if stored
     info = read_info(store, run)
-    if route("report", kind_of(store, run), f"run {run!r}") is Route.DISASSOCIATED:
-        # its own tables (#28): no generalization to show
-        return _disassociation_report(store, run, model, evaluated, info)
+    match route("report", kind_of(store, run), f"run {run!r}"):
+        case Route.DISASSOCIATED:  # its own tables (#28): no generalization to show
+            return _disassociation_report(store, run, model, evaluated, info)
+        case Route.TABLE_SETS:  # a table with a set column: `relational.rt_report`
+            raise ParamsError(f"run {run!r} is a table with a set column: rt_report reports it")
+        case Route.TABLE:  # route refuses a table run's report
+            raise AssertionError(f"run {run!r}: a table run reached the transactions' report")
+        case Route.GENERALIZED | Route.SYNTHETIC:
+            pass
+        case unknown:
+            unhandled(unknown)
     with store.in_run(run):
         verdict = verify_promise(store, model)
         store.run("eval_generalization")

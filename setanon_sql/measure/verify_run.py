@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import InputError, ParamsError
 from ..store.database import Store
-from .kinds import Route, promise_of, route
+from .kinds import Route, promise_of, route, unhandled
 from .verify import VerifyReport, verify
 
 
@@ -58,6 +58,12 @@ def verify_run(
             with store.in_run(run, scratch=True):
                 checked = verify_dp.verify(store, epsilon=eps, schema=run)
             return dataclasses.replace(checked, schema=run)
+        case Route.TABLE | Route.TABLE_SETS:  # promise_of refused a table run above
+            raise AssertionError(f"run {run!r}: a table run reached the transactions' verifier")
+        case Route.GENERALIZED:
+            pass
+        case unknown:
+            unhandled(unknown)
     with store.in_run(run, scratch=True):
         report: VerifyReport = verify(
             store,

@@ -30,11 +30,6 @@ class StoredRt:
     l: float | None  # noqa: E741
 
 
-def is_rt(store: Store, run: str) -> bool:
-    """Is the stored run a table with a set column? (Unknown runs are refused by name.)"""
-    return bool(store.registry.run(run)["kind"] == RT_KIND)
-
-
 def stored_rt(store: Store, run: str) -> StoredRt:
     """The run's record; a run of another kind is refused."""
     row = store.registry.run(run)

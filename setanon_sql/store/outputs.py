@@ -112,9 +112,7 @@ def check_file(
     return path, fmt
 
 
-def check_folder(
-    path: str | Path, inputs: Iterable[str | Path | None], *, replace: bool
-) -> Path:
+def check_folder(path: str | Path, inputs: Iterable[str | Path | None], *, replace: bool) -> Path:
     """A release folder, checked before any work: its parent exists and is writable, it is no
     input and holds none, and it is new, empty, or a release folder the tool wrote (its
     manifest lists every file in it) with `replace`."""

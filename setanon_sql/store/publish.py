@@ -50,7 +50,7 @@ class RunOutputs:
         --per-transaction, --output-table, --sql-log): a disassociated algorithm's release is
         a folder of `files` (csv unless told) with its release.json, any other's one file.
         `algo` is the registry's entry for `params.algorithm` (the registry sits above `store/`)."""
-        folder = algo.kind is catalog.ReleaseKind.DISASSOCIATED
+        folder = writes_folder(algo.kind)
         fmt = (files or "csv") if folder and path is not None else None
         manifest = {
             "release": "disassociation",
@@ -78,11 +78,6 @@ class RunOutputs:
 
             table = output_table_target(store, self.table_name, replace=replace_table)
         return replace(self, table=table, manifest={"run": run, **(self.manifest or {})})
-
-    @property
-    def any(self) -> bool:
-        asked = (self.path, self.table, self.table_name, self.sql_log)
-        return any(x is not None for x in asked)
 
     def check(self, inputs: Iterable[str | Path | None], *, replace: bool) -> None:
         """Refuse, before any work, an output that names or holds a file the run reads."""
@@ -137,3 +132,21 @@ def inputs_of(store: Store, given: Iterable[str | Path | None] = ()) -> list[str
     registry names."""
     read: list[str | Path | None] = [*given, store.path]
     return read + list(outputs.registry_inputs(store.registry))
+
+
+def writes_folder(kind: catalog.ReleaseKind) -> bool:
+    """Whether a release of `kind` is written as a folder of files with its manifest
+    (disassociation's chunks, #28) rather than as one file."""
+    match kind:
+        case catalog.ReleaseKind.DISASSOCIATED:
+            return True
+        case (
+            catalog.ReleaseKind.SETS
+            | catalog.ReleaseKind.MULTISETS
+            | catalog.ReleaseKind.SYNTHETIC
+            | catalog.ReleaseKind.TABLE
+            | catalog.ReleaseKind.TABLE_SETS
+        ):
+            return False
+        case unknown:
+            catalog.unhandled(unknown)

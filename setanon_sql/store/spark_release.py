@@ -95,7 +95,7 @@ def write_release(ex: SparkExecutor, path: str | Path, *, per_transaction: bool 
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    ex._record(Logged("write_release", text, None, time.perf_counter() - started))
+    ex.record(Logged("write_release", text, None, time.perf_counter() - started))
     return tmp
 
 
