@@ -34,6 +34,7 @@ release or NCP that differs. Examples:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -165,9 +166,26 @@ def one(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+DISASSOCIATED = ("dis_chunk", "dis_item", "dis_joint", "dis_shared", "dis_suppressed", "dis_term")
+
+
 def release_md5(store: Any, run: str) -> str:
-    """An order-free fingerprint of a release by labels (so two commits' runs compare)."""
+    """An order-free fingerprint of a release by labels (so two commits' runs compare); a
+    disassociated run has no `release` table: its chunk tables' rows are fingerprinted instead
+    (internal ids, stable while the encoding is)."""
     with store.in_run(run):
+        if store.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'dis_chunk' "
+                "AND schema_name = current_schema()"):
+            parts = [
+                str(
+                    store.scalar(
+                        f"SELECT md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) "
+                        f"ORDER BY CAST(x AS VARCHAR)), '')) FROM {table} AS x"
+                    )
+                )
+                for table in DISASSOCIATED
+            ]
+            return hashlib.md5("".join(parts).encode()).hexdigest()
         return str(
             store.scalar(
                 "SELECT md5(string_agg(CAST(t.label AS VARCHAR) || chr(9) || n.label, chr(10) "
