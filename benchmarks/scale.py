@@ -105,7 +105,7 @@ WORK: dict[str, tuple[str, ...]] = {
     "oa": ("cuts",),
     "clump": ("transactions", "clusters", "pairs_tried", "exchanges"),
     "disassociation": ("transactions", "clusters", "horpart_levels", "joint_clusters"),
-    "dpsets": ("transactions", "released_rows", "candidates_l2", "candidates_l3"),
+    "dpsets": ("transactions", "released_rows", "candidates_l2", "released_l2"),
 }  # fmt: skip
 
 

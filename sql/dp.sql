@@ -1,5 +1,5 @@
 -- Differentially private release of transactions (#44): bounded contributions, noisy counts of
--- items, pairs and triples (the noise is added in Python, by OpenDP), and baskets synthesized
+-- items and pairs (the noise is added in Python, by OpenDP), and baskets synthesized
 -- from the noisy counts. Every statement reads all transactions once or one level's itemsets.
 
 -- name: dp_bounded_items
@@ -16,21 +16,27 @@ FROM (
 )
 WHERE pick <= $limit;
 
--- name: dp_bounded_among
--- Each transaction restricted to the items of `dp_kept_items` (chosen from noisy counts only),
--- then cut to at most $limit of them, picked by the restricted transaction's own items as above.
+-- name: dp_restricted
+-- Each transaction restricted to the items of `dp_kept_items` (the most frequent by noisy count,
+-- a choice from noisy answers only), with its restricted length and, for the longer ones
+-- ($limit < length <= $longest), at most $limit items picked by a hash of the restricted
+-- transaction's own items (never its tid, which depends on the others). Transactions of fewer
+-- than 2 or more than $longest kept items contribute no pair. `long` says which half of the
+-- pair counts a transaction feeds: one transaction feeds one half only.
 CREATE OR REPLACE TABLE dp_bounded AS
-SELECT tid, item
+SELECT tid, item, length > $limit AS long
 FROM (
-    SELECT tid, item,
+    SELECT tid, item, length,
            row_number() OVER (PARTITION BY tid ORDER BY hash(content, item), item) AS pick
     FROM (
-        SELECT t.tid, t.item, bit_xor(hash(t.item)) OVER (PARTITION BY t.tid) AS content
+        SELECT t.tid, t.item,
+               bit_xor(hash(t.item)) OVER (PARTITION BY t.tid) AS content,
+               count(*) OVER (PARTITION BY t.tid) AS length
         FROM tx AS t
         SEMI JOIN dp_kept_items AS k ON k.item = t.item
     )
 )
-WHERE pick <= $limit;
+WHERE length BETWEEN 2 AND $longest AND pick <= $limit;
 
 -- name: dp_count_lengths
 -- How many transactions have each length 1..$top ($top: that many items or more), zeros
@@ -62,107 +68,56 @@ JOIN dp_noisy_l1 AS y ON x.a < y.a
 WHERE x.kept AND y.kept;
 
 -- name: dp_count_l2
--- The bounded support of every candidate pair, zeros included.
-SELECT c.a, c.b, count(p.tid) AS support
+-- Every candidate pair's support among the short transactions (all their pairs) and among the
+-- long ones (the pairs of their picked items), zeros included.
+SELECT c.a, c.b,
+       count(p.tid) FILTER (WHERE NOT p.long) AS short,
+       count(p.tid) FILTER (WHERE p.long) AS long
 FROM dp_candidates_l2 AS c
 LEFT JOIN (
-    SELECT x.tid, x.item AS a, y.item AS b
+    SELECT x.tid, x.item AS a, y.item AS b, x.long
     FROM dp_bounded AS x
     JOIN dp_bounded AS y ON y.tid = x.tid AND x.item < y.item
 ) AS p ON p.a = c.a AND p.b = c.b
 GROUP BY c.a, c.b
 ORDER BY c.a, c.b;
 
--- name: dp_kept_items_of_pairs
--- The items of the pairs kept at level 2: those the triples' transactions are restricted to.
-CREATE OR REPLACE TABLE dp_kept_items AS
-SELECT a AS item FROM dp_noisy_l2 WHERE kept
-UNION
-SELECT b AS item FROM dp_noisy_l2 WHERE kept;
+-- name: dp_count_pair_lengths
+-- How many transactions hold each number 1..$top of kept items ($top: that many or more),
+-- zeros included: one transaction more or less changes one count by one. What scales the long
+-- transactions' pair counts back up.
+SELECT r.range AS length, count(l.tid) AS support
+FROM range(1, $top + 1) AS r
+LEFT JOIN (
+    SELECT t.tid, least(count(*), $top) AS length
+    FROM tx AS t
+    SEMI JOIN dp_kept_items AS k ON k.item = t.item
+    GROUP BY t.tid
+) AS l ON l.length = r.range
+GROUP BY r.range
+ORDER BY r.range;
 
 -- name: dp_kept_items_of_l1
 -- The items kept at level 1: those the pairs' transactions are restricted to.
 CREATE OR REPLACE TABLE dp_kept_items AS
 SELECT a AS item FROM dp_noisy_l1 WHERE kept;
 
--- name: dp_candidates_l3
--- Candidate triples: those whose three pairs were all kept at level 2 (Apriori on noisy
--- answers, which is post-processing).
-CREATE OR REPLACE TABLE dp_candidates_l3 AS
-SELECT ab.a, ab.b, bc.b AS c
-FROM dp_noisy_l2 AS ab
-JOIN dp_noisy_l2 AS bc ON bc.a = ab.b AND bc.kept
-JOIN dp_noisy_l2 AS ac ON ac.a = ab.a AND ac.b = bc.b AND ac.kept
-WHERE ab.kept;
-
--- name: dp_count_l3
--- The bounded support of every candidate triple, zeros included.
-SELECT c.a, c.b, c.c, count(p.tid) AS support
-FROM dp_candidates_l3 AS c
-LEFT JOIN (
-    SELECT x.tid, x.item AS a, y.item AS b, z.item AS c
-    FROM dp_bounded AS x
-    JOIN dp_bounded AS y ON y.tid = x.tid AND x.item < y.item
-    JOIN dp_bounded AS z ON z.tid = x.tid AND y.item < z.item
-) AS p ON p.a = c.a AND p.b = c.b AND p.c = c.c
-GROUP BY c.a, c.b, c.c
-ORDER BY c.a, c.b, c.c;
-
--- name: dp_baskets_new
--- The baskets to release: an itemset of one to three items and how many copies of it.
-CREATE OR REPLACE TABLE dp_baskets (a INTEGER, b INTEGER, c INTEGER, copies BIGINT);
-
--- name: dp_baskets_l3
--- Each released triple as as many baskets as its estimated count.
-INSERT INTO dp_baskets
-SELECT a, b, c, estimate FROM dp_noisy_l3 WHERE released AND estimate > 0;
-
--- name: dp_baskets_l2
--- Each released pair as the baskets its estimated count still lacks after the triples'.
-INSERT INTO dp_baskets
-WITH covered AS (
-    SELECT a, b, copies FROM dp_baskets
-    UNION ALL SELECT a, c, copies FROM dp_baskets
-    UNION ALL SELECT b, c, copies FROM dp_baskets
-), covered_pairs AS (
-    SELECT a, b, sum(copies) AS copies FROM covered WHERE b IS NOT NULL GROUP BY a, b
-)
-SELECT p.a, p.b, NULL, p.estimate - coalesce(c.copies, 0)
-FROM dp_noisy_l2 AS p
-LEFT JOIN covered_pairs AS c ON c.a = p.a AND c.b = p.b
-WHERE p.released AND p.estimate > coalesce(c.copies, 0);
-
--- name: dp_baskets_l1
--- Each released item as the single-item baskets its estimated count still lacks.
-INSERT INTO dp_baskets
-WITH covered AS (
-    SELECT a AS item, copies FROM dp_baskets
-    UNION ALL SELECT b, copies FROM dp_baskets WHERE b IS NOT NULL
-    UNION ALL SELECT c, copies FROM dp_baskets WHERE c IS NOT NULL
-), covered_items AS (
-    SELECT item, sum(copies) AS copies FROM covered GROUP BY item
-)
-SELECT i.a, NULL, NULL, i.estimate - coalesce(c.copies, 0)
-FROM dp_noisy_l1 AS i
-LEFT JOIN covered_items AS c ON c.item = i.a
-WHERE i.released AND i.estimate > coalesce(c.copies, 0);
-
 -- name: dp_release
--- The release: each basket copied `copies` times, each copy a new transaction (tids 1..n in
--- the baskets' order, which depends on the noisy counts only), items as their hierarchy leaves.
+-- The release: each basket of `dp_baskets(basket, item, copies)` copied `copies` times, each
+-- copy a new transaction (tids 1..n in the baskets' order, which depends on the noisy
+-- estimates only), items as their hierarchy leaves.
 CREATE OR REPLACE TABLE release AS
-WITH numbered AS (
-    SELECT a, b, c, copies,
-           sum(copies) OVER (ORDER BY a, b NULLS FIRST, c NULLS FIRST
-                             ROWS UNBOUNDED PRECEDING) - copies AS before
-    FROM dp_baskets
-), copied AS (
-    SELECT CAST(n.before + r.range + 1 AS BIGINT) AS tid, [n.a, n.b, n.c] AS items
-    FROM numbered AS n, range(n.copies) AS r
+WITH sized AS (
+    SELECT basket, any_value(copies) AS copies FROM dp_baskets GROUP BY basket
+), numbered AS (
+    SELECT basket, copies,
+           sum(copies) OVER (ORDER BY basket ROWS UNBOUNDED PRECEDING) - copies AS before
+    FROM sized
 )
-SELECT tid, CAST(node AS INTEGER) AS node
-FROM (SELECT tid, unnest(items) AS node FROM copied)
-WHERE node IS NOT NULL
+SELECT CAST(n.before + r.range + 1 AS BIGINT) AS tid, CAST(b.item AS INTEGER) AS node
+FROM numbered AS n
+CROSS JOIN range(n.copies) AS r
+JOIN dp_baskets AS b ON b.basket = n.basket
 ORDER BY tid, node;
 
 -- name: dp_verify_budget
@@ -215,3 +170,11 @@ FROM release AS r
 JOIN node AS n ON n.id = r.node
 GROUP BY r.tid
 ORDER BY r.tid;
+
+-- name: dp_estimates_l1
+-- The released items' estimates, what the baskets are synthesized from.
+SELECT a, estimate FROM dp_noisy_l1 WHERE released ORDER BY a;
+
+-- name: dp_estimates_l2
+-- The released pairs' estimates (every kept pair whose estimate is at least 1).
+SELECT a, b, estimate FROM dp_noisy_l2 WHERE released ORDER BY a, b;

@@ -33,7 +33,8 @@ def one_line(stderr: str) -> str:
         (["--epsilon", "1", "--option", "epsilon=2"], ExitCode.USAGE, "once"),
         (["--option", "seed=3"], ExitCode.USAGE, "voids the differential-privacy promise"),
         (["-k", "5"], ExitCode.USAGE, "-k does not apply"),
-        (["--option", "max_size=4"], ExitCode.USAGE, "max_size"),
+        (["--option", "max_size=3"], ExitCode.USAGE, "max_size"),
+        (["--option", "longest=3"], ExitCode.USAGE, "longest"),  # below limit2 = 4
         (["--option", "split=1,x"], ExitCode.USAGE, "split"),
     ],
 )

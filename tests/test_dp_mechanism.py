@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import dp_noise, dp_sets
+from setanon_sql.algorithms import dp_noise, dp_sets, dp_synth
+from setanon_sql.errors import ParamsError
 from setanon_sql.measure import verify_dp
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -82,8 +83,8 @@ def test_the_test_mode_is_seeded_and_off_by_default(monkeypatch) -> None:
 @given(
     epsilon=st.floats(0.001, 50),
     shares=st.lists(st.floats(0.01, 10), min_size=4, max_size=4),
-    limits=st.tuples(st.integers(1, 9), st.integers(2, 9), st.integers(3, 9)),
-    sizes=st.integers(1, 3),
+    limits=st.tuples(st.integers(1, 9), st.integers(2, 9)),
+    sizes=st.integers(1, 2),
 )
 def test_the_steps_spend_epsilon_and_no_more(epsilon, shares, limits, sizes) -> None:
     options = {
@@ -92,15 +93,24 @@ def test_the_steps_spend_epsilon_and_no_more(epsilon, shares, limits, sizes) -> 
         "split": ",".join(repr(s) for s in shares),
         "limit1": limits[0],
         "limit2": limits[1],
-        "limit3": limits[2],
+        "longest": 20,
     }
     steps = dp_sets.plan(options)
-    assert [s.size for s in steps] == list(range(sizes + 1))
+    assert len(steps) == (2 if sizes == 1 else 4)
     assert sum(s.epsilon for s in steps) <= epsilon * (1 + 1e-12)
     assert sum(s.epsilon for s in steps) == pytest.approx(epsilon)
-    for s in steps[1:]:  # one transaction changes C(limit, size) counts by one
-        assert s.sensitivity == math.comb(limits[s.size - 1], s.size)
+    # one transaction changes one length bin, limit1 item counts, and C(limit2, 2) pair counts
+    # in one of the two halves (short or long transactions) of the pair measurement
+    wanted = [1, limits[0], 1, math.comb(limits[1], 2)]
+    assert [s.sensitivity for s in steps] == wanted[: len(steps)]
+    for s in steps:
         assert s.sensitivity / s.scale == pytest.approx(s.epsilon)
+
+
+def test_longest_below_the_pair_limit_is_refused() -> None:
+    options = dp_sets_defaults() | {"epsilon": 1.0, "limit2": 5, "longest": 4}
+    with pytest.raises(ParamsError, match="longest"):
+        dp_sets.plan(options)
 
 
 def test_a_run_records_its_budget_and_verify_checks_it() -> None:
@@ -172,7 +182,13 @@ class OffsetNoise:
         return sensitivity / scale
 
 
-OPTIONS = {"epsilon": 1.0, "false_positives": 0.5, "max_candidates": 50}
+OPTIONS = {"epsilon": 1.0, "pair_items": 4, "limit2": 2, "longest": 4}
+"""Small enough that the tests' data has items left out of the pairs, long transactions cut
+and longer ones left out."""
+
+
+NOISY = ["dp_noisy_lengths", "dp_noisy_l1", "dp_noisy_pair_lengths", "dp_noisy_l2"]
+"""The tables of the noisy measurements, in the order of the noise's calls."""
 
 
 def dp_tables(txs, edges, noise) -> dict[str, list[tuple]]:
@@ -182,7 +198,7 @@ def dp_tables(txs, edges, noise) -> dict[str, list[tuple]]:
         patch.setattr(dp_noise, "noise_source", lambda: noise)
         run = anonymize(store, Params(algorithm="dpsets", k=1, options=OPTIONS)).run
         with store.in_run(run):
-            names = ["dp_noisy_lengths", "dp_noisy_l1", "dp_noisy_l2", "dp_noisy_l3", "release"]
+            names = [*NOISY, "release"]
             tables = {n: store.query(f"SELECT * FROM {n} ORDER BY ALL") for n in names}
     store.close()
     return tables
@@ -204,26 +220,22 @@ def test_with_the_noisy_values_fixed_the_data_changes_nothing(db, other) -> None
 
 
 def check_neighbours(txs, edges) -> None:
-    """D and each D minus one transaction, the noise held fixed: wherever the earlier levels'
-    noisy answers chose the same itemsets, a level counts the same candidates (the same path),
-    and its counts differ by at most its recorded sensitivity in L1."""
+    """D and each D minus one transaction, the noise held fixed: wherever the items' noisy
+    answers kept the same items, the pair steps count the same candidates (the same path), and
+    every measurement's counts differ by at most its recorded sensitivity in L1."""
     full_noise = OffsetNoise()
     full = dp_tables(txs, edges, full_noise)
     steps = dp_sets.plan({**dp_sets_defaults(), **OPTIONS})
-    names = ["dp_noisy_lengths", "dp_noisy_l1", "dp_noisy_l2", "dp_noisy_l3"]
     for drop in range(len(txs)):
         fewer_noise = OffsetNoise()
         less = dp_tables(txs[:drop] + txs[drop + 1 :], edges, fewer_noise)
-        for level, (a, b) in enumerate(zip(full_noise.counts, fewer_noise.counts, strict=True)):
-            if level >= 2:
-                chosen = [
-                    {r[: level - 1] for r in t[names[level - 1]] if r[-1]} for t in (full, less)
-                ]
-                if chosen[0] != chosen[1]:
-                    break  # the noisy answers chose differently: another path from here
-            keys = [[r[:level] for r in t[names[level]]] for t in (full, less)]
+        kept = [{r[0] for r in t["dp_noisy_l1"] if r[-1]} for t in (full, less)]
+        for step, (a, b) in enumerate(zip(full_noise.counts, fewer_noise.counts, strict=True)):
+            if step >= 2 and kept[0] != kept[1]:
+                break  # the noisy answers kept other items: another path from here
+            keys = [[r[:2] if step == 3 else r[:1] for r in t[NOISY[step]]] for t in (full, less)]
             assert keys[0] == keys[1]  # the same candidates
-            assert sum(abs(x - y) for x, y in zip(a, b, strict=True)) <= steps[level].sensitivity
+            assert sum(abs(x - y) for x, y in zip(a, b, strict=True)) <= steps[step].sensitivity
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -235,10 +247,11 @@ def test_neighbours_change_each_level_by_its_sensitivity_at_most(db) -> None:
 
 
 def test_a_long_transaction_counts_no_more_than_the_limit() -> None:
-    """The worst neighbour: one transaction holding every item, beside short ones."""
+    """The worst neighbours: a transaction holding every item (longer than `longest`), one of
+    `longest` kept items (cut), beside short ones."""
     edges = [(f"i{j}", "*") for j in range(7)]
-    txs = [[f"i{j}" for j in range(7)], ["i0", "i1"], ["i0", "i1", "i2"], ["i3"], ["i0", "i1"]]
-    check_neighbours(txs, edges)
+    txs = [[f"i{j}" for j in range(7)], ["i0", "i1", "i2", "i3"], ["i0", "i1", "i2"], ["i3"]]
+    check_neighbours(txs + [["i0", "i1"]] * 3, edges)
 
 
 def dp_sets_defaults() -> dict:
@@ -248,34 +261,92 @@ def dp_sets_defaults() -> dict:
 
 
 # -- the release is the estimates ------------------------------------------------------------------
+def supports(made, size) -> Counter:
+    """Brute force: every itemset of `size` items and its support in the baskets."""
+    found: Counter = Counter()
+    for basket, copies in made:
+        for itemset in combinations(sorted(basket), size):
+            found[itemset] += copies
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    estimates=st.lists(st.integers(0, 30), min_size=2, max_size=7),
+    data=st.data(),
+    fill=st.sampled_from([0.0, 0.1, 0.5, 1.0]),
+)
+def test_the_baskets_answer_the_items_exactly_and_the_pairs_from_below(estimates, data, fill):
+    """`dp_synth.baskets` against a brute force: each item's support is its estimate, each
+    pair's at most its estimate, and short only where an item of it is spent."""
+    items = [10 * i + 3 for i in range(len(estimates))]
+    all_pairs = list(combinations(items, 2))
+    chosen = data.draw(st.lists(st.sampled_from(all_pairs), unique=True, max_size=len(all_pairs)))
+    pairs = [(a, b, data.draw(st.integers(0, 40))) for a, b in sorted(chosen)]
+    made = dp_synth.baskets(items, estimates, pairs, fill=fill)
+    assert all(copies >= 1 and list(b) == sorted(set(b)) for b, copies in made)
+    singles, twos = supports(made, 1), supports(made, 2)
+    assert {i: singles[(i,)] for i in items} == dict(zip(items, estimates, strict=True))
+    wanted = {(a, b): e for a, b, e in pairs}
+    assert set(twos) <= set(wanted)
+    spent = {i for i, e in zip(items, estimates, strict=True) if singles[(i,)] >= e}
+    for (a, b), e in wanted.items():
+        assert twos[(a, b)] <= e
+        assert twos[(a, b)] == e or {a, b} & spent
+
+
+def test_the_baskets_answer_a_clique_at_once() -> None:
+    """Three items that always come together: one basket of three, not pairs of two."""
+    made = dp_synth.baskets([1, 2, 3], [5, 5, 5], [(1, 2, 5), (1, 3, 5), (2, 3, 5)])
+    assert made == [((1, 2, 3), 5)]
+
+
+def test_pair_scale_undoes_the_cut_of_each_length() -> None:
+    """Transactions of n > limit items keep C(limit, 2) of their C(n, 2) pairs; the scale is
+    the ratio over the long ones only (n <= longest), from the histogram (clamped at 0)."""
+    assert dp_sets.pair_scale([9, 9, 0, 2], 2, 4) == pytest.approx(6 / 1)
+    assert dp_sets.pair_scale([9, 9, 4, 2, 7], 2, 4) == pytest.approx((4 * 3 + 2 * 6) / 6)
+    assert dp_sets.pair_scale([9, 9, -3, 2], 2, 4) == pytest.approx(6)
+    assert dp_sets.pair_scale([9, 9, 0, 0, 5], 2, 4) == 1.0
+
+
 @SETTINGS
-@given(db=databases(max_leaves=6, max_tx=12, max_len=4))
-def test_the_release_holds_each_released_itemset_as_often_as_estimated(db) -> None:
-    """A brute force over the release: a released triple's support is its estimate; a released
-    pair's and item's at least theirs, and exactly theirs where the larger itemsets' baskets
-    do not already exceed it."""
+@given(db=databases(max_leaves=6, max_tx=12, max_len=5))
+def test_the_release_is_the_baskets_of_the_estimates(db) -> None:
+    """A brute force over the release: every released item's support is its estimate, every
+    pair's at most its estimate, and no pair outside the released ones appears."""
     txs, edges = db
     t = dp_tables(txs, edges, OffsetNoise())
     baskets: dict[int, set[int]] = {}
     for tid, node in t["release"]:
         baskets.setdefault(tid, set()).add(node)
-    assert all(1 <= len(b) <= 3 for b in baskets.values())
-
-    def support(items) -> int:
-        return sum(1 for b in baskets.values() if set(items) <= b)
-
-    for a, b, c, _noisy, estimate, released, _kept in t["dp_noisy_l3"]:
-        assert support((a, b, c)) == (max(estimate, 0) if released else 0)
-    for a, b, _noisy, estimate, released, _kept in t["dp_noisy_l2"]:
-        if released:
-            assert support((a, b)) >= estimate
-        above = sum(1 for x in baskets.values() if len(x) == 3 and {a, b} <= x)
-        assert support((a, b)) == max(above, estimate if released else 0)
+    made = [(tuple(b), 1) for b in baskets.values()]
+    singles, twos = supports(made, 1), supports(made, 2)
     for a, _noisy, estimate, released, _kept in t["dp_noisy_l1"]:
-        above = sum(1 for x in baskets.values() if len(x) > 1 and a in x)
-        assert support((a,)) == max(above, estimate if released else 0)
-    pairs = {p for x in baskets.values() for p in combinations(sorted(x), 2)}
-    released_pairs = {(a, b) for a, b, *_ in t["dp_noisy_l2"]}
-    assert pairs <= released_pairs | {
-        p for a, b, c, *_ in t["dp_noisy_l3"] for p in combinations((a, b, c), 2)
-    }
+        assert singles[(a,)] == (estimate if released else 0)
+    estimates = {(a, b): e for a, b, _s, _l, e, released in t["dp_noisy_l2"] if released}
+    assert set(twos) <= set(estimates)
+    assert all(twos[p] <= e for p, e in estimates.items())
+
+
+def test_the_pair_estimate_is_the_short_half_plus_the_scaled_long_half() -> None:
+    """Exact counts (noise 0): a short transaction's pairs count once, a long one's picked
+    pairs are scaled up by pair_scale, a longer one's not at all."""
+    edges = [(f"i{j}", "*") for j in range(6)]
+    txs = [["i0", "i1"]] * 3 + [["i0", "i1", "i2"]] + [[f"i{j}" for j in range(6)]]
+
+    class Exact(OffsetNoise):
+        def add(self, counts, scale):
+            return list(counts)
+
+    store_options = {**OPTIONS, "pair_items": 6, "limit2": 2, "longest": 3}
+    store = make_store(txs, edges)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dp_noise, "noise_source", Exact)
+        run = anonymize(store, Params(algorithm="dpsets", k=1, options=store_options)).run
+        with store.in_run(run):
+            rows = store.query("SELECT a, b, short, long, estimate FROM dp_noisy_l2 ORDER BY ALL")
+    store.close()
+    assert sum(r[2] for r in rows) == 3  # the three transactions {i0, i1}
+    assert sum(r[3] for r in rows) == 1  # {i0, i1, i2} cut to one pair; the six items: none
+    assert all(r[4] == r[2] + 3 * r[3] for r in rows)  # C(3, 2) / C(2, 2) = 3

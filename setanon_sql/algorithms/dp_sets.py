@@ -7,20 +7,29 @@ data is the support of small itemsets, so the budget is spent on exactly those, 
 0. a noisy histogram of transaction lengths (one transaction changes one bin by one);
 1. each transaction is cut to at most `limit1` items (which ones depends on that transaction's
    items alone, never on its tid: a hash of its items and the item), and every leaf of the
-   hierarchy (the public item domain) gets a noisy count;
-2. transactions are restricted to the items whose noisy count passed a threshold and cut to
-   `limit2` items; every pair of those items gets a noisy count;
-3. the same for the triples whose three pairs passed, transactions cut to `limit3` items;
-4. the cut loses the items of long transactions: the items' noisy counts are scaled up by the
-   share of item occurrences the cut keeps, estimated from the noisy length histogram alone;
-5. transactions are synthesized from the estimates: each released triple as that many
-   baskets, each released pair as the baskets its estimate still lacks, then each item.
+   hierarchy (the public item domain) gets a noisy count, scaled up by the share of item
+   occurrences the cut keeps (estimated from the noisy length histogram);
+2. the `pair_items` items of largest noisy count (a data-independent number) are kept, and
+   every transaction restricted to them; a noisy histogram of the restricted lengths;
+3. every pair of kept items gets two noisy counts in one measurement: over the transactions of
+   2..`limit2` kept items (all their pairs), and over those of `limit2`+1..`longest` kept
+   items, each cut to `limit2` of them. One transaction feeds one half only, so the vector's
+   L1 sensitivity is C(limit2, 2). The long half is scaled up by the ratio of pairs to picked
+   pairs in the noisy restricted histogram (a Horvitz-Thompson correction of the cut, per
+   length); longer transactions are left out (their pairs would cost C(length, 2) of noise).
+   No threshold: every kept pair is estimated, clamped at 0 (a made-up pair costs the frequent
+   workload nothing; a frequent pair left out costs it its whole support);
+4. transactions are synthesized from the estimates (`dp_synth`): baskets grown greedily to
+   answer the pairs, items' remainders as baskets of one.
 
-Each level is one SQL pass over the transactions and one statement over its candidates; the
+Measured on BMS-WebView-1 and -2 (benchmarks/notes/dp-utility.md): measuring triples and
+thresholding the pairs (the first design) left 94 % ARE on the frequent pairs and 99 % on the
+triples at epsilon 1; this one about 70 % and 77 %.
+
+Each step is one SQL pass over the transactions and one statement over its candidates; the
 noise is OpenDP's discrete Laplace (`dp_noise`). Every choice outside a noisy measurement is
-data-independent: the limits, the budget's split, the thresholds (functions of the scale and of
-the number of candidates, itself a function of earlier noisy answers), the order of items and
-tids. By sequential composition the run spends the sum of the steps' epsilons, recorded in
+data-independent: the limits, the budget's split, the number of kept items, the order of items
+and tids. By sequential composition the run spends the sum of the steps' epsilons, recorded in
 `dp_budget` and checked by `measure.verify_dp`.
 """
 
@@ -37,24 +46,20 @@ from ..errors import InputError, ParamsError
 from ..progress import Progress
 from . import dp_noise
 
-LEVEL_COLUMNS = ("a", "b", "c")
 LENGTHS = 64
 """Bins of the length histogram: 1..63 items, and 64 or more."""
+STEPS = ("lengths", "items", "pair lengths", "pairs")
+"""The noisy measurements in order; the budget's split gives each its share."""
 
 
 @dataclass(frozen=True)
 class Level:
-    """One level's measurement: itemsets of `size` items, each transaction holding at most
-    `limit` items, so one transaction changes at most C(limit, size) counts by one each. The
-    length histogram is level 0: one bin per transaction."""
+    """One noisy measurement: `what` it counts, its L1 sensitivity (what one transaction more or
+    less changes the vector of counts by at most), and its share of the budget."""
 
-    size: int
-    limit: int
+    what: str
+    sensitivity: int
     epsilon: float
-
-    @property
-    def sensitivity(self) -> int:
-        return 1 if self.size == 0 else comb(self.limit, self.size)
 
     @property
     def scale(self) -> float:
@@ -62,63 +67,58 @@ class Level:
 
 
 def plan(options: dict[str, Any]) -> list[Level]:
-    """The length histogram and the levels with their budgets, from the options alone (never
-    from the data)."""
+    """The measurements with their sensitivities and budgets, from the options alone (never
+    from the data): with max_size 1, the lengths and the items only."""
     epsilon = float(options["epsilon"])
     sizes = int(options["max_size"])
-    if sizes > len(LEVEL_COLUMNS):
-        raise ParamsError(f"option max_size of dpsets must be 1..3, got {sizes}")
+    if sizes > 2:
+        raise ParamsError(f"option max_size of dpsets must be 1..2, got {sizes}")
     try:
         shares = [float(s) for s in str(options["split"]).split(",")]
     except ValueError:
         shares = []
-    if len(shares) < sizes + 1 or any(not math.isfinite(s) or s <= 0 for s in shares):
+    used = 2 if sizes == 1 else 4
+    if len(shares) < used or any(not math.isfinite(s) or s <= 0 for s in shares):
         raise ParamsError(
-            "option split of dpsets needs positive shares for the lengths, the items, the pairs "
-            f"and the triples (the first {sizes + 1} are used), got {options['split']!r}"
+            "option split of dpsets needs positive shares for the lengths, the items, the pair "
+            f"lengths and the pairs (the first {used} are used), got {options['split']!r}"
         )
-    shares = shares[: sizes + 1]
+    if int(options["longest"]) < int(options["limit2"]):
+        raise ParamsError("option longest of dpsets must be at least limit2")
+    shares = shares[:used]
     total = sum(shares)
-    limits = [LENGTHS, int(options["limit1"]), int(options["limit2"]), int(options["limit3"])]
-    return [Level(size, limits[size], epsilon * share / total) for size, share in enumerate(shares)]
-
-
-def threshold(scale: float, candidates: int, false_positives: float) -> float:
-    """The noisy count an itemset needs to be released: about `false_positives` of
-    `candidates` itemsets of support 0 pass it (P[Laplace(b) >= t] = exp(-t/b)/2). A function
-    of the scale and of the number of candidates (itself from earlier noisy answers) only."""
-    if candidates <= 0:
-        return math.inf
-    return scale * max(0.0, math.log(candidates / (2.0 * false_positives)))
-
-
-def most_kept(size: int, cap: int) -> int:
-    """How many itemsets of `size` may seed the next level's candidates: n items give n(n-1)/2
-    candidate pairs, kept under `cap` (the noisiest first); pairs seed at most `cap` triples."""
-    if size == 1:
-        return int((1 + math.isqrt(1 + 8 * cap)) // 2)
-    return cap
-
-
-def keep(noisy: list[int], bar: float, limit: int) -> list[bool]:
-    """Passing `bar`, at most `limit` of them, the largest noisy counts first (ties by
-    position): a choice from noisy answers alone."""
-    order = sorted(range(len(noisy)), key=lambda i: (-noisy[i], i))
-    chosen = {i for i in order[:limit] if noisy[i] >= bar}
-    return [i in chosen for i in range(len(noisy))]
+    sensitivity = [1, int(options["limit1"]), 1, comb(int(options["limit2"]), 2)]
+    return [
+        Level(STEPS[i], sensitivity[i], epsilon * share / total) for i, share in enumerate(shares)
+    ]
 
 
 def kept_share(lengths: list[int], limit: int) -> float:
     """The share of the item occurrences the cut to `limit` items keeps, estimated from the
     noisy length histogram (`lengths[n-1]`: transactions of n items, clamped at 0): the items'
-    noisy counts are scaled up by its inverse. Post-processing of a noisy answer. Pairs and
-    triples are not scaled: measured on BMS-WebView-1, the pairs the cut keeps most of (those
-    of short transactions) are the frequent ones, and a global share doubled their estimates.
-    """
+    noisy counts are scaled up by its inverse. Post-processing of a noisy answer."""
     bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1)]
     whole = sum(h * n for n, h in bins)
     kept = sum(h * min(n, limit) for n, h in bins)
     return kept / whole if whole > 0 and kept > 0 else 1.0
+
+
+def pair_scale(lengths: list[int], limit: int, longest: int) -> float:
+    """How many pairs the long transactions (limit < n <= longest kept items) hold per pair
+    their cut to `limit` items keeps, from the noisy restricted histogram (`lengths[n-1]`,
+    clamped at 0): a transaction of n items keeps each of its pairs with probability
+    C(limit, 2) / C(n, 2). Post-processing of a noisy answer; 1 when nothing is left."""
+    bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1) if limit < n <= longest]
+    kept = sum(h * comb(limit, 2) for _, h in bins)
+    return sum(h * comb(n, 2) for n, h in bins) / kept if kept > 0 else 1.0
+
+
+def top(noisy: list[int], how_many: int) -> list[bool]:
+    """The `how_many` largest noisy counts of at least 1 (ties by position): a choice from
+    noisy answers alone."""
+    order = sorted(range(len(noisy)), key=lambda i: (-noisy[i], i))
+    chosen = {i for i in order[:how_many] if noisy[i] >= 1}
+    return [i in chosen for i in range(len(noisy))]
 
 
 def check_run(store: Workspace, options: dict[str, Any]) -> None:
@@ -139,13 +139,11 @@ def check_run(store: Workspace, options: dict[str, Any]) -> None:
         )
 
 
-def budget_row(level: Level, noise: dp_noise.Noise, what: str) -> dict[str, Any]:
+def budget_row(level: Level, noise: dp_noise.Noise) -> dict[str, Any]:
     """One noisy measurement as the budget records it; its epsilon by the noise's privacy map."""
     return {
-        "step": what,
+        "step": f"noisy counts of {level.what}",
         "mechanism": noise.mechanism,
-        "size": level.size,
-        "limit": level.limit,
         "sensitivity": level.sensitivity,
         "scale": level.scale,
         "epsilon": noise.epsilon(level.sensitivity, level.scale),
@@ -153,95 +151,144 @@ def budget_row(level: Level, noise: dp_noise.Noise, what: str) -> dict[str, Any]
 
 
 def measure_lengths(
-    store: Workspace, level: Level, noise: dp_noise.Noise
-) -> tuple[list[int], dict[str, Any]]:
-    """The noisy length histogram, and its budget row."""
+    store: Workspace, statement: str, table: str, level: Level, noise: dp_noise.Noise, top: int
+) -> list[int]:
+    """A noisy length histogram (bins 1..`top`, the last one `top` or more) kept as `table`."""
     import pyarrow as pa  # here, not at import: the registry loads every algorithm
 
-    counted = store.run_arrow("dp_count_lengths", {"top": LENGTHS})
+    counted = store.run_arrow(statement, {"top": top})
     noisy = noise.add(counted.column("support").to_pylist(), level.scale)
-    store.put_arrow(
-        "dp_noisy_lengths", pa.table({"length": counted.column("length"), "noisy": noisy})
-    )
-    return noisy, budget_row(level, noise, "noisy histogram of transaction lengths")
+    store.put_arrow(table, pa.table({"length": counted.column("length"), "noisy": noisy}))
+    return noisy
 
 
-def measure(
-    store: Workspace,
-    level: Level,
-    noise: dp_noise.Noise,
-    options: dict[str, Any],
-    lengths: list[int],
+def measure_items(
+    store: Workspace, level: Level, noise: dp_noise.Noise, options: dict[str, Any], share: float
 ) -> dict[str, Any]:
-    """Count the level's candidates in one statement, add the noise, and mark which noisy
-    counts are released and which seed the next level: `dp_noisy_l{size}(columns..., noisy,
-    estimate, released, kept)`. Items are released down to a noisy count of 1; pairs and
-    triples from the threshold up; what seeds the next level passes the threshold too. An
-    item's estimate is its noisy count scaled up by the share the cut keeps (`kept_share`)."""
+    """Every leaf's noisy count of the cut transactions: `dp_noisy_l1(a, noisy, estimate,
+    released, kept)`. Released from a noisy count of 1, estimated as the noisy count over the
+    cut's kept share; the `pair_items` largest are kept for the pairs."""
     import pyarrow as pa  # here, not at import: the registry loads every algorithm
 
-    counted = store.run_arrow(f"dp_count_l{level.size}")
-    columns = LEVEL_COLUMNS[: level.size]
+    store.run("dp_bounded_items", {"limit": int(options["limit1"])})
+    counted = store.run_arrow("dp_count_l1")
     noisy = noise.add(counted.column("support").to_pylist(), level.scale)
-    bar = threshold(level.scale, len(noisy), float(options["false_positives"]))
-    released = [n >= (1 if level.size == 1 else max(1.0, bar)) for n in noisy]
-    kept = keep(noisy, max(1.0, bar), most_kept(level.size, int(options["max_candidates"])))
-    share = kept_share(lengths, level.limit) if level.size == 1 else 1.0
     table = pa.table(
         {
-            **{c: counted.column(c).cast(pa.int32()) for c in columns},
+            "a": counted.column("a").cast(pa.int32()),
             "noisy": pa.array(noisy, pa.int64()),
             "estimate": pa.array([max(0, round(n / share)) for n in noisy], pa.int64()),
-            "released": pa.array(released, pa.bool_()),
-            "kept": pa.array(kept, pa.bool_()),
+            "released": pa.array([n >= 1 for n in noisy], pa.bool_()),
+            "kept": pa.array(top(noisy, int(options["pair_items"])), pa.bool_()),
         }
     )
-    store.put_arrow(f"dp_noisy_l{level.size}", table)
-    return budget_row(level, noise, f"noisy counts of {level.size}-itemsets") | {
-        "candidates": len(noisy),
-        "threshold": bar,
-        "kept_share": share,
-        "released": sum(released),
-    }
+    store.put_arrow("dp_noisy_l1", table)
+    return budget_row(level, noise) | {
+        "candidates": len(noisy), "kept_share": share, "released": sum(n >= 1 for n in noisy)
+    }  # fmt: skip
+
+
+def measure_pairs(
+    store: Workspace, steps: list[Level], noise: dp_noise.Noise, options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The noisy restricted histogram and the two halves of every kept pair's noisy count, in
+    one measurement: `dp_noisy_l2(a, b, short, long, estimate, released)`, the estimate the
+    short half plus the long half scaled by `pair_scale`, clamped at 0."""
+    import pyarrow as pa  # here, not at import: the registry loads every algorithm
+
+    limit, longest = int(options["limit2"]), int(options["longest"])
+    store.run("dp_kept_items_of_l1")
+    lengths = measure_lengths(
+        store, "dp_count_pair_lengths", "dp_noisy_pair_lengths", steps[2], noise, longest + 1
+    )
+    scale = pair_scale(lengths, limit, longest)
+    store.run("dp_restricted", {"limit": limit, "longest": longest})
+    store.run("dp_candidates_l2")
+    counted = store.run_arrow("dp_count_l2")
+    n = counted.num_rows
+    both = noise.add(
+        counted.column("short").to_pylist() + counted.column("long").to_pylist(), steps[3].scale
+    )
+    short, long = both[:n], both[n:]
+    estimate = [max(0, round(s + scale * g)) for s, g in zip(short, long, strict=True)]
+    table = pa.table(
+        {
+            "a": counted.column("a").cast(pa.int32()),
+            "b": counted.column("b").cast(pa.int32()),
+            "short": pa.array(short, pa.int64()),
+            "long": pa.array(long, pa.int64()),
+            "estimate": pa.array(estimate, pa.int64()),
+            "released": pa.array([e >= 1 for e in estimate], pa.bool_()),
+        }
+    )
+    store.put_arrow("dp_noisy_l2", table)
+    released = sum(e >= 1 for e in estimate)
+    return [
+        budget_row(steps[2], noise),
+        budget_row(steps[3], noise) | {"candidates": n, "pair_scale": scale, "released": released},
+    ]
+
+
+def synthesize(store: Workspace, pairs: bool) -> None:
+    """`dp_baskets(basket, item, copies)` from the estimates (`dp_synth`), then the release."""
+    import pyarrow as pa  # here, not at import: the registry loads every algorithm
+
+    from . import dp_synth
+
+    items = store.run_arrow("dp_estimates_l1")
+    found = store.run_arrow("dp_estimates_l2") if pairs else None
+    made = dp_synth.baskets(
+        items.column("a").to_pylist(),
+        items.column("estimate").to_pylist(),
+        list(zip(*(found.column(c).to_pylist() for c in ("a", "b", "estimate")), strict=True))
+        if found is not None
+        else [],
+    )
+    rows = [(i, item, copies) for i, (basket, copies) in enumerate(made) for item in basket]
+    table = pa.table(
+        {
+            "basket": pa.array([r[0] for r in rows], pa.int64()),
+            "item": pa.array([r[1] for r in rows], pa.int32()),
+            "copies": pa.array([r[2] for r in rows], pa.int64()),
+        }
+    )
+    store.put_arrow("dp_baskets", table)
+    store.run("dp_release")
 
 
 def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
-
     options = params.options
     check_run(store, options)
     steps = plan(options)
     noise = dp_noise.noise_source()
     if store.count("tids") == 0:
         raise InputError("dpsets needs at least one transaction; the dataset is empty")
-    progress("lengths", 0, len(steps))
-    lengths, first = measure_lengths(store, steps[0], noise)
-    spent = [first]
-    for level in steps[1:]:
-        progress(f"level {level.size}", level.size, len(steps))
-        if level.size == 1:
-            store.run("dp_bounded_items", {"limit": level.limit})
-        else:
-            store.run(f"dp_candidates_l{level.size}")
-            store.run("dp_kept_items_of_l1" if level.size == 2 else "dp_kept_items_of_pairs")
-            store.run("dp_bounded_among", {"limit": level.limit})
-        spent.append(measure(store, level, noise, options, lengths))
-    progress("release", len(steps), len(steps))
-    store.run("dp_baskets_new")
-    for size in range(len(steps) - 1, 0, -1):
-        store.run(f"dp_baskets_l{size}")
-    store.run("dp_release")
+    progress("lengths", 0, 3)
+    lengths = measure_lengths(
+        store, "dp_count_lengths", "dp_noisy_lengths", steps[0], noise, LENGTHS
+    )
+    spent = [budget_row(steps[0], noise)]
+    progress("items", 1, 3)
+    share = kept_share(lengths, int(options["limit1"]))
+    spent.append(measure_items(store, steps[1], noise, options, share))
+    if len(steps) > 2:
+        progress("pairs", 2, 3)
+        spent += measure_pairs(store, steps, noise, options)
+    progress("release", 3, 3)
+    synthesize(store, len(steps) > 2)
     write_budget(store, float(options["epsilon"]), spent)
     if not params.keep_intermediate:
         scratch = ["dp_bounded", "dp_kept_items", "dp_baskets"]
-        scratch += [f"dp_candidates_l{s}" for s in range(2, len(steps))]
+        scratch += ["dp_candidates_l2"] if len(steps) > 2 else []
         store.drop_tables(*scratch, step="drop_intermediate")
-    levels = spent[1:]
+    pairs = spent[-1] if len(steps) > 2 else {"released": 0, "candidates": 0}
     return {
         "epsilon": float(options["epsilon"]),
         "epsilon_spent": round(sum(s["epsilon"] for s in spent), 12),
         "mechanism": noise.mechanism,
-        **{f"released_l{s['size']}": s["released"] for s in levels},
-        **{f"candidates_l{s['size']}": s["candidates"] for s in levels},
+        "released_l1": spent[1]["released"],
+        "released_l2": pairs["released"],
+        "candidates_l2": pairs["candidates"],
         "released_rows": store.count("release"),
     }
 
@@ -266,7 +313,7 @@ ALGORITHM = Algorithm(
     "dp",
     ReleaseKind.SYNTHETIC,
     run,
-    summary="differentially private baskets from noisy counts of items, pairs, triples",
+    summary="differentially private baskets from noisy counts of items and pairs",
     options=(
         Option(
             "epsilon",
@@ -275,35 +322,36 @@ ALGORITHM = Algorithm(
             "the privacy budget the whole run spends (smaller: more noise, more privacy)",
             minimum=0.001,
         ),
-        Option("max_size", int, 3, "largest itemset measured (1..3)", minimum=1),
+        Option("max_size", int, 2, "largest itemset measured (1: items only, 2: pairs)", minimum=1),
         Option(
             "split",
             str,
-            "0.05,0.35,0.35,0.25",
-            "the budget's shares for the length histogram and the counts of items, pairs, "
-            "triples (normalized over those used)",
+            "0.05,0.3,0.03,0.62",
+            "the budget's shares for the length histogram, the item counts, the kept items' "
+            "length histogram and the pair counts (normalized over those used)",
         ),
         Option("limit1", int, 3, "items a transaction contributes to the item counts", minimum=1),
         Option(
-            "limit2", int, 3, "kept items a transaction contributes to the pair counts", minimum=2
-        ),
-        Option("limit3", int, 3, "items a transaction contributes to the triple counts", minimum=3),
-        Option(
-            "false_positives",
-            float,
-            30.0,
-            "pairs and triples are released (and items, pairs seed the next level) from the "
-            "noisy count about this many of a level's absent candidates would pass",
-            minimum=0.001,
-        ),
-        Option(
-            "max_candidates",
+            "pair_items",
             int,
-            5_000,
-            "at most this many candidate pairs, and triples, are counted (the noisiest seeds "
-            "first; 5,000 measured better than 10^6 on BMS-WebView-1 and -2: fewer candidates, "
-            "lower threshold)",
-            minimum=1,
+            250,
+            "the items of largest noisy count whose pairs are all estimated (no threshold)",
+            minimum=2,
+        ),
+        Option(
+            "limit2",
+            int,
+            4,
+            "kept items a transaction contributes to the pair counts (a longer one: a sample)",
+            minimum=2,
+        ),
+        Option(
+            "longest",
+            int,
+            20,
+            "transactions of more kept items than this contribute no pair (their pairs would "
+            "cost C(length, 2) of noise)",
+            minimum=2,
         ),
         Option(
             "seed",
