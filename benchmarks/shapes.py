@@ -347,7 +347,7 @@ def print_runs(pairs: list[tuple[dict, dict | None]], against: str | None) -> No
                 "wall_s": new["wall_s"],
                 "cpu_s": new["cpu_s"],
                 "peak_mb": new["peak_rss_mb"],
-                "ncp_pct": round(100 * new["ncp"], 3),
+                "ncp_pct": None if new["ncp"] is None else round(100 * new["ncp"], 3),
                 "verified": new["verified"],
             }
         else:
