@@ -88,7 +88,8 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"# exit {code}; process CPU {cpu:.2f} s, wall {wall:.2f} s, peak {peak:.0f} MiB")
     print(
-        f"# importing run_cli {import_cpu:.2f} s CPU (commands load their modules lazily); statements {stmt_cpu:.2f} s CPU over "
+        f"# importing run_cli {import_cpu:.2f} s CPU (commands load their modules lazily); "
+        f"statements {stmt_cpu:.2f} s CPU over "
         f"{sum(int(r[0]) for r in totals.values())} statements; outside statements "
         f"(Python work, lazy imports) {cpu - import_cpu - stmt_cpu:.2f} s CPU"
     )
