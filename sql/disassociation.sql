@@ -350,6 +350,45 @@ LEFT JOIN joints AS j ON j.cluster = p.cluster
 LEFT JOIN shared_chunks AS s ON s.joint = j.joint
 ORDER BY p.cluster;
 
+-- name: cover_figures_refined
+-- `cover_figures` again after REFINE, which changes only the joint clusters, their shared
+-- chunks and the term chunks: each cluster's records, record-chunk rows and record chunks
+-- are read from the figures made on the same records and record chunks (the last cover
+-- check before REFINE), and only the shared rows are counted again, from the records of
+-- clusters in a joint cluster (not every record joined to every place once more).
+CREATE OR REPLACE TABLE cover_figures AS
+WITH places AS (
+    SELECT j.cluster, s.item, s.chunk AS shared
+    FROM dis_joint AS j
+    JOIN dis_shared AS s ON s.joint = j.joint
+), touched AS (
+    SELECT DISTINCT m.cluster, m.tid, p.shared
+    FROM dis_joint AS j
+    JOIN cluster_members AS m ON m.cluster = j.cluster
+    JOIN dis_tx AS t ON t.tid = m.tid
+    JOIN places AS p ON p.cluster = m.cluster AND p.item = t.item
+    ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
+), touched_rows AS (
+    SELECT cluster, count(*) AS shared_rows FROM touched GROUP BY cluster
+), terms AS (
+    SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
+), shared_chunks AS (
+    SELECT joint, count(DISTINCT chunk) AS chunks FROM dis_shared GROUP BY joint
+), joints AS (
+    SELECT j.joint, j.cluster,
+           sum(coalesce(r.shared_rows, 0)) OVER (PARTITION BY j.joint) AS shared_rows
+    FROM dis_joint AS j
+    LEFT JOIN touched_rows AS r ON r.cluster = j.cluster
+)
+SELECT f.cluster, f.size, f.chunk_rows, coalesce(t.terms, 0) AS terms,
+       coalesce(t.terms, 0) * least(f.size, $k - 1) AS term_cover, f.chunks, j.joint,
+       coalesce(j.shared_rows, 0) AS shared_rows, coalesce(s.chunks, 0) AS shared_chunks
+FROM cover_figures AS f
+LEFT JOIN terms AS t ON t.cluster = f.cluster
+LEFT JOIN joints AS j ON j.cluster = f.cluster
+LEFT JOIN shared_chunks AS s ON s.joint = j.joint
+ORDER BY f.cluster;
+
 -- name: cover_figures_read
 -- Every cluster's shape, in cluster order, as the driver reads it.
 SELECT cluster, size, chunk_rows, term_cover, terms, chunks, joint, shared_rows, shared_chunks

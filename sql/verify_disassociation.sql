@@ -137,15 +137,17 @@ WHERE p.item IS NULL OR r.item IS NULL;
 
 -- name: dv_projections
 -- Every record chunk is exactly the projection of its cluster's records on its domain, and
--- every shared chunk of its joint cluster's: the same multiset of non-empty subrecords.
+-- every shared chunk of its joint cluster's: the same multiset of non-empty subrecords. A
+-- record chunk's projections come from `dv_record_places` (each record occurrence already
+-- matched to the record chunks of its cluster releasing its item: the same join, made once
+-- for the term, cover and loss statements too); a shared chunk's from the joint cluster's
+-- domains (`dv_record_places` does not say which joint cluster a shared place belongs to).
 INSERT INTO dv_violations
 WITH released AS (
     SELECT kind, unit, chunk, list(item ORDER BY item) AS items
     FROM dv_rows
     GROUP BY kind, unit, chunk, "row"
 ), domains AS (
-    SELECT DISTINCT kind, unit, unit AS cluster, chunk, item FROM dv_rows WHERE kind = 'record'
-    UNION ALL
     SELECT DISTINCT s.kind, s.unit, j.cluster, s.chunk, s.item
     FROM dv_rows AS s
     JOIN joint_clusters AS j ON j.joint = s.unit
@@ -155,6 +157,11 @@ WITH released AS (
     FROM dv_records AS r
     JOIN domains AS d ON d.cluster = r.cluster AND d.item = r.item
     GROUP BY d.kind, d.unit, d.chunk, r.tid
+    UNION ALL
+    SELECT 'record', cluster, chunk, list(item ORDER BY item)
+    FROM dv_record_places
+    WHERE kind = 'record'
+    GROUP BY cluster, chunk, tid
 ), a AS (
     SELECT kind, unit, chunk, items, count(*) AS n FROM released GROUP BY ALL
 ), b AS (

@@ -99,9 +99,11 @@ class ClusterShape:
         return max(0, self.size - self.chunk_rows - self.term_cover)
 
 
-def shapes(store: Workspace, *, k: int, m: int) -> list[ClusterShape]:
-    """Every cluster's shape (`cover_figures`, one statement for all clusters)."""
-    store.run("cover_figures", {"k": k})
+def shapes(store: Workspace, *, k: int, m: int, refined: bool = False) -> list[ClusterShape]:
+    """Every cluster's shape (`cover_figures`, one statement for all clusters). `refined`:
+    only the joint clusters, shared and term chunks changed since the last call (REFINE), so
+    the record-chunk figures are kept and only the shared rows counted again."""
+    store.run("cover_figures_refined" if refined else "cover_figures", {"k": k})
     return [shape_of(row) for row in store.run("cover_figures_read").tuples(*SHAPE_COLUMNS)]
 
 
@@ -225,10 +227,11 @@ def make_safe(store: Workspace, *, k: int, m: int, rechunk: Callable[[], Any]) -
 
 def drop_unsafe_joints(store: Workspace, *, k: int, m: int) -> int:
     """After REFINE: a joint cluster whose shared chunks let a cover through is undone (its
-    clusters were safe without it). Returns how many were undone."""
+    clusters were safe without it). Returns how many were undone. Called after `make_safe`,
+    whose last `cover_figures` holds the record chunks REFINE leaves as they are."""
     dropped = 0
     while True:
-        found = shapes(store, k=k, m=m)
+        found = shapes(store, k=k, m=m, refined=True)
         bad = set(unsafe(found, k=k, m=m))
         joints = {c.joint for c in found if c.cluster in bad}
         if not joints:
