@@ -10,6 +10,9 @@ taxonomies, the release's cost: per QI the LM cost of the node closing a class's
                     >= s rows of the table; every row costs at least the cheapest such
                     generalization above it (found by a walk over every generalization holding
                     >= s rows).
+    lagrangian      a higher floor: such a partition has at most rows // s classes, so at most
+                    that many closures; a Lagrangian relaxation of choosing them (see
+                    `lagrangian_floor`); also below every partition into classes of >= s rows.
     mondrian-gain   Mondrian's binary cuts, top-down: a part is cut in two along one QI's leaf
                     order (preorder: a taxonomy's branches are ranges of it, a numeric QI's
                     values in order), both sides >= s rows, at the cut lowering the loss on the
@@ -25,6 +28,7 @@ paired with the rows at random). Python over the ~18,000 combinations, not the e
 measurement, not a release. Example:
 
     python benchmarks/rt_partitions.py --size 500 700 1000 1500
+    python benchmarks/rt_partitions.py --size 1000 --method lagrangian --rounds 300 --upper 0.4
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -89,24 +95,94 @@ def children(last: Sequence[int], node: int) -> list[int]:
     return out
 
 
-def floor(t: Table, size: int) -> float:
-    """The relational NCP no partition into classes of >= size rows goes below (see above)."""
-    attrs = len(t.cost)
-    best = [1.0] * len(t.weight)
+@dataclass(frozen=True)
+class Generalizations:
+    """Every generalization (a node per QI) holding >= size rows, as flat entries: the
+    combination `row[e]` lies under the generalization `gen[e]`, whose cost is `cost[gen[e]]`
+    (the mean over QIs of its nodes' costs: a class it closes costs that per row)."""
 
-    def walk(members: list[int], nodes: list[int], start: int, cost: float) -> None:
-        for i in members:
-            best[i] = min(best[i], cost)
+    cost: np.ndarray
+    row: np.ndarray
+    gen: np.ndarray
+
+
+def generalizations(t: Table, size: int) -> Generalizations:
+    """Walk down from the root, refining one QI to a child at a time (QIs in order, so each
+    generalization is met once), keeping those that hold >= size rows: the others' refinements
+    hold fewer still."""
+    attrs = len(t.cost)
+    leaves, weight = np.array(t.leaves, dtype=np.int64), np.array(t.weight, dtype=np.int64)
+    costs: list[float] = []
+    members: list[np.ndarray] = []
+
+    def walk(under: np.ndarray, nodes: list[int], start: int, cost: float) -> None:
+        costs.append(cost)
+        members.append(under)
         for a in range(start, attrs):
             for child in children(t.last[a], nodes[a]):
-                under = [i for i in members if child <= t.leaves[i][a] <= t.last[a][child]]
-                if sum(t.weight[i] for i in under) >= size:
+                inside = (leaves[under, a] >= child) & (leaves[under, a] <= t.last[a][child])
+                if weight[under[inside]].sum() >= size:
                     step = (t.cost[a][child] - t.cost[a][nodes[a]]) / attrs
-                    walk(under, [*nodes[:a], child, *nodes[a + 1 :]], a, cost + step)
+                    walk(under[inside], [*nodes[:a], child, *nodes[a + 1 :]], a, cost + step)
 
-    everyone = list(range(len(t.weight)))
-    walk(everyone, [0] * attrs, 0, sum(c[0] for c in t.cost) / attrs)
-    return sum(b * w for b, w in zip(best, t.weight, strict=True)) / t.rows
+    walk(np.arange(len(t.weight)), [0] * attrs, 0, sum(c[0] for c in t.cost) / attrs)
+    sizes = [len(m) for m in members]
+    return Generalizations(
+        np.array(costs), np.concatenate(members),
+        np.repeat(np.arange(len(costs)), sizes),
+    )  # fmt: skip
+
+
+def floor(t: Table, size: int, g: Generalizations | None = None) -> float:
+    """The relational NCP no partition into classes of >= size rows goes below: every row
+    costs at least the cheapest generalization above it holding >= size rows."""
+    g = g or generalizations(t, size)
+    best = np.ones(len(t.weight))
+    np.minimum.at(best, g.row, g.cost[g.gen])
+    return float((best * np.array(t.weight)).sum() / t.rows)
+
+
+def lagrangian_floor(
+    t: Table, size: int, rounds: int = 300, upper: float = 0.4, g: Generalizations | None = None
+) -> float:
+    """A higher floor, using that a partition into classes of >= size rows has at most
+    P = rows // size classes: their closures are at most P generalizations of the walk, every
+    row under one of them and costing its cost. Relaxing "every row under exactly one open
+    generalization" with a price u per row gives, for every u, a value no partition goes below:
+
+        L(u) = sum_r w_r u_r + (sum of the P most negative v_g),
+        v_g = sum over rows r under g of w_r min(0, cost_g - u_r);
+
+    the prices start at each row's cheapest cost (L = `floor`) and climb by subgradient steps
+    (Polyak's, towards `upper`, a relational NCP some release reached: it only sets the step).
+    The best L over the rounds."""
+    g = g or generalizations(t, size)
+    w = np.array(t.weight, dtype=float)
+    opened = min(t.rows // size, len(g.cost))
+    entry_cost, entry_w = g.cost[g.gen], w[g.row]
+    u = np.ones(len(w))
+    np.minimum.at(u, g.row, entry_cost)
+    best, theta, stall = -np.inf, 1.0, 0
+    for _ in range(rounds):
+        v = np.bincount(g.gen, weights=entry_w * np.minimum(0.0, entry_cost - u[g.row]),
+                        minlength=len(g.cost))  # fmt: skip
+        chosen = np.argpartition(v, opened - 1)[:opened]
+        value = float((w * u).sum() + v[chosen].sum())
+        if value > best + 1e-12:
+            best, stall = value, 0
+        else:
+            stall += 1
+            if stall >= 10:
+                theta, stall = theta / 2, 0
+        open_ = np.zeros(len(g.cost), dtype=bool)
+        open_[chosen[v[chosen] < 0]] = True
+        used = open_[g.gen] & (entry_cost < u[g.row])
+        grad = w * (1 - np.bincount(g.row[used], minlength=len(w)))
+        norm = float((grad * grad).sum())
+        if norm == 0:
+            break
+        u = u + theta * max(upper * t.rows - value, 0.0) / norm * grad
+    return best / t.rows
 
 
 Split = tuple[int, int]  # (attribute, last leaf of the left side)
@@ -247,7 +323,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, nargs="+", default=[500, 700, 1000, 1500])
     ap.add_argument("--method", nargs="+", default=["floor", *METHODS],
-                    choices=["floor", *METHODS])  # fmt: skip
+                    choices=["floor", "lagrangian", *METHODS])  # fmt: skip
+    ap.add_argument("--rounds", type=int, default=300, help="Subgradient rounds (lagrangian).")
+    ap.add_argument("--upper", type=float, default=0.4,
+                    help="A relational NCP some release reached (lagrangian's step only).")  # fmt: skip
     args = ap.parse_args()
     t = load_adult()
     print(f"{t.rows} rows, {len(t.weight)} combinations of QI values")
@@ -258,6 +337,9 @@ def main() -> None:
             start = time.process_time()
             if method == "floor":
                 value, shape = floor(t, size), ("", "", "")
+            elif method == "lagrangian":
+                value = lagrangian_floor(t, size, args.rounds, args.upper)
+                shape = (f"<={t.rows // size}", "", "")
             else:
                 classes = mondrian(t, size, METHODS[method])
                 value = relational_ncp(t, classes)

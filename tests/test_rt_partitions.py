@@ -83,6 +83,30 @@ def test_floor_is_below_every_partition(rows, size):
 
 
 @settings(max_examples=60, deadline=None)
+@given(ROWS, st.integers(1, 3), st.floats(0.1, 1.0))
+def test_lagrangian_floor_is_below_every_partition_and_not_below_the_floor(rows, size, upper):
+    if len(rows) < size:
+        return
+    t = table(rows)
+    value = rp.lagrangian_floor(t, size, rounds=40, upper=upper)
+    assert rp.floor(t, size) - 1e-9 <= value <= best_partition(t, size) + 1e-9
+
+
+def test_lagrangian_floor_uses_the_number_of_classes():
+    # f3, f4, m1, m3, m4 in classes of >= 2 rows: at most 2 classes. Generalizations holding 2
+    # rows or more, per row cost (sex, age averaged): (f, [3-4]) {f3, f4} 1/6, (m, [3-4])
+    # {m3, m4} 1/6, (m, *) {m1, m3, m4} 1/2, (*, 3) and (*, 4) 1/2, (*, [3-4]) 2/3, (*, *) 1.
+    t = table([("f", "3"), ("f", "4"), ("m", "1"), ("m", "3"), ("m", "4")])
+    # floor: f3, f4, m3, m4 at 1/6, m1 at 1/2: (4/6 + 1/2) / 5 = 7/30.
+    assert abs(rp.floor(t, 2) - 7 / 30) < 1e-12
+    # m1's class is closed by (m, *) or (*, *), f3's by one holding no other man but m3/m4's:
+    # two classes leave {f3, f4} at (f, [3-4]) and {m1, m3, m4} at (m, *): (2/6 + 3/2) / 5.
+    assert abs(best_partition(t, 2) - 11 / 30) < 1e-12
+    # the Lagrangian floor sees the cap of two classes and reaches it.
+    assert abs(rp.lagrangian_floor(t, 2, rounds=100) - 11 / 30) < 1e-3
+
+
+@settings(max_examples=60, deadline=None)
 @given(ROWS, st.integers(1, 3), st.sampled_from(sorted(rp.METHODS)))
 def test_mondrian_partitions_into_classes_of_size(rows, size, method):
     if len(rows) < size:
