@@ -346,7 +346,7 @@ def main() -> None:
                 sizes = sorted(sum(t.weight[i] for i in c) for c in classes)
                 shape = (str(len(classes)), str(sizes[0]), str(sizes[-1]))
             cpu = time.process_time() - start
-            print(f"{size:5d} {method:16} {shape[0]:>7} {value:8.3f} {shape[1]:>8} {shape[2]:>8} "
+            print(f"{size:5d} {method:16} {shape[0]:>7} {value:8.4f} {shape[1]:>8} {shape[2]:>8} "
                   f"{cpu:6.1f}", flush=True)  # fmt: skip
 
 
