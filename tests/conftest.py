@@ -51,7 +51,9 @@ def shared_data() -> Path:
 # Issue 43 added the next longest (9-196 s each at load 24, then 8-27 s at load 17, from the
 # quick loop's --durations=60: hypothesis against brute forces, plans on deep hierarchies,
 # whole CLI runs replaced, evaluated, replayed, reported), so that the quick loop keeps under
-# 3 minutes on 2 cores.
+# 3 minutes on 2 cores. The next twelve (hypothesis against brute forces and exact counts, whole
+# CLI runs compared and swept: 8-65 s each at load 9, 1.5-5 % of the quick loop each, measured
+# with --durations=0 on ffa194b) joined them in the second round (#43).
 SPARK_MODULES = {"test_spark.py", "test_spark_cluster.py", "test_spark_lock.py"}
 SLOW = {
     "tests/test_cli.py::test_a_stored_run_can_be_listed_replayed_and_measured",
@@ -70,6 +72,7 @@ SLOW = {
     "tests/test_clump.py::test_the_order_follows_coarsened_top_counts_then_length",
     "tests/test_disassociation.py::test_cover_bound_is_exact_against_enumeration",
     "tests/test_disassociation.py::test_random_data_verifies_and_keeps_the_promise",
+    "tests/test_disassociation.py::test_the_enumeration_up_to_record_order_finds_what_every_order_finds",
     "tests/test_disassociation_cli.py::test_compare_and_sweep_take_disassociation_beside_others",
     "tests/test_disassociation_cli.py::test_stored_run_verify_metrics_evaluate_report_reconstruct",
     "tests/test_disassociation_terms.py::test_the_algorithms_releases_pin_nothing",
@@ -173,6 +176,18 @@ SLOW = {
     "tests/test_user_files.py::test_written_files_honour_the_umask_and_a_replaced_file_keeps_its_mode",
     "tests/test_verify.py::test_verifier_and_metrics_agree_with_reference",
     "tests/test_verify_repeats.py::test_random_releases_with_repeats_are_judged_as_before",
+    "tests/test_rt_merge.py::test_every_merged_release_passes_the_brute_force",
+    "tests/test_estimate_evaluate.py::test_estimate_on_the_file_answers_as_evaluate_on_the_run",
+    "tests/test_evaluate_dis_parts.py::test_part_rows_match_a_count_over_the_rows",
+    "tests/test_rt_pairs.py::test_random_item_rows_give_the_one_table_release_and_pass_brute_force",
+    "tests/test_dp_mechanism.py::test_with_the_noisy_values_fixed_the_data_changes_nothing",
+    "tests/test_dp_mechanism.py::test_neighbours_change_each_level_by_its_sensitivity_at_most",
+    "tests/test_dp_cli.py::test_the_release_flows_through_every_judging_command",
+    "tests/test_disassociation_speed.py::test_named_m2_statements_match_the_builders",
+    "tests/test_rt_report.py::test_compare_puts_runs_side_by_side_with_their_trade_off",
+    "tests/test_rt_report.py::test_compare_takes_a_transaction_run_beside_them",
+    "tests/test_rt_report.py::test_a_tampered_release_reports_fail",
+    "tests/test_rt_sweep.py::test_sweep_points_are_the_runs_anonymize_rt_makes",
 }
 
 

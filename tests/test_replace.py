@@ -8,12 +8,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
 import pytest
-from helpers.cli import EX, as_from_a_terminal, cli, fig2, holding, interrupt
+from helpers.cli import EX, as_from_a_terminal, cli, fig2, holding, interrupt, working
 from helpers.user_files import baskets
 
 from setanon_sql.errors import ExitCode
@@ -134,7 +133,7 @@ def test_a_signal_during_the_replacement_keeps_the_run(tmp_path, sig, code):
         text=True,
     )
     holding(proc, db)
-    time.sleep(2)  # into the work
+    working(proc, 2.0)  # into the work: 2 CPU seconds past opening the database (of ~23)
     interrupt(proc, sig, code)
     assert snapshot(db, "r") == before
     con = duckdb.connect(str(db), read_only=True)

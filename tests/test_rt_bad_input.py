@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from setanon_sql.errors import ExitCode
-from tests.helpers.cli import cli
+from tests.helpers.cli import cli, copied
 
 TREE = "child,parent\na,A\nb,A\nc,B\nd,B\nA,*\nB,*\n"
 GOOD = "sex,items\nF,a;b\nF,a\nM,c\nM,c;d\n"
@@ -66,14 +66,25 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("given", "extra", "code", "says"), CASES)
-def test_bad_input_is_one_line_writes_nothing_and_loses_no_run(tmp_path, given, extra, code, says):
-    (tmp_path / "h.csv").write_text(TREE)
-    (tmp_path / "good.csv").write_text(GOOD)
-    earlier = tmp_path / "earlier.csv"
-    r = _rt(tmp_path, tmp_path / "good.csv", "--run", "r", "-o", earlier, "-q")
+@pytest.fixture(scope="module")
+def earlier_run(tmp_path_factory) -> Path:
+    """A database with the run `r` of GOOD and its file `earlier.csv`, made once for the
+    module: each case replaces `r` in its own copy (the same run it made itself before)."""
+    folder = tmp_path_factory.mktemp("earlier")
+    (folder / "h.csv").write_text(TREE)
+    (folder / "good.csv").write_text(GOOD)
+    r = _rt(folder, folder / "good.csv", "--run", "r", "-o", folder / "earlier.csv", "-q")
     assert r.code == 0, r.stderr
+    return folder
+
+
+@pytest.mark.parametrize(("given", "extra", "code", "says"), CASES)
+def test_bad_input_is_one_line_writes_nothing_and_loses_no_run(
+    tmp_path, earlier_run, given, extra, code, says
+):
+    earlier = copied(earlier_run, tmp_path) / "earlier.csv"
     kept = earlier.read_text()
+    assert kept.startswith("sex,items\n") and kept.count("\n") == 5  # the run's 4 rows
     out = tmp_path / "out.csv"
     r = _rt(tmp_path, _table(tmp_path, given), *extra, "--run", "r", "--replace", "-o", out)
     assert r.code == code, (r.code, r.stderr)

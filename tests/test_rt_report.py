@@ -13,7 +13,7 @@ import pytest
 from setanon_sql.errors import ExitCode
 from setanon_sql.relational.rt_report import qi_losses
 from setanon_sql.store.database import Store
-from tests.helpers.cli import EX, cli
+from tests.helpers.cli import EX, cli, copied
 
 TREE = "child,parent\na,A\nb,A\nc,B\nd,B\nA,*\nB,*\n"
 TABLE = "sex,age,items\nF,30,a;b\nF,30,a\nM,30,c\nM,31,c;d\n"
@@ -21,10 +21,18 @@ PROBES = ("--queries", 20, "--targets", 20)
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(runs, tmp_path):
+    """Each test's own copy of the database of `runs` (a test may add runs or tamper)."""
+    return copied(runs, tmp_path) / "w.duckdb"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
     """A run `r`: classes F {30, 30} and M {30, 31}, k=2, m=1: sex exact, the M class's ages
     released as '*' (age NCP 2/4 = 0.5, relational 0.25); F's b held once goes up to A, which
-    covers a, M's d up to B covering c: every item at a node of 2 of 4 leaves, item NCP 1/3."""
+    covers a, M's d up to B covering c: every item at a node of 2 of 4 leaves, item NCP 1/3.
+    And `r4`, k=4. Made once for the module, in its folder."""
+    tmp_path = tmp_path_factory.mktemp("runs")
     (tmp_path / "t.csv").write_text(TABLE)
     (tmp_path / "h.csv").write_text(TREE)
     db = tmp_path / "w.duckdb"
@@ -35,7 +43,7 @@ def db(tmp_path):
             "-k", k, "-m", 1, "--db", db, "--run", run, "-q",
         )  # fmt: skip
         assert r.code == 0, r.stderr
-    return db
+    return tmp_path
 
 
 def _text(path) -> str:

@@ -7,12 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
 import pytest
-from helpers.cli import as_from_a_terminal, holding, interrupt
+from helpers.cli import as_from_a_terminal, holding, interrupt, working
 from helpers.user_files import baskets, user_db, user_objects
 
 
@@ -40,7 +39,7 @@ def test_a_signal_mid_run_leaves_nothing_partial(tmp_path, sig, code):
         preexec_fn=as_from_a_terminal,
     )
     holding(proc, db)
-    time.sleep(2)  # into the work
+    working(proc, 2.0)  # into the work: 2 CPU seconds past opening the database (of ~23)
     interrupt(proc, sig, code)
     assert not out.exists()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rel.csv")]

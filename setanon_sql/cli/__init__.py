@@ -9,6 +9,7 @@ and a mistyped option answer at once.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import sys
 
@@ -96,11 +97,23 @@ def run_cli(args: list[str] | None = None) -> int:
 DEBUG_ENV = "SETANON_DEBUG"
 
 
+@functools.cache
+def _command() -> typer.core.TyperGroup:
+    """The click command, built from the app once per process. `app(...)` builds it anew on
+    every call (every command's signature read and its annotations evaluated, about 60 ms of
+    CPU), which in-process callers such as the tests' `cli` helper paid per command; the app
+    is complete once this module has imported its commands. (With pretty exceptions off,
+    `app(...)`'s own exception hook adds nothing.)"""
+    command = typer.main.get_command(app)
+    assert isinstance(command, typer.core.TyperGroup)
+    return command
+
+
 def _run(args: list[str] | None, debug: bool) -> int:
     from ..errors import ExitCode, SetAnonError
 
     try:
-        code = int(app(prog_name="setanon", args=args, standalone_mode=False) or 0)
+        code = int(_command().main(args=args, prog_name="setanon", standalone_mode=False) or 0)
         # typer turns Ctrl-C (and our SIGTERM) into exit code 130 after every cleanup ran
         return _interrupted() if code == int(ExitCode.INTERRUPTED) else code
     except typer.Abort:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -80,3 +81,35 @@ def interrupt(proc: subprocess.Popen, sig: int, code: int, *, group: bool = Fals
     assert proc.returncode == code, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: "), err
     return err
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, all threads) a live process has spent so far."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "; comm may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def working(proc: subprocess.Popen, seconds: float, *, timeout: float = 300) -> None:
+    """Wait until the child has spent `seconds` more CPU time: a point inside its work that does
+    not move with the machine's load, as a fixed sleep does (on a loaded machine a 2 s sleep
+    after start-up may land before the work; on a fast quiet one, after it ended)."""
+    until = None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        with suppress(OSError):  # the process may end between the poll and the read
+            spent = cpu_seconds(proc.pid)
+            until = spent + seconds if until is None else until
+            if spent >= until:
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"the process spent less than {seconds} s of CPU in {timeout} s")
+
+
+def copied(template: Path, into: Path) -> Path:
+    """Copy the files of a folder a module-scoped fixture made once (a database holding an
+    earlier run, its files) into a test's own folder, which the test may then change."""
+    for f in template.iterdir():
+        shutil.copy2(f, into / f.name)
+    return into
