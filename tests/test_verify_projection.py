@@ -8,7 +8,6 @@ projections from `dv_record_places` rather than joining the records again)."""
 from __future__ import annotations
 
 import itertools
-
 from collections import Counter
 
 from hypothesis import HealthCheck, assume, given, settings
