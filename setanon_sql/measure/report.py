@@ -215,7 +215,9 @@ def _render_dp(report: dict[str, Any]) -> str:
     mechanism) and what was checked of it, utility, exposure (measured, judged by no k)."""
     ev, verdict, model = report["evaluation"], report["verified"], report["evaluation"]["model"]
     unused = ("k", "m")  # recorded defaults the algorithm never reads
-    params = {k: v for k, v in report["info"].items() if v not in (None, "None") and k not in unused}
+    params = {
+        k: v for k, v in report["info"].items() if v not in (None, "None") and k not in unused
+    }
     problems = "; ".join(verdict["problems"])
     promised = [model["epsilon"], verdict["epsilon_spent"], verdict["measurements"]]
     promised.append(model["mechanism"])
