@@ -106,7 +106,7 @@ def dp_promise(store: Store, run: str, params: dict, algorithm: str) -> Promise:
         model="dp",
         algorithm=algorithm,
         kind=kind_of(store, run),
-        epsilon=None if epsilon is None else float(epsilon),
+        epsilon=float(epsilon) if isinstance(epsilon, (int, float)) else None,
         epsilon_spent=None if spent in (None, "None") else float(spent),
         mechanism=info.get("mechanism"),
     )
