@@ -21,11 +21,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from child import setanon, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -34,28 +33,6 @@ DATA = {
     "wv1": SHARED / "bms-webview-1.spmf.txt",
     "mushroom": SHARED / "mushroom.dat",
 }
-
-
-def timed(cmd: list[str]) -> dict:
-    """Run one command as a child process: wall and CPU seconds and peak RSS (MB) of that
-    child alone (os.wait4 reports its own resource use)."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if child.returncode != 0:
-        raise SystemExit(f"failed ({child.returncode}): {' '.join(cmd)}\n{stderr}")
-    cpu = usage.ru_utime + usage.ru_stime
-    return {"wall": wall, "cpu": cpu, "rss_mb": usage.ru_maxrss / 1024, "stdout": stdout}
-
-
-def setanon(*args: str) -> list[str]:
-    return [sys.executable, "-m", "setanon_sql", *args]
 
 
 def options(args: argparse.Namespace) -> list[str]:

@@ -32,40 +32,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from child import setanon, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 DATA = {"wv1": SHARED / "bms-webview-1.spmf.txt", "wv2": SHARED / "bms-webview-2.spmf.txt"}
 TREE = ["--fanout", "5", "--order", "id"]
-
-
-def timed(cmd: list[str]) -> dict:
-    """Run one command as a child process: wall and CPU seconds and peak RSS (MB) of that
-    child alone (os.wait4 reports its own resource use)."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if code != 0:
-        raise SystemExit(f"failed ({code}): {' '.join(cmd)}\n{stderr}")
-    cpu = usage.ru_utime + usage.ru_stime
-    return {"wall": wall, "cpu": cpu, "rss_mb": usage.ru_maxrss / 1024, "stdout": stdout}
-
-
-def setanon(*args: str) -> list[str]:
-    return [sys.executable, "-m", "setanon_sql", *args]
 
 
 def are(evaluated: dict) -> dict[str, float]:

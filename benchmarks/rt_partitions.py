@@ -41,6 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
+from setanon_sql.store.hierarchy import preorder_children
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 TAX = ROOT / "examples" / "adult"
@@ -86,15 +88,6 @@ def relational_ncp(t: Table, classes: Sequence[Sequence[int]]) -> float:
     return sum(class_cost(t, c) for c in classes) / t.rows
 
 
-def children(last: Sequence[int], node: int) -> list[int]:
-    """A node's children in preorder."""
-    out, child = [], node + 1
-    while child <= last[node]:
-        out.append(child)
-        child = last[child] + 1
-    return out
-
-
 @dataclass(frozen=True)
 class Generalizations:
     """Every generalization (a node per QI) holding >= size rows, as flat entries: the
@@ -119,7 +112,7 @@ def generalizations(t: Table, size: int) -> Generalizations:
         costs.append(cost)
         members.append(under)
         for a in range(start, attrs):
-            for child in children(t.last[a], nodes[a]):
+            for child in preorder_children(t.last[a], nodes[a]):
                 inside = (leaves[under, a] >= child) & (leaves[under, a] <= t.last[a][child])
                 if weight[under[inside]].sum() >= size:
                     step = (t.cost[a][child] - t.cost[a][nodes[a]]) / attrs

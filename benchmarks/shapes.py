@@ -174,8 +174,10 @@ def release_md5(store: Any, run: str) -> str:
     disassociated run has no `release` table: its chunk tables' rows are fingerprinted instead
     (internal ids, stable while the encoding is)."""
     with store.in_run(run):
-        if store.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'dis_chunk' "
-                "AND schema_name = current_schema()"):
+        if store.scalar(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'dis_chunk' "
+            "AND schema_name = current_schema()"
+        ):
             parts = [
                 str(
                     store.scalar(
@@ -397,6 +399,49 @@ def print_statements(
     print_table(rows, cols)
 
 
+def print_tables(
+    header: str | None, pairs: list[tuple[dict, dict | None]], against: str | None, slowest: int
+) -> None:
+    """The run table and the statement table, the same whether just run or read back."""
+    if header is not None:
+        print(header)
+    print_runs(pairs, against)
+    print_statements(pairs, against, slowest)
+
+
+def write_json(
+    path: Path, header: str, pairs: list[tuple[dict, dict | None]], against: str | None
+) -> None:
+    """Every run's figures with what `--from-json` needs to print the same tables: the
+    header line and the REV they were run against."""
+    runs = [{"new": a, "old": b} for a, b in pairs]
+    path.write_text(json.dumps({"header": header, "against": against, "runs": runs}, indent=1))
+
+
+def read_json(
+    files: list[str], against: str | None = None
+) -> tuple[str | None, str | None, list[tuple[dict, dict | None]]]:
+    """(header, REV, pairs) of `write_json` files; a file of an older version (a bare list of
+    runs) names no REV, so its runs against one are labelled `against` or "REV". Files run
+    against different REVs are refused: one table has one REV column."""
+    headers, revs, pairs = [], set(), []
+    for f in files:
+        data = json.loads(Path(f).read_text())
+        runs = data["runs"] if isinstance(data, dict) else data
+        pairs += [(r["new"], r["old"]) for r in runs]
+        if isinstance(data, dict):
+            headers.append(data.get("header"))
+            revs.add(data.get("against"))
+        elif any(r["old"] is not None for r in runs):
+            revs.add(against or "REV")
+    revs.discard(None)
+    if against is None and len(revs) > 1:
+        raise SystemExit(f"--from-json: files run against different commits: {sorted(revs)}")
+    rev = against or (revs.pop() if revs else None)
+    header = headers[0] if len(headers) == 1 and headers[0] else None
+    return header, rev, pairs
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--datasets", nargs="+", choices=sorted(SHAPES), default=list(SHAPES))
@@ -431,25 +476,22 @@ def main() -> None:
         print(json.dumps(one(args)))
         return
     if args.from_json:
-        pairs = [
-            (r["new"], r["old"]) for f in args.from_json for r in json.loads(Path(f).read_text())
-        ]
-        print_runs(pairs, args.against)
-        print_statements(pairs, args.against, args.statements)
+        header, against, pairs = read_json(args.from_json, args.against)
+        print_tables(header, pairs, against, args.statements)
         return
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip()  # fmt: skip
-    print(f"# {platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"HEAD {head}" + (f" against {args.against}" if args.against else ""))  # fmt: skip
+    header = (f"# {platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, "
+              f"HEAD {head}" + (f" against {args.against}" if args.against else ""))  # fmt: skip
+    print(header)
     if args.against:
         with Worktree(args.against) as rev_code:
             pairs = matrix(args, rev_code)
     else:
         pairs = matrix(args, None)
     if args.json:
-        Path(args.json).write_text(json.dumps([{"new": a, "old": b} for a, b in pairs], indent=1))
-    print_runs(pairs, args.against)
-    print_statements(pairs, args.against, args.statements)
+        write_json(Path(args.json), header, pairs, args.against)
+    print_tables(None, pairs, args.against, args.statements)
 
 
 if __name__ == "__main__":

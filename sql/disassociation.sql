@@ -298,10 +298,10 @@ ANTI JOIN (
 ) AS s ON s.cluster = m.cluster AND s.item = t.item;
 
 -- name: cover_figures
--- The cover check of every cluster (see cover.py): its records, its record-chunk rows
--- (records x chunks they touch), its term chunk's terms and the coverage they may give
--- (each in at most min(size, $k - 1) records), its record chunks, and its joint cluster
--- with that joint's shared rows and shared chunks.
+-- The cover check's figures of every cluster's own records (see cover.py): its records, its
+-- record-chunk rows (records x chunks they touch), its record chunks and its shared rows
+-- (records x shared chunks of its joint cluster they touch). `cover_figures_read` adds the
+-- term chunk and the joint cluster, which both this and `cover_figures_refined` leave to it.
 CREATE OR REPLACE TABLE cover_figures AS
 WITH places AS (
     SELECT cluster, item, chunk, NULL::INTEGER AS shared FROM dis_chunk
@@ -322,38 +322,21 @@ WITH places AS (
     SELECT cluster, count(chunk) AS chunk_rows, count(shared) AS shared_rows
     FROM touched
     GROUP BY cluster
-), shapes AS (
-    -- n as released (`clusters`): a record never loses its last term to suppression
-    SELECT z.cluster, z.size, coalesce(r.chunk_rows, 0) AS chunk_rows,
-           coalesce(r.shared_rows, 0) AS shared_rows
-    FROM sizes AS z
-    LEFT JOIN touched_rows AS r ON r.cluster = z.cluster
-), terms AS (
-    SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
 ), chunks AS (
     SELECT cluster, count(DISTINCT chunk) AS chunks FROM dis_chunk GROUP BY cluster
-), shared_chunks AS (
-    SELECT joint, count(DISTINCT chunk) AS chunks FROM dis_shared GROUP BY joint
-), joints AS (
-    SELECT j.joint, j.cluster, sum(p.shared_rows) OVER (PARTITION BY j.joint) AS shared_rows
-    FROM dis_joint AS j
-    JOIN shapes AS p ON p.cluster = j.cluster
 )
-SELECT p.cluster, p.size, p.chunk_rows, coalesce(t.terms, 0) AS terms,
-       coalesce(t.terms, 0) * least(p.size, $k - 1) AS term_cover,
-       coalesce(c.chunks, 0) AS chunks, j.joint, coalesce(j.shared_rows, 0) AS shared_rows,
-       coalesce(s.chunks, 0) AS shared_chunks
-FROM shapes AS p
-LEFT JOIN terms AS t ON t.cluster = p.cluster
-LEFT JOIN chunks AS c ON c.cluster = p.cluster
-LEFT JOIN joints AS j ON j.cluster = p.cluster
-LEFT JOIN shared_chunks AS s ON s.joint = j.joint
-ORDER BY p.cluster;
+-- n as released (`clusters`): a record never loses its last term to suppression
+SELECT z.cluster, z.size, coalesce(r.chunk_rows, 0) AS chunk_rows,
+       coalesce(c.chunks, 0) AS chunks, coalesce(r.shared_rows, 0) AS shared_rows
+FROM sizes AS z
+LEFT JOIN touched_rows AS r ON r.cluster = z.cluster
+LEFT JOIN chunks AS c ON c.cluster = z.cluster
+ORDER BY z.cluster;
 
 -- name: cover_figures_refined
 -- `cover_figures` again after REFINE, which changes only the joint clusters, their shared
 -- chunks and the term chunks: each cluster's records, record-chunk rows and record chunks
--- are read from the figures made on the same records and record chunks (the last cover
+-- are kept from the figures made on the same records and record chunks (the last cover
 -- check before REFINE), and only the shared rows are counted again, from the records of
 -- clusters in a joint cluster (not every record joined to every place once more).
 CREATE OR REPLACE TABLE cover_figures AS
@@ -370,30 +353,34 @@ WITH places AS (
     ANTI JOIN dis_suppressed AS x ON x.tid = t.tid AND x.item = t.item
 ), touched_rows AS (
     SELECT cluster, count(*) AS shared_rows FROM touched GROUP BY cluster
-), terms AS (
+)
+SELECT f.cluster, f.size, f.chunk_rows, f.chunks, coalesce(r.shared_rows, 0) AS shared_rows
+FROM cover_figures AS f
+LEFT JOIN touched_rows AS r ON r.cluster = f.cluster
+ORDER BY f.cluster;
+
+-- name: cover_figures_read
+-- Every cluster's shape, in cluster order, as the driver reads it: its own figures
+-- (`cover_figures`), its term chunk's terms and the coverage they may give (each in at most
+-- min(size, $k - 1) records), and its joint cluster with that joint's shared rows and shared
+-- chunks.
+WITH terms AS (
     SELECT cluster, count(*) AS terms FROM dis_term GROUP BY cluster
 ), shared_chunks AS (
     SELECT joint, count(DISTINCT chunk) AS chunks FROM dis_shared GROUP BY joint
 ), joints AS (
-    SELECT j.joint, j.cluster,
-           sum(coalesce(r.shared_rows, 0)) OVER (PARTITION BY j.joint) AS shared_rows
+    SELECT j.joint, j.cluster, sum(f.shared_rows) OVER (PARTITION BY j.joint) AS shared_rows
     FROM dis_joint AS j
-    LEFT JOIN touched_rows AS r ON r.cluster = j.cluster
+    JOIN cover_figures AS f ON f.cluster = j.cluster
 )
-SELECT f.cluster, f.size, f.chunk_rows, coalesce(t.terms, 0) AS terms,
-       coalesce(t.terms, 0) * least(f.size, $k - 1) AS term_cover, f.chunks, j.joint,
-       coalesce(j.shared_rows, 0) AS shared_rows, coalesce(s.chunks, 0) AS shared_chunks
+SELECT f.cluster, f.size, f.chunk_rows, coalesce(t.terms, 0) * least(f.size, $k - 1) AS term_cover,
+       coalesce(t.terms, 0) AS terms, f.chunks, j.joint, coalesce(j.shared_rows, 0) AS shared_rows,
+       coalesce(s.chunks, 0) AS shared_chunks
 FROM cover_figures AS f
 LEFT JOIN terms AS t ON t.cluster = f.cluster
 LEFT JOIN joints AS j ON j.cluster = f.cluster
 LEFT JOIN shared_chunks AS s ON s.joint = j.joint
 ORDER BY f.cluster;
-
--- name: cover_figures_read
--- Every cluster's shape, in cluster order, as the driver reads it.
-SELECT cluster, size, chunk_rows, term_cover, terms, chunks, joint, shared_rows, shared_chunks
-FROM cover_figures
-ORDER BY cluster;
 
 -- name: dis_chunk_figures
 -- The clusters, record chunks and terms in record chunks as they stand.

@@ -50,3 +50,15 @@ def test_refined_shapes_equal_the_full_statements(data, k):
     except InfeasibleError:
         return
     assert refined == full
+
+
+def test_term_and_joint_figures_written_once():
+    """The term chunk's and the joint cluster's part of a shape is counted in one place
+    (`cover_figures_read`), which the full and the refined statement both leave to it: the two
+    differ only in how they count a cluster's own rows."""
+    from setanon_sql.engine.sqlfiles import statement
+
+    own = [statement(n).sql for n in ("cover_figures", "cover_figures_refined")]
+    read = statement("cover_figures_read").sql
+    for table in ("dis_term", "term_cover", "shared_chunks"):
+        assert table in read and not any(table in text for text in own), table

@@ -71,6 +71,13 @@ def ctx(tmp_path_factory) -> dict[str, Path]:
     }  # fmt: skip
 
 
+def rt_line(command: str, c: dict[str, Path]) -> list[object]:
+    """The table-with-items arguments `anonymize-rt` and `sweep-rt` share: the rt table, its
+    QI and taxonomy, the items column and hierarchy, k=2 and m=1."""
+    return [command, c["rt"], "--qi", "sex", "-t", f"sex={c['sex']}", "--items", "items",
+            "-H", c["items"], "-k", 2, "-m", 1]  # fmt: skip
+
+
 def base(command: str, c: dict[str, Path]) -> list[object]:
     """A command line of `command` that succeeds as it is."""
     d, db = c["dir"], c["db"]
@@ -124,42 +131,8 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             2,
             "-q",
         ],  # fmt: skip
-        "anonymize-rt": [
-            "anonymize-rt",
-            c["rt"],
-            "--qi",
-            "sex",
-            "-t",
-            f"sex={c['sex']}",
-            "--items",
-            "items",
-            "-H",
-            c["items"],
-            "-k",
-            2,
-            "-m",
-            1,
-            "-q",
-        ],
-        "sweep-rt": [
-            "sweep-rt",
-            c["rt"],
-            "--qi",
-            "sex",
-            "-t",
-            f"sex={c['sex']}",
-            "--items",
-            "items",
-            "-H",
-            c["items"],
-            "-k",
-            2,
-            "-m",
-            1,
-            "--class-size",
-            2,
-            "--json",
-        ],  # fmt: skip
+        "anonymize-rt": [*rt_line("anonymize-rt", c), "-q"],
+        "sweep-rt": [*rt_line("sweep-rt", c), "--class-size", 2, "--json"],
         "reconstruct": ["reconstruct", "d", "--db", db, "-o", d / "rec.csv"],
         "estimate": ["estimate", c["release"], "-H", FIG2_H, "-i", "a1 b1"],
         "hierarchy build": ["hierarchy", "build", FIG2, "--fanout", 2, "-o", d / "h.csv"],

@@ -125,3 +125,13 @@ def test_closure_is_the_package_s():
         for hi in range(lo, AGE.size):
             if AGE.is_leaf(lo) and AGE.is_leaf(hi):
                 assert rp.closure(AGE.last, AGE.parent, lo, hi) == closure(AGE, lo, hi)
+
+
+def test_tree_walk_is_the_librarys() -> None:
+    """The benchmark's Mondrian cuts walk the QI trees with the library's own preorder walk, so
+    the floor it reports is over the same children the release generalizes to (no twin)."""
+    from setanon_sql.store import hierarchy
+
+    assert rp.preorder_children is hierarchy.preorder_children
+    assert not hasattr(rp, "children")
+    assert rp.preorder_children(AGE.last, 0) == AGE.children(0)

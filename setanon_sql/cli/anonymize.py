@@ -148,7 +148,7 @@ def anonymize_cmd(
         )
         spark = (spark_master, spark_warehouse)
         summary = anonymize_spark(src, hier, db, spark, params, output, sql_log, per_transaction)
-        return emit(summary, as_json, "release (verified)", quiet=quiet)
+        return emit(summary, as_json, verdict_title(algorithm), quiet=quiet)
     read = inputs(src, hier, dbo)
     refuse_release_options(params, output, files, per_transaction, output_table)
     from ..algorithms import get
@@ -166,7 +166,16 @@ def anonymize_cmd(
     summary = run_summary(result, output)
     if output_table is not None:
         summary["output_table"] = output_table
-    emit(summary, as_json, "release (verified)", quiet=quiet)
+    emit(summary, as_json, verdict_title(params.algorithm), quiet=quiet)
+
+
+def verdict_title(algorithm: str) -> str:
+    """The summary's title: what the tool checked of the release. A differentially private
+    one is checked by its budget record only (#44): no output proves its promise."""
+    from ..algorithms import get
+    from ..runs import DP_CHECKED
+
+    return f"release: {DP_CHECKED}" if get(algorithm).model == "dp" else "release (verified)"
 
 
 def _disassociates(algorithm: str) -> bool:

@@ -116,10 +116,13 @@ def verify_cmd(
     if as_json:
         typer.echo(json.dumps(data | {"examples": shown}, default=str))
     elif not quiet:
+        from ..runs import DP_CHECKED
+
+        passed = DP_CHECKED if report.model == "dp" else "passed"  # what was checked (#44)
         emit(
             {key: v for key, v in data.items() if key != "schema"},
             False,
-            "verification: " + ("passed" if report.ok else "FAILED"),
+            "verification: " + (passed if report.ok else "FAILED"),
         )
         for name, found in shown.items():
             if found:

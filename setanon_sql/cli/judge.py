@@ -29,7 +29,12 @@ def _print_evaluation(data: dict[str, Any], as_json: bool, quiet: bool) -> None:
     if quiet:
         return
     head = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
-    emit(head, False, f"evaluation of {data.get('run')}")
+    title = f"evaluation of {data.get('run')}"
+    model = data.get("model") or {}
+    if model.get("model") == "dp":  # its promise, not a k it never used (#44)
+        head |= {k: model[k] for k in ("epsilon", "epsilon_spent", "mechanism")}
+        title += f": {model['checked']}"
+    emit(head, False, title)
     for key in ("itemset_queries", "frequent_queries", "table_queries", "mixed_queries", "attacks"):
         if data.get(key):
             rows(data[key], False, key.replace("_", " "), list(data[key][0]))
@@ -284,10 +289,10 @@ def compare_cmd(
 
 
 SHOWN = [
-    "hierarchy", "run", "algorithm", "k", "m", "ncp", "relational_ncp", "item_ncp", "are_1",
+    "hierarchy", "run", "algorithm", "k", "m", "epsilon", "epsilon_spent", "ncp", "relational_ncp", "item_ncp", "are_1",
     "are_2", "are_3", "are_sanity_1", "are_sanity_2", "are_sanity_3", "mixed_are_1",
     "mixed_are_2", "mixed_are_3", "frequent_are_2", "frequent_are_sanity_2",
-    "below_k_1", "below_k_2", "below_k_3", "promise_holds",
+    "below_k_1", "below_k_2", "below_k_3", "promise_holds", "checked",
 ]  # fmt: skip
 
 

@@ -166,6 +166,28 @@ def option_pairs(pairs: list[str]) -> dict[str, Any]:
     return opts
 
 
+def taxonomies(pairs: list[str]) -> dict[str, str]:
+    """`--taxonomy column=FILE|SPEC` pairs as {column: spec}, for the table commands; a pair
+    without `=` or a column given twice is refused (the last would win without a word)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        column, sep, spec = pair.partition("=")
+        if not sep or not column or not spec:
+            raise ParamsError(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
+        if column in out:
+            raise ParamsError(
+                f"--taxonomy {column}= given twice ({out[column]}, {spec}); give one a column"
+            )
+        out[column] = spec
+    return out
+
+
+def taxonomy_files(specs: dict[str, str]) -> list[Path]:
+    """The taxonomies given as files (not as specs): the command reads them, so no output may
+    name one."""
+    return [Path(s) for s in specs.values() if Path(s).is_file()]
+
+
 def whole_numbers(text: str, option: str) -> tuple[int, ...]:
     """`1,2,3` as (1, 2, 3)."""
     try:

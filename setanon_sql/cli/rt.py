@@ -11,7 +11,7 @@ import typer
 
 from . import options as o
 from .app import app
-from .table import DEFAULT_W, _taxonomies
+from .table import DEFAULT_W
 
 
 @app.command("anonymize-rt")
@@ -127,8 +127,8 @@ def anonymize_rt_cmd(
     )  # fmt: skip
     spec.check()
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
-    read = [source, db, hierarchy, *taxonomy_files]
+    specs = o.taxonomies(taxonomy)
+    read = [source, db, hierarchy, *o.taxonomy_files(specs)]
     if rows is not None and rows.path is not None:
         read.append(rows.path)
     if output is not None:
@@ -138,7 +138,7 @@ def anonymize_rt_cmd(
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
         result = anonymize_rt(
-            store, source, qi=qi, taxonomies=_taxonomies(taxonomy), items=items,
+            store, source, qi=qi, taxonomies=specs, items=items,
             hierarchy=spec, k=k, m=m, items_sep=";" if items_sep is None else items_sep, sensitive=sensitive, l=l,
             w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,

@@ -14,7 +14,7 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
-from .table import DEFAULT_W, _taxonomies
+from .table import DEFAULT_W
 
 COLUMNS = ["run", "class_size", "delta", "classes", "relational_ncp", "item_ncp", "seconds",
            "verified"]  # fmt: skip
@@ -95,8 +95,8 @@ def sweep_rt_cmd(
     spec = HierarchySpec(path=hierarchy, format=hierarchy_format, encoding=hierarchy_encoding)
     spec.check()
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
-    read = [source, db, hierarchy, *taxonomy_files]
+    specs = o.taxonomies(taxonomy)
+    read = [source, db, hierarchy, *o.taxonomy_files(specs)]
     if report is not None:
         page(report, read)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
@@ -104,7 +104,7 @@ def sweep_rt_cmd(
         target = page(report, read, store) if report is not None else None
         found = sweep_rt(
             store, source, sizes=sizes, deltas=deltas(delta), replace=replace, qi=qi,
-            taxonomies=_taxonomies(taxonomy), items=items, hierarchy=spec, k=k, m=m,
+            taxonomies=specs, items=items, hierarchy=spec, k=k, m=m,
             items_sep=items_sep, w=DEFAULT_W, columns=names, table=table, drop_missing=missing,
             encoding=encoding, classes=classes, item_search=item_search,
         )  # fmt: skip

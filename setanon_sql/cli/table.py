@@ -4,30 +4,14 @@ quasi-identifiers by set cover (k-ANON-CF)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..errors import ParamsError
 from . import options as o
 from .app import app
 
 DEFAULT_W = 0.15
-
-
-def _taxonomies(pairs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        column, sep, spec = pair.partition("=")
-        if not sep or not column or not spec:
-            raise ParamsError(f"--taxonomy wants column=FILE or column=SPEC, got {pair!r}")
-        if column in out:  # the last one would win, and the first be ignored without a word
-            raise ParamsError(
-                f"--taxonomy {column}= given twice ({out[column]}, {spec}); give one a column"
-            )
-        out[column] = spec
-    return out
 
 
 @app.command("anonymize-table")
@@ -92,8 +76,8 @@ def anonymize_table_cmd(
     )
     o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
-    taxonomy_files = [Path(s) for _, s in _taxonomies(taxonomy).items() if Path(s).is_file()]
-    read = [source, db, *taxonomy_files]
+    specs = o.taxonomies(taxonomy)
+    read = [source, db, *o.taxonomy_files(specs)]
     if output is not None:
         outputs.check_file(output, read)
     with Store(db, **dbo.settings()) as store:
@@ -101,7 +85,7 @@ def anonymize_table_cmd(
             store,
             source,
             qi=qi,
-            taxonomies=_taxonomies(taxonomy),
+            taxonomies=specs,
             k=k,
             sensitive=sensitive,
             l=l,

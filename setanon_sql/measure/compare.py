@@ -30,6 +30,7 @@ def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:
         "algorithm": info.get("algorithm"),
         "k": evaluation["model"]["k"],
         "m": evaluation["model"]["m"],
+        **dp_columns(evaluation["model"]),
         "seconds": float(info["search_s"]) if info.get("search_s") else None,
         "ncp": evaluation["ncp"],
         "lm": evaluation["lm"],
@@ -47,3 +48,15 @@ def row(store: Store, run: str, evaluation: dict[str, Any]) -> dict[str, Any]:
     if "sanity_floor" in evaluation:
         out["sanity_floor"] = evaluation["sanity_floor"]
     return out
+
+
+def dp_columns(model: dict[str, Any]) -> dict[str, Any]:
+    """A differentially private run's promise in its row (#44): epsilon and the budget spent,
+    and what was checked, where the others have k and m; nothing for the others."""
+    if model["model"] != "dp":
+        return {}
+    return {
+        "epsilon": model["epsilon"],
+        "epsilon_spent": model["epsilon_spent"],
+        "checked": model["checked"],
+    }

@@ -356,16 +356,20 @@ def score_tables(store: Store, model: Promise, *, classes: bool = False) -> None
 
 
 def figures(store: Store, model: Promise) -> dict[str, Any]:
-    """The per-size figures of the scored probes, and whether the model's promise holds."""
+    """The per-size figures of the scored probes, and whether the model's promise holds (None
+    for differential privacy: its promise is the mechanism's, see `runs.DP_CHECKED`)."""
     per_size = store.run("eval_query_figures").dicts()
     attacks = store.run("eval_attack_figures", {"k": model.k}).dicts()
+    dp = model.model == "dp"  # no k: nothing to hold below it, nothing the output can prove
     for row in attacks:
         row["promised"] = model.promised(row["known"])
+        if dp:
+            row["below_k"] = None
     return {
         "itemset_queries": [_query_row(r) for r in per_size if r["workload"] == "random"],
         "frequent_queries": [_query_row(r) for r in per_size if r["workload"] == "frequent"],
         "attacks": attacks,
-        "promise_holds": promise_holds(attacks),
+        "promise_holds": None if dp else promise_holds(attacks),
     }
 
 

@@ -81,6 +81,8 @@ def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise
     if "k" not in params:
         raise ParamsError(f"run {run!r} records no k (made by {row['algorithm'] or 'hand'})")
     algo = get(row["algorithm"])
+    if algo.model == "dp":
+        return dp_promise(store, run, params, algo.name)
     return Promise(
         k=int(params["k"]),
         m=params.get("m"),
@@ -88,6 +90,25 @@ def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise
         allows_suppression=algo.allows_suppression,
         algorithm=algo.name,
         kind=kind_of(store, run),
+    )
+
+
+def dp_promise(store: Store, run: str, params: dict, algorithm: str) -> Promise:
+    """A differentially private run's promise: its epsilon (the run's parameter), the budget
+    its record spent and the mechanism (its `run_info`). No candidate count is promised, so
+    k is 1, as for a synthesized release file: the k its parameters hold is a default the
+    algorithm never reads."""
+    info = runs.recorded_info(store, run)
+    epsilon = params.get("options", {}).get("epsilon")
+    spent = info.get("epsilon_spent")
+    return Promise(
+        k=1,
+        model="dp",
+        algorithm=algorithm,
+        kind=kind_of(store, run),
+        epsilon=float(epsilon) if isinstance(epsilon, (int, float)) else None,
+        epsilon_spent=None if spent in (None, "None") else float(spent),
+        mechanism=info.get("mechanism"),
     )
 
 

@@ -11,8 +11,8 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ParamsError
-from ..runs import Promise, read_info
+from ..errors import InputError, ParamsError
+from ..runs import DP_CHECKED, Promise, read_info
 from ..store.database import Store
 from . import metrics
 from .evaluate import DEFAULT_WORKLOAD, Workload, evaluation
@@ -49,6 +49,8 @@ def run_report(
             pass
         case unknown:
             unhandled(unknown)
+    if model.model == "dp":  # new transactions, judged by their budget record (#44)
+        return _dp_report(store, run, model, evaluated, info)
     with store.in_run(run):
         verdict = verify_promise(store, model)
         store.run("eval_generalization")
@@ -93,6 +95,8 @@ def render_html(report: dict[str, Any]) -> str:
     """The page of one run: parameters and verdict, loss, generalization, utility, exposure."""
     if report.get("kind") == "disassociated":
         return _render_disassociated(report)
+    if report.get("kind") == "synthetic":  # differential privacy (#44)
+        return _render_dp(report)
     ev, loss, model = report["evaluation"], report["loss"], report["evaluation"]["model"]
     ok, holds = report["verified"]["ok"], ev["promise_holds"]
     params = {k: v for k, v in report["info"].items() if v not in (None, "None")}
@@ -181,6 +185,58 @@ def _render_disassociated(report: dict[str, Any]) -> str:
         "<h2>Exposure: an adversary knowing p items of a target</h2>",
         "<p>Candidates: the records no reconstruction consistent with the release rules out.</p>",
         _svg(_candidates_chart(report["candidates"], model["k"])),
+        _attack_table(ev),
+    ]
+    return _page(f"setanon release {report['run']}", parts)
+
+
+def _dp_report(
+    store: Store, run: str, model: Promise, evaluation: dict[str, Any], info: dict[str, str]
+) -> dict[str, Any]:
+    """The figures of a differentially private run's page: its budget record's verdict (the
+    one thing checked of it) and the evaluation; no generalization, loss or k apply."""
+    from . import verify_dp
+
+    if model.epsilon is None:
+        raise InputError(f"run {run!r} records no epsilon: its budget cannot be checked")
+    with store.in_run(run):
+        verdict = verify_dp.verify(store, epsilon=model.epsilon, schema=run)
+    return {
+        "run": run,
+        "kind": "synthetic",
+        "info": info,
+        "verified": verdict.as_dict(),
+        "evaluation": evaluation,
+    }
+
+
+def _render_dp(report: dict[str, Any]) -> str:
+    """The page of a differentially private run: its promise (epsilon, budget spent,
+    mechanism) and what was checked of it, utility, exposure (measured, judged by no k)."""
+    ev, verdict, model = report["evaluation"], report["verified"], report["evaluation"]["model"]
+    unused = ("k", "m")  # recorded defaults the algorithm never reads
+    params = {
+        k: v for k, v in report["info"].items() if v not in (None, "None") and k not in unused
+    }
+    problems = "; ".join(verdict["problems"])
+    promised = [model["epsilon"], verdict["epsilon_spent"], verdict["measurements"]]
+    promised.append(model["mechanism"])
+    parts = [
+        f"<h1>Release {_e(report['run'])} (differential privacy)</h1>",
+        "<h2>Parameters and verdict</h2>",
+        _table(["parameter", "value"], [[k, v] for k, v in params.items()]),
+        f"<p>Verdict: {_e(DP_CHECKED)}. Budget record: {_verdict(verdict['ok'])}"
+        + (f" ({_e(problems)})" if problems else "")
+        + f". {_e(verdict['note'])}.</p>",
+        _table(["epsilon", "epsilon spent", "noisy measurements", "mechanism"], [promised]),
+        "<h2>Utility: itemset-support queries</h2>",
+        "<p>The release is new transactions of the original items: each released item stands "
+        "for itself. RE = |actual - estimate| / actual.</p>",
+        _svg(_are_chart(ev)),
+        _query_table(ev),
+        "<h2>Exposure: an adversary knowing p items of a target</h2>",
+        "<p>Differential privacy promises no number of candidates: these figures measure how "
+        "many released transactions hold the items known; they judge nothing.</p>",
         _attack_table(ev),
     ]
     return _page(f"setanon release {report['run']}", parts)

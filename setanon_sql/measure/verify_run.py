@@ -6,7 +6,6 @@ never into the run."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any
 
 from ..errors import InputError, ParamsError
@@ -51,12 +50,10 @@ def verify_run(
                 )
             from . import verify_dp
 
-            recorded = json.loads(store.registry.run(run)["params"] or "{}")
-            eps = recorded.get("options", {}).get("epsilon")
-            if not isinstance(eps, (int, float)):
+            if made.epsilon is None:  # `promise_of` read it from the run's parameters
                 raise InputError(f"run {run!r} records no epsilon: its budget cannot be checked")
             with store.in_run(run, scratch=True):
-                checked = verify_dp.verify(store, epsilon=eps, schema=run)
+                checked = verify_dp.verify(store, epsilon=made.epsilon, schema=run)
             return dataclasses.replace(checked, schema=run)
         case Route.TABLE | Route.TABLE_SETS:  # promise_of refused a table run above
             raise AssertionError(f"run {run!r}: a table run reached the transactions' verifier")

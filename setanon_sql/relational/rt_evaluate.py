@@ -55,6 +55,18 @@ def draw_rows(
     return out
 
 
+def put_items(store: Store, table: str, key: str, probes: Sequence[MixedQuery]) -> None:
+    """The probes' items as rows (`key` the probe's number, `item`) in `table`: one table the
+    statements join, for queries and attack targets alike."""
+    pairs = [(j, i) for j, p in enumerate(probes) for i in p.items]
+    i32 = pa.int32()
+    store.put_arrow(
+        table,
+        pa.table({key: pa.array([j for j, _ in pairs], i32),
+                  "item": pa.array([i for _, i in pairs], i32)}),
+    )  # fmt: skip
+
+
 def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, Any]]:
     """Every query's true count, estimate and relative error, in the current run."""
     i32 = pa.int32()
@@ -69,12 +81,7 @@ def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, 
             }
         ),
     )
-    pairs = [(j, i) for j, q in enumerate(queries) for i in q.items]
-    store.put_arrow(
-        "eval_rt_query_item",
-        pa.table({"qid": pa.array([j for j, _ in pairs], i32),
-                  "item": pa.array([i for _, i in pairs], i32)}),
-    )  # fmt: skip
+    put_items(store, "eval_rt_query_item", "qid", queries)
     store.run("rt_eval_actual")
     store.run("rt_eval_estimate")
     return store.run_arrow("rt_eval_errors").to_pylist()
@@ -91,12 +98,7 @@ def attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) ->
                   "rid": pa.array(rids, pa.int64()),
                   "size": pa.array([len(t.items) for t in targets], i32)}),
     )  # fmt: skip
-    pairs = [(j, i) for j, t in enumerate(targets) for i in t.items]
-    store.put_arrow(
-        "eval_rt_target_item",
-        pa.table({"tid": pa.array([j for j, _ in pairs], i32),
-                  "item": pa.array([i for _, i in pairs], i32)}),
-    )  # fmt: skip
+    put_items(store, "eval_rt_target_item", "tid", targets)
     store.run("rt_eval_attack")
     return store.run_arrow("rt_eval_attack_read").to_pylist()
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine.spill import running
 from ..errors import ParamsError
 
 MANIFEST = "release.json"
@@ -197,15 +198,7 @@ def _owner(name: str, target: Path) -> int | None:
 
 
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid == os.getpid() or running(pid)
 
 
 def repair(target: Path) -> list[Path]:

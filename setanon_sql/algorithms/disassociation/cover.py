@@ -103,8 +103,9 @@ def shapes(store: Workspace, *, k: int, m: int, refined: bool = False) -> list[C
     """Every cluster's shape (`cover_figures`, one statement for all clusters). `refined`:
     only the joint clusters, shared and term chunks changed since the last call (REFINE), so
     the record-chunk figures are kept and only the shared rows counted again."""
-    store.run("cover_figures_refined" if refined else "cover_figures", {"k": k})
-    return [shape_of(row) for row in store.run("cover_figures_read").tuples(*SHAPE_COLUMNS)]
+    store.run("cover_figures_refined" if refined else "cover_figures")
+    read = store.run("cover_figures_read", {"k": k})
+    return [shape_of(row) for row in read.tuples(*SHAPE_COLUMNS)]
 
 
 def shape_of(row: tuple) -> ClusterShape:
