@@ -28,7 +28,7 @@ from ..store.database import Store
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
-from .data import TableData, TableSource, load_table
+from .data import TableData, TableSource, load_table, table_dataset
 from .diversity import check_feasible, l_diversify
 from .improve import ImproveStats
 from .improve import improve as improve_clusters
@@ -157,13 +157,14 @@ def anonymize_table(
     out = None
     if output is not None:
         out = TableOutput(check_file(output, inputs_of(store, read))[0])
+    dataset = table_dataset(store, source, columns=columns, table=table, encoding=encoding)
     with runs.making(
         store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace,
-        outputs=out,
+        outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
         data = load_table(
             store,
-            source,
+            dataset,
             qi=qi,
             taxonomies=taxonomies,
             sensitive=sensitive,
