@@ -174,6 +174,11 @@ class Store(Forwarding):
         rows = [r for r in rows if r["kind"] == "transactions"]
         if dataset_id is not None:
             chosen = Dataset.of(self.registry.dataset(dataset_id))
+            if chosen.kind != "transactions":
+                raise InputError(
+                    f"dataset {dataset_id} is a {chosen.kind.replace('_', ' with ')}, not "
+                    "transactions (see `setanon datasets`)"
+                )
         elif len(rows) == 1:
             chosen = Dataset.of(self.registry.dataset(rows[0]["dataset_id"]))
         elif not rows:
