@@ -6,6 +6,8 @@ Each hierarchy used with it lives in `setanon_d{id}_h{n}`: `node` (preorder ids,
 of" is a range test), `closure`, and `tx(tid, item)`, the transactions over leaf ids. Loading the
 same source again (same file, size and time, or the same content) reuses the dataset; the same
 tree reuses the hierarchy. Each schema keeps the SQL that built it in its `sql_log`.
+A table, with or without a set-valued column, is a dataset too (`tables.py`), of its own kind;
+`loading.load_dataset` loads any of the three.
 """
 
 from __future__ import annotations
