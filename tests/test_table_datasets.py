@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from setanon_sql.errors import ExitCode, InputError
+from setanon_sql.errors import ExitCode, InputError, ParamsError
 from setanon_sql.store.database import Store
 from setanon_sql.store.dataset import DATASET_KINDS, dataset_kind
 from setanon_sql.store.tables import TableInput, TableReader
@@ -253,3 +253,26 @@ def test_reordered_rows_are_another_dataset(data, seed):
     with Store() as store:
         load = _loader(store)
         assert (load(data) == load(shuffled)) == (data == shuffled)
+
+
+def test_a_stored_table_runs_without_its_file(folder):
+    """The library runs on a table dataset as stored, its file gone; a transactions dataset is
+    no table."""
+    from setanon_sql.relational import anonymize_table
+    from setanon_sql.store.dataset import Dataset
+
+    db = folder / "w.duckdb"
+    assert _table(folder, db, "a").code == 0
+    assert _tx(db, "aa_run").code == 0
+    (folder / "table.csv").unlink()
+    taxes = {"age": "median:2", "sex": folder / "sex.csv"}
+    with Store(db) as store:
+        found = {r["kind"]: Dataset.of(r) for r in store.registry.datasets()}
+        tx, table = found["transactions"], found["table"]
+        got = anonymize_table(store, table, qi=["age", "sex"], taxonomies=taxes, k=2, run_name="b")
+        assert (got.report.ok, got.data.rows) == (True, 4)
+        with pytest.raises(ParamsError, match="holds transactions, not a table"):
+            anonymize_table(store, tx, qi=["age", "sex"], taxonomies=taxes, k=2, run_name="c")
+    runs = _runs(db)
+    assert runs["b"]["dataset_id"] == table.id and runs["b"]["status"] == "complete"
+    assert "c" not in runs  # refused before the run

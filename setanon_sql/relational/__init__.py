@@ -25,6 +25,7 @@ from ..catalog import MAX_K, check_whole
 from ..errors import ParamsError, VerificationError
 from ..progress import Progress, quiet
 from ..store.database import Store
+from ..store.dataset import Dataset
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
@@ -99,7 +100,7 @@ class TableResult:
 
 def anonymize_table(
     store: Store,
-    source: TableSource,
+    source: TableSource | Dataset,
     *,
     qi: Sequence[str],
     taxonomies: Mapping[str, TaxonomySpec],
@@ -137,6 +138,9 @@ def anonymize_table(
 
     `output` (CSV or Parquet) is checked before the work against `read`, the database and its
     registry's sources, and written as the run takes its place (`runs.making`).
+
+    `source` is read into a dataset of the database (or found there, loaded before), or is a
+    table dataset of it (`store.registry`), which needs no file.
 
     A release failing the verifier raises VerificationError; it is never returned.
     """

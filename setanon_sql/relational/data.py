@@ -70,6 +70,8 @@ def table_dataset(
 ) -> Dataset:
     """The registered dataset of a table source (loaded now, or found loaded before)."""
     if isinstance(source, Dataset):
+        if source.kind == "transactions":
+            raise ParamsError(f"dataset {source.id} holds transactions, not a table")
         return source
     reader = TableReader(tuple(columns) if columns is not None else None, table, encoding)
     return store.load(TableInput(source, reader, kind)).dataset
