@@ -276,3 +276,18 @@ def test_a_stored_table_runs_without_its_file(folder):
     runs = _runs(db)
     assert runs["b"]["dataset_id"] == table.id and runs["b"]["status"] == "complete"
     assert "c" not in runs  # refused before the run
+
+
+def test_a_table_loaded_inside_a_run_is_a_bug_of_ours(folder):
+    """A run must name its table's dataset (else `sql --run` cannot replay it): loading one
+    inside a run is refused as a bug, not done silently."""
+    from setanon_sql import runs
+    from setanon_sql.relational.data import load_table
+    from setanon_sql.relational.taxonomy import measure
+
+    with (
+        Store(folder / "w.duckdb") as store,
+        pytest.raises(AssertionError, match="making"),
+        runs.making(store, "r", kind="table"),
+    ):
+        load_table(store, folder / "table.csv", qi=["sex"], taxonomies={}, measure=measure("lm"))

@@ -100,6 +100,11 @@ def load_table(
     stray = sorted(set(taxonomies) - set(qi))
     if stray:
         raise ParamsError(f"taxonomies given for columns that are not quasi-identifiers: {stray}")
+    if store.run_ctx is not None and not isinstance(source, Dataset):
+        raise AssertionError(  # its run would not name it, and `sql --run` not replay it
+            "a table is loaded as a dataset before its run (`table_dataset`), which is given "
+            "to runs.making(dataset=...)"
+        )
     dataset = table_dataset(store, source, columns=columns, table=table, encoding=encoding)
     copy_raw(store.ex, dataset)
     name = _shown(source)
