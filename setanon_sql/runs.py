@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from .engine.contract import Workspace
     from .store.database import Run, Store
+    from .store.dataset import Dataset
     from .store.outputs import Publication
     from .store.publish import RunOutputs
     from .store.spark_store import SparkStore
@@ -81,6 +82,7 @@ def making(
     params: Mapping[str, Any] | None = None,
     replace: bool = False,
     outputs: Outputs | None = None,
+    dataset: Dataset | None = None,
 ) -> Iterator[Run]:
     """Make a run: record it, create its schema and make it the place unqualified names are
     created. On success its `sql_log` is saved and the run marked complete with
@@ -95,7 +97,10 @@ def making(
     is still being made and take their places with it: the files are put in place just before
     the swap and what they replace is removed just after it, the table is written inside the
     swap's transaction, and a failure of any of these undoes them all, the earlier run and its
-    files left as they were (#40)."""
+    files left as they were (#40).
+
+    `dataset` is the run's own dataset when it is not the transactions in use (a table's,
+    copied into the run); the run then has no hierarchy."""
     from .store.database import Run, renamed_schema
     from .store.dataset import save_log
     from .store.outputs import Publication
@@ -111,8 +116,8 @@ def making(
         id=run_id,
         name=schema,
         kind=kind,
-        dataset=store.dataset.id if store.dataset else None,
-        hierarchy=store.hierarchy.id if store.hierarchy else None,
+        dataset=dataset.id if dataset else store.dataset.id if store.dataset else None,
+        hierarchy=None if dataset else store.hierarchy.id if store.hierarchy else None,
         algorithm=algorithm,
         params=dict(params or {}),
     )

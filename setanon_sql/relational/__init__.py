@@ -25,10 +25,11 @@ from ..catalog import MAX_K, check_whole
 from ..errors import ParamsError, VerificationError
 from ..progress import Progress, quiet
 from ..store.database import Store
+from ..store.dataset import Dataset
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
-from .data import TableData, TableSource, load_table
+from .data import TableData, TableSource, load_table, table_dataset
 from .diversity import check_feasible, l_diversify
 from .improve import ImproveStats
 from .improve import improve as improve_clusters
@@ -99,7 +100,7 @@ class TableResult:
 
 def anonymize_table(
     store: Store,
-    source: TableSource,
+    source: TableSource | Dataset,
     *,
     qi: Sequence[str],
     taxonomies: Mapping[str, TaxonomySpec],
@@ -138,6 +139,9 @@ def anonymize_table(
     `output` (CSV or Parquet) is checked before the work against `read`, the database and its
     registry's sources, and written as the run takes its place (`runs.making`).
 
+    `source` is read into a dataset of the database (or found there, loaded before), or is a
+    table dataset of it (`store.registry`), which needs no file.
+
     A release failing the verifier raises VerificationError; it is never returned.
     """
     check_whole("k", k, 1, MAX_K)
@@ -157,13 +161,14 @@ def anonymize_table(
     out = None
     if output is not None:
         out = TableOutput(check_file(output, inputs_of(store, read))[0])
+    dataset = table_dataset(store, source, columns=columns, table=table, encoding=encoding)
     with runs.making(
         store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace,
-        outputs=out,
+        outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
         data = load_table(
             store,
-            source,
+            dataset,
             qi=qi,
             taxonomies=taxonomies,
             sensitive=sensitive,

@@ -1,6 +1,6 @@
 """Loading a table of quasi-identifier columns and encoding its values as taxonomy leaves.
 
-The table is read once into `rel_source(rid, ...)` of the data schema (CSV values as trimmed
+The table, read once into its dataset (`store/tables.py`), is copied into `rel_source(rid, ...)` of the run (CSV values as trimmed
 text, so a header-less file like UCI Adult needs `columns=`); each QI column gets a taxonomy
 (`rel_node`) and every row a combination of leaves (`rel_combo`, `rel_value`), which is what the
 mining and the verifier read.
@@ -11,26 +11,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
 
-import duckdb
 import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
-from ..engine.sqltext import qualified, split_qualified
 from ..engine.table_release import empty_values, long_qi, trimmed_source
 from ..errors import InputError, ParamsError
-from ..store import textfile
-from ..store.database import Store, quote
+from ..store.database import Store
+from ..store.dataset import Dataset, DatasetKind
 from ..store.hierarchy import Hierarchy
-from ..store.sources import check_scalar, csv_relation, parquet_relation
+from ..store.sources import check_scalar
+from ..store.tables import TableInput, TableReader, TableSource, copy_raw, raw_columns, read_raw
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
-_SOURCE_DB = "rel_source_db"  # a DuckDB input file, attached read-only while it is read
-
-TableSource: TypeAlias = str | Path | pa.Table | Mapping[str, Sequence[Any]]
-"""A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
+__all__ = ["TableData", "TableSource", "load_table", "source_columns", "table_dataset"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +41,11 @@ class TableData:
     combos: int
 
 
+def source_columns(store: Store) -> dict[str, str]:
+    """The columns of the table read (`rel_raw`) and their DuckDB types, in its order."""
+    return raw_columns(store.ex)
+
+
 def _relation(
     store: Store,
     source: TableSource,
@@ -53,105 +53,33 @@ def _relation(
     table: str | None,
     encoding: str | None,
 ) -> str:
-    """Read the source into the temp table `rel_raw` (in file order) and name it. A CSV file
-    may be gzip'd and in `encoding` (UTF-8 unless given; a byte order mark is dropped)."""
-    if isinstance(source, Mapping):
-        source = pa.table(
-            {
-                k: pa.array([None if v is None else str(v) for v in vals], pa.string())
-                for k, vals in source.items()
-            }
-        )
-    if isinstance(source, pa.Table):
-        store.put_arrow("rel_raw", source, temp=True)
-        return "python table"
-    path = Path(source)
-    if textfile.is_stream(path):  # DuckDB would read it twice or more (sniffing, then reading)
-        raise InputError(f"input {path} is a pipe, not a file: write the table to a file first")
-    if not path.is_file():
-        raise InputError(f"input not found: {path}")
-    enc = textfile.encoding_name(encoding)
-    gzipped = textfile.is_gzip(path)
-    suffix = textfile.plain_suffix(path)
-    is_csv = suffix not in (".parquet", ".pq", ".duckdb", ".db", ".ddb")
-    if not is_csv:
-        if encoding is not None:
-            raise ParamsError(f"--encoding applies to a CSV table; {path} is not one")
-        if gzipped:
-            raise InputError(f"{path} is gzip'd: decompress it to read it")
-    elif enc not in textfile.CSV_ENCODINGS:
-        raise ParamsError(
-            f"--encoding {encoding}: a CSV table is read by DuckDB, which decodes "
-            f"{', '.join(textfile.CSV_ENCODINGS.values())}; convert {path.name} to UTF-8 first"
-        )
-    else:
-        textfile.check_wide_file(path, enc, "--encoding", gzipped=gzipped)
-    if table and suffix not in (".duckdb", ".db", ".ddb"):
-        raise ParamsError(f"--table names a table of a DuckDB input; {path.name} is not one")
-    if columns is not None and (not columns or not all(columns)):
-        raise ParamsError(f"--columns must name every column, got {list(columns)}")
-    if columns and not is_csv:
-        raise ParamsError(
-            f"--columns names the columns of a header-less CSV; {path.name} is not one"
-        )
-    if suffix in (".parquet", ".pq"):
-        relation = parquet_relation(path)
-    elif suffix in (".duckdb", ".db", ".ddb"):
-        if not table:
-            raise InputError(f"{path} is a DuckDB file: name the table with table=")
-        store.execute(ddl.attach(str(path), _SOURCE_DB, read_only=True), step="attach_source")
-        parts = split_qualified(table)
-        if len(parts) == 3 and parts[0] != path.stem:
-            raise InputError(f"table {table!r}: catalog {parts[0]!r} is not the file {path.name}")
-        schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
-        relation = qualified(_SOURCE_DB, schema, name)
-    else:
-        if columns:
-            _check_column_count(store, path, columns, enc, gzipped)
-        relation = csv_relation(path, enc, gzipped, header=not columns, names=columns or ())
-    try:
-        raw = ddl.create_table_as("rel_raw", ddl.select_from(relation), temp=True)
-        store.execute(raw, step="read_table")
-    except duckdb.Error as e:
-        raise _unreadable(path, e, enc if is_csv else None) from e
-    finally:
-        if relation.startswith(quote(_SOURCE_DB)):
-            store.execute(ddl.detach(_SOURCE_DB), step="detach_source")
-    return str(path)
+    """Read a table straight into the temp `rel_raw`, as no dataset (a table with sets' item
+    rows, `rt_pairs`, read with its run)."""
+    reader = TableReader(tuple(columns) if columns is not None else None, table, encoding)
+    return read_raw(store.ex, source, reader)
 
 
-def _unreadable(path: Path, e: duckdb.Error, encoding: str | None) -> InputError:
-    """DuckDB's error reading a table file, or for a CSV file (`encoding` given) the line of it
-    that is not in its encoding."""
-    why = textfile.first_undecodable(path, encoding, "--encoding") if encoding else None
-    return InputError(why or f"cannot read {path}: {str(e).splitlines()[0]}")
-
-
-def _check_column_count(
-    store: Store, path: Path, columns: Sequence[str], encoding: str, gzipped: bool
-) -> None:
-    """A header-less CSV must have exactly as many columns as `columns` names."""
-    relation = csv_relation(path, encoding, gzipped, header=False)
-    try:
-        described = ddl.describe_query(ddl.select_from(relation))
-        found = len(store.execute(described, step="count_columns").rows)
-    except duckdb.Error as e:
-        raise _unreadable(path, e, encoding) from e
-    if found != len(columns):
-        raise InputError(
-            f"--columns gives {len(columns)} names but {path.name} has {found} columns"
-        )
-
-
-def source_columns(store: Store) -> dict[str, str]:
-    """The columns of the table read (`rel_raw`) and their DuckDB types, in its order."""
-    found = store.execute(ddl.describe("rel_raw"), step="describe_table")
-    return dict(found.tuples("column_name", "column_type"))
+def table_dataset(
+    store: Store,
+    source: TableSource | Dataset,
+    *,
+    columns: Sequence[str] | None = None,
+    table: str | None = None,
+    encoding: str | None = None,
+    kind: DatasetKind = "table",
+) -> Dataset:
+    """The registered dataset of a table source (loaded now, or found loaded before)."""
+    if isinstance(source, Dataset):
+        if source.kind == "transactions":
+            raise ParamsError(f"dataset {source.id} holds transactions, not a table")
+        return source
+    reader = TableReader(tuple(columns) if columns is not None else None, table, encoding)
+    return store.load(TableInput(source, reader, kind)).dataset
 
 
 def load_table(
     store: Store,
-    source: TableSource,
+    source: TableSource | Dataset,
     *,
     qi: Sequence[str],
     taxonomies: Mapping[str, TaxonomySpec],
@@ -162,8 +90,9 @@ def load_table(
     encoding: str | None = None,
     measure: CostMeasure,
 ) -> TableData:
-    """Load the table into the store's data schema and encode its QI values as leaves (a CSV
-    table and the taxonomy files are read in `encoding`, UTF-8 unless given)."""
+    """Copy the table's dataset (loaded now unless `source` is one) into the current schema
+    as `rel_source` and encode its QI values as leaves (a CSV table and the taxonomy files are
+    read in `encoding`, UTF-8 unless given)."""
     if not qi:
         raise ParamsError("name at least one quasi-identifier column")
     if len(set(qi)) != len(qi):
@@ -171,7 +100,14 @@ def load_table(
     stray = sorted(set(taxonomies) - set(qi))
     if stray:
         raise ParamsError(f"taxonomies given for columns that are not quasi-identifiers: {stray}")
-    name = _relation(store, source, columns, table, encoding)
+    if store.run_ctx is not None and not isinstance(source, Dataset):
+        raise AssertionError(  # its run would not name it, and `sql --run` not replay it
+            "a table is loaded as a dataset before its run (`table_dataset`), which is given "
+            "to runs.making(dataset=...)"
+        )
+    dataset = table_dataset(store, source, columns=columns, table=table, encoding=encoding)
+    copy_raw(store.ex, dataset)
+    name = _shown(source)
     cols = source_columns(store)
     wanted = list(qi) + ([sensitive] if sensitive else [])
     unknown = [c for c in wanted if c not in cols]
@@ -286,3 +222,10 @@ def _store_taxonomies(
         ),
         temp=True,
     )
+
+
+def _shown(source: TableSource | Dataset) -> str:
+    """How messages name the table: its file as given, or the dataset's source."""
+    if isinstance(source, Dataset):
+        return source.source if source.source != "python" else "python table"
+    return str(Path(source)) if isinstance(source, (str, Path)) else "python table"

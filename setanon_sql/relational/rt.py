@@ -44,7 +44,7 @@ from ..store.hierarchy_spec import HierarchySpec
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from . import COVER_CAP, MINE_BEAM, cluster_rows
-from .data import TableData, TableSource, load_table, source_columns
+from .data import TableData, TableSource, load_table, source_columns, table_dataset
 from .diversity import check_feasible
 from .output import TableOutput, loss
 from .rt_cuts import cut_classes
@@ -177,13 +177,16 @@ def anonymize_rt(
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
     out = _outputs(store, output, rows_output, item_rows, items, read)
+    dataset = table_dataset(
+        store, source, columns=columns, table=table, encoding=encoding, kind="table_sets"
+    )
     with runs.making(
         store, name, kind=RUN_KIND, params=record,
         algorithm=f"{CLASSES[classes]}+{ITEM_SEARCHES[item_search]}",
-        replace=replace, outputs=out,
+        replace=replace, outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
         data = load_table(
-            store, source, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,
+            store, dataset, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,
             table=table, drop_missing=drop_missing, encoding=encoding, measure=fn,
         )  # fmt: skip
         if item_rows is not None:

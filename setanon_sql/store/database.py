@@ -32,9 +32,9 @@ from .dataset import (
     Loaded,
     attach_hierarchy,
     item_labels,
-    load_source,
 )
 from .hierarchy import Hierarchy
+from .loading import Source, load_dataset
 from .registry import Registry
 
 __all__ = ["Run", "Store", "literal", "quote"]
@@ -152,11 +152,15 @@ class Store(Forwarding):
         scratch = self.ex.read_only if scratch is None else scratch
         self.ex.set_path(*(schemas or ("main",)), scratch=scratch)
 
-    def load(self, source: Any) -> Loaded:
-        """Load a source (a `load.SourceSpec`, or transactions held in Python) as a dataset, or
-        find it loaded already, and use it."""
-        loaded = load_source(self.ex, self.registry, source)
-        self.use(loaded.dataset)
+    def load(self, source: Source) -> Loaded:
+        """Load a source (a `load.SourceSpec`, transactions held in Python, or a table's
+        `tables.TableInput`) as a dataset, or find it loaded already. Transactions are then
+        the data in use; a table is copied into each run that reads it (`tables.copy_raw`)."""
+        loaded = load_dataset(self.ex, self.registry, source)
+        if loaded.dataset.kind == "transactions":
+            self.use(loaded.dataset)
+        else:  # building it pointed at its schema
+            self.point(run=self.run_ctx.schema if self.run_ctx else None)
         return loaded
 
     def use(self, dataset: Dataset, hierarchy: HierarchyRef | None = None) -> None:
@@ -170,6 +174,11 @@ class Store(Forwarding):
         rows = [r for r in rows if r["kind"] == "transactions"]
         if dataset_id is not None:
             chosen = Dataset.of(self.registry.dataset(dataset_id))
+            if chosen.kind != "transactions":
+                raise InputError(
+                    f"dataset {dataset_id} is a {chosen.kind.replace('_', ' with ')}, not "
+                    "transactions (see `setanon datasets`)"
+                )
         elif len(rows) == 1:
             chosen = Dataset.of(self.registry.dataset(rows[0]["dataset_id"]))
         elif not rows:

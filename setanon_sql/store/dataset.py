@@ -6,6 +6,8 @@ Each hierarchy used with it lives in `setanon_d{id}_h{n}`: `node` (preorder ids,
 of" is a range test), `closure`, and `tx(tid, item)`, the transactions over leaf ids. Loading the
 same source again (same file, size and time, or the same content) reuses the dataset; the same
 tree reuses the hierarchy. Each schema keeps the SQL that built it in its `sql_log`.
+A table, with or without a set-valued column, is a dataset too (`tables.py`), of its own kind;
+`loading.load_dataset` loads any of the three.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..engine import ddl
 from ..engine.duckdb import Executor
@@ -31,13 +33,32 @@ LOG_TABLE = "sql_log"
 FINGERPRINT_KEYS = ("pairs", "hash_sum", "hash_xor", "tid_type")
 
 
+DatasetKind = Literal["transactions", "table", "table_sets"]
+"""What a dataset holds: transactions (`tids`, `tx_raw`), a table (`table_raw`), or a table with
+a set-valued column (`table_raw` too; its set column is the run's choice)."""
+DATASET_KINDS: tuple[DatasetKind, ...] = get_args(DatasetKind)
+
+
+def dataset_kind(text: str | None) -> DatasetKind:
+    """A kind as the registry holds it; a registry made before tables were datasets holds
+    transactions only (and NULL nowhere, but read as transactions all the same)."""
+    for kind in DATASET_KINDS:
+        if text == kind:
+            return kind
+    if text is None:
+        return "transactions"
+    raise InputError(
+        f"the registry holds a dataset of unknown kind {text!r} (a newer setanon-sql?)"
+    )
+
+
 @dataclass(frozen=True)
 class Dataset:
     """A registered dataset."""
 
     id: int
     schema: str
-    kind: str
+    kind: DatasetKind
     source: str
     format: str
     fingerprint: str
@@ -48,7 +69,7 @@ class Dataset:
         return cls(
             row["dataset_id"],
             row["schema_name"],
-            row["kind"],
+            dataset_kind(row["kind"]),
             row["source"],
             row["format"],
             row["fingerprint"],
@@ -180,7 +201,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             ex.execute(ddl.drop_table("source_pairs"), step="drop_source_pairs")
             problems = ex.run("source_check").one()
             check_problems(problems, desc["source"])
-            fingerprint = _fingerprint({key: problems[key] for key in FINGERPRINT_KEYS})
+            fingerprint = fingerprint_of({key: problems[key] for key in FINGERPRINT_KEYS})
         same = reg.dataset_by_fingerprint("transactions", fingerprint)
         if same:
             return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
@@ -225,7 +246,8 @@ def check_problems(problems: dict[str, Any], source: str) -> None:
         raise InputError(f"{source}: {problems['missing_item']} row(s) with an empty item")
 
 
-def _fingerprint(parts: dict[str, Any]) -> str:
+def fingerprint_of(parts: dict[str, Any]) -> str:
+    """A short digest of what identifies a dataset's content."""
     text = json.dumps(parts, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
