@@ -41,7 +41,7 @@ from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
 from ..progress import Progress, quiet
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
-from ..store.outputs import check_file
+from ..store.outputs import check_file, check_folder
 from ..store.publish import inputs_of
 from . import COVER_CAP, MINE_BEAM, cluster_rows
 from .data import TableData, TableSource, load_table, source_columns
@@ -51,6 +51,7 @@ from .rt_cuts import cut_classes
 from .rt_dis import (
     CLUSTER_COLUMN,
     SET_RELEASES,
+    DisOutput,
     check_options,
     disassociate_in_classes,
     make_dis_release,
@@ -135,6 +136,7 @@ def anonymize_rt(
     rows_output: str | Path | None = None,
     set_release: str = "generalize",
     set_options: Mapping[str, Any] | None = None,
+    chunks_output: str | Path | None = None,
 ) -> RtResult:
     """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
     `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
@@ -152,7 +154,8 @@ def anonymize_rt(
     `set_release` "disassociate" releases the set column disassociated inside every class
     (`rt_dis`; `set_options` are the disassociation's: max_cluster, min_split, refine,
     joint_size) instead of generalized: the classes may then be as small as k, and the
-    hierarchy only checks the items."""
+    hierarchy only checks the items; with `output` its chunks go to the folder
+    `chunks_output` (both or neither)."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
     size = k if class_size is None else class_size
@@ -202,7 +205,14 @@ def anonymize_rt(
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
-    out = _outputs(store, output, rows_output, item_rows, items, read)
+    if dis:
+        out: TableOutput | PairOutput | DisOutput | None = _dis_outputs(
+            store, output, chunks_output, read, record
+        )
+    elif chunks_output is not None:
+        raise ParamsError("a folder of chunks is for set_release='disassociate'")
+    else:
+        out = _outputs(store, output, rows_output, item_rows, items, read)
     with runs.making(
         store, name, kind=RUN_KIND, params=record,
         algorithm=f"{CLASSES[classes]}+{'disassociation' if dis else ITEM_SEARCHES[item_search]}",
@@ -232,8 +242,10 @@ def anonymize_rt(
             check_options(dis_options, data.columns)
         if isinstance(out, PairOutput):
             out.records.columns = list(data.columns)
+        elif isinstance(out, DisOutput):
+            out.table.columns = dis_columns(data, items)
         elif out is not None:
-            out.columns = dis_columns(data, items) if dis else list(data.columns)
+            out.columns = list(data.columns)
         if l is not None:
             check_feasible(store, l, sensitive)
         if classes == "cover":
@@ -301,6 +313,29 @@ def _outputs(
         return records
     rows = check_file(rows_output, [*every, records.path])[0]
     return PairOutput(records, rows, item_rows.key, items)
+
+
+def _dis_outputs(
+    store: Store,
+    output: str | Path | None,
+    chunks: str | Path | None,
+    read: Sequence[str | Path | None],
+    record: dict[str, Any],
+) -> DisOutput | None:
+    """The disassociated release's files, checked before the work: the table and the folder
+    of its chunks (both or neither)."""
+    if (output is None) != (chunks is None):
+        raise ParamsError(
+            "a disassociated release is the table and its chunks: give both outputs or neither"
+        )
+    if output is None or chunks is None:
+        return None
+    every = inputs_of(store, read)
+    path, fmt = check_file(output, every)
+    folder = check_folder(chunks, [*every, path], replace=False)
+    options = record["set_options"]
+    manifest = {"model": "(k, k^m), set column disassociated", "k": record["k"], "m": record["m"]}
+    return DisOutput(TableOutput(path), folder, fmt, bool(options["refine"]), manifest)
 
 
 def dis_columns(data: TableData, items: str) -> list[str]:

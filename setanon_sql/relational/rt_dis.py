@@ -39,6 +39,8 @@ Item NCP is 0 by definition (no item is generalized); the loss is measured by qu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..algorithms.disassociation import cover, horpart, publish, refine, verpart, write_chunks
@@ -47,7 +49,10 @@ from ..engine.builders import render
 from ..engine.table_release import release_query
 from ..errors import ParamsError
 from ..progress import Progress, quiet
-from ..store.database import Store
+from ..store.database import Run, Store
+from ..store.disassociated_files import write_folder
+from ..store.outputs import Publication
+from .output import TableOutput
 
 SET_RELEASES = ("generalize", "disassociate")
 """How a table's set column is released: generalized in the item hierarchy, or disassociated."""
@@ -139,3 +144,27 @@ def make_dis_release(store: Store, columns: Sequence[str], qi: Sequence[str]) ->
     table = render(release_query(columns, qi))
     store.execute(ddl.create_table_as("rt_table_release", table), step="rt_table_release")
     store.run("rtd_table_release")
+
+
+@dataclass
+class DisOutput:
+    """The release's files: the table (`TableOutput`) and the folder of the chunks in the
+    disassociation release's layout, staged in the run's publication so that both take their
+    places together, or neither."""
+
+    table: TableOutput
+    chunks: Path
+    fmt: str
+    refined: bool
+    manifest: dict[str, Any]
+
+    def stage(self, store: Store, run: Run, publication: Publication) -> None:
+        self.table.stage(store, run, publication)
+        manifest = {"run": run.name, "table": self.table.path.name, **self.manifest}
+        write_folder(
+            store, self.chunks, fmt=self.fmt, refined=self.refined, manifest=manifest,
+            publication=publication,
+        )  # fmt: skip
+
+    def in_swap(self, store: Store, run: Run) -> None:
+        """Nothing goes into the database."""
