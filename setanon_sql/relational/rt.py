@@ -334,7 +334,13 @@ def _dis_outputs(
     path, fmt = check_file(output, every)
     folder = check_folder(chunks, [*every, path], replace=False)
     options = record["set_options"]
-    manifest = {"model": "(k, k^m), set column disassociated", "k": record["k"], "m": record["m"]}
+    manifest = {
+        "release": "disassociation",  # the chunks read as a disassociated release (`estimate`)
+        "model": "(k, k^m) of a table, its set column disassociated in every class",
+        "k": record["k"],
+        "m": record["m"],
+        "options": options,
+    }
     return DisOutput(TableOutput(path), folder, fmt, bool(options["refine"]), manifest)
 
 
