@@ -57,6 +57,7 @@ def _read(store: Store, run: str) -> Release:
         record_chunks=[tuple(r.values()) for r in q("SELECT * FROM record_chunks").to_pylist()],
         term_chunks=[tuple(r.values()) for r in q("SELECT * FROM term_chunks").to_pylist()],
         joint_clusters=[tuple(r.values()) for r in q("SELECT * FROM joint_clusters").to_pylist()],
+        shared_chunks=[tuple(r.values()) for r in q("SELECT * FROM shared_chunks").to_pylist()],
         members={r["tid"]: r["cluster"] for r in q("SELECT * FROM cluster_members").to_pylist()},
         suppressed={(r["tid"], r["item"]) for r in q("SELECT * FROM suppressed_items").to_pylist()},
     )
@@ -250,12 +251,22 @@ def test_a_chunk_under_km_is_refused():
     assert not report.ok and any(report.sets.failing_itemsets.values()) and brute
 
 
-def test_refine_keeps_joint_clusters_inside_classes():
-    data = [(str(i % 2), {LEAVES[i % 4], LEAVES[(i * 3) % 4]}) for i in range(80)]
-    store, result = _run(data, 2, 2, size=2, max_cluster=4, refine=True, joint_size=8)
-    assert result.report.ok
+@pytest.mark.parametrize("seed", [1, 5])
+def test_refine_keeps_joint_clusters_inside_classes(seed):
+    """Two classes of 30 records, clusters of fewer than 6, joints of 4 neighbours: about 7
+    clusters a class, so joints made across the whole order would cross the boundary; REFINE
+    starts a new joint where the class changes (and the drawn data does form joints)."""
+    import random
+
+    rnd = random.Random(seed)
+    data = [
+        (x, set(rnd.sample(LEAVES, rnd.randrange(1, 4)))) for x in ("0", "2") for _ in range(30)
+    ]
+    store, result = _run(data, 3, 2, size=30, max_cluster=6, refine=True, joint_size=4)
+    assert result.report.ok and result.info["joint_clusters"] >= 1
     rel = _read(store, result.run)
-    assert problems(_original(data), rel, qi_edges=QI_EDGES, k=2, m=2) == []
+    assert rel.joint_clusters
+    assert problems(_original(data), rel, qi_edges=QI_EDGES, k=3, m=2) == []
 
 
 def test_options_are_checked():
@@ -263,3 +274,17 @@ def test_options_are_checked():
         _run([("0", {"a"}), ("1", {"a"})], 1, 1, bogus=1)
     with pytest.raises(ParamsError, match="max_cluster"):
         _run([("0", {"a"}), ("1", {"a"})], 1, 1, max_cluster=1)
+
+
+def test_an_unsafe_cluster_alone_in_its_class_is_repaired_inside_it():
+    """Class 0: {a,b} x5 and {c} x4, k=5: c can only sit on the 4 records without a row of the
+    chunk {a,b}, so it is pinned to 4 < k (the cover paper's `hiv`). Its class has no other
+    cluster to merge with (class 2's, {d} x9, lies in another class): the chunk is dissolved
+    by partial suppression instead, and nothing crosses a class."""
+    data = [("0", {"a", "b"})] * 5 + [("0", {"c"})] * 4 + [("2", {"d"})] * 9
+    store, result = _run(data, 5, 1, size=9, refine=False)
+    assert result.report.ok
+    assert result.info["unsafe_clusters"] == 1 and result.info["clusters_merged"] == 0
+    assert result.info["suppressed"] > 0
+    rel = _read(store, result.run)
+    assert problems(_original(data), rel, qi_edges=QI_EDGES, k=5, m=1) == []

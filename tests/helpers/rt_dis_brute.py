@@ -2,7 +2,8 @@
 inside every QI class: what the SQL verifier (`relational.rt_dis_verify`) is tested against.
 Everything is recounted from the rows; only the cover rule (`cover.unsafe`, itself tested
 against an enumeration of every reconstruction in tests/test_disassociation_terms.py) is
-applied to the cluster shapes counted here."""
+applied to the cluster shapes counted here. Shared chunks (REFINE) count as the places of their
+items; their projections, k^m and covers are left to the SQL checks (tests/test_disassociation*)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class Release:
     record_chunks: list[tuple[int, int, int, str]]  # cluster, chunk, row, item
     term_chunks: list[tuple[int, str]]
     joint_clusters: list[tuple[int, int]] = field(default_factory=list)
+    shared_chunks: list[tuple[int, int, int, str]] = field(default_factory=list)
     members: dict[int, int] = field(default_factory=dict)  # rid -> cluster
     suppressed: set[tuple[int, str]] = field(default_factory=set)
 
@@ -90,8 +92,10 @@ def cluster_problems(
             chunk_rows[chunk][row].add(item)
     terms = [t for c, t in rel.term_chunks if c == cluster]
     domains = {chunk: set().union(*rs.values()) for chunk, rs in chunk_rows.items()}
-    places = Counter(i for d in domains.values() for i in d) + Counter(terms)
     held = set().union(*records.values()) if records else set()
+    joint = dict((c, j) for j, c in rel.joint_clusters).get(cluster)
+    shared = {i for j, _, _, i in rel.shared_chunks if j == joint} & held
+    places = Counter(i for d in domains.values() for i in d) + Counter(terms) + Counter(shared)
     if set(places) != held or any(n > 1 for n in places.values()):
         found.append(f"cluster {cluster}: items released {dict(places)}, held {sorted(held)}")
     for chunk, domain in domains.items():
@@ -108,7 +112,6 @@ def cluster_problems(
         if sum(t in s for s in records.values()) >= k:
             found.append(f"cluster {cluster}: term {t!r} held by k or more")
     n = rel.clusters.get(cluster, 0)
-    joint = dict((c, j) for j, c in rel.joint_clusters).get(cluster)
     if joint is None:  # the brute force recounts the shape; shared chunks are not drawn here
         shape = cover.ClusterShape(
             cluster, n, sum(len(r) for r in chunk_rows.values()), len(terms) * min(n, k - 1),
