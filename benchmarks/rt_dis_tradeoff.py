@@ -13,6 +13,7 @@ distinct subsets of randomly drawn records; `frequent`, per size, itemsets held 
 0.1 % of the records, drawn at random. ARE: mean of |estimate - actual| / actual. Example:
 
     python benchmarks/rt_dis_tradeoff.py --size 10 50 100 300 1000 --queries 300
+    python benchmarks/rt_dis_tradeoff.py --size 300 1000 --release disassociate --max-cluster 1000
 """
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ def run_setting(release: str, size: int, args: argparse.Namespace, work: Path) -
         del cmd[i : i + 2]
         chunks = work / f"chunks_{size}"
         cmd += ["--set-release", "disassociate", "--chunks-output", str(chunks)]
+        if args.max_cluster is not None:
+            cmd += ["--max-cluster", str(args.max_cluster)]
     runs = []
     for _ in range(args.repeat):
         for p in (table, work / f"chunks_{size}"):
@@ -152,6 +155,8 @@ def main() -> None:
     ap.add_argument("--m", type=int, default=2)
     ap.add_argument("--queries", type=int, default=300, help="Itemsets per workload and size.")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-cluster", type=int, default=None,
+                    help="The disassociation's --max-cluster (100 unless given).")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--work", type=Path, default=None, help="Folder of the releases (temp).")
     args = ap.parse_args()
