@@ -376,6 +376,11 @@ RULES: dict[str, dict[str, tuple]] = {
         "--classes": refused("--classes", "kmeans"),
         "--item-search": refused("--item-search", "greedy"),
         "--delta": refused("--delta", 1.5),  # not an NCP
+        "--set-release": refused("--set-release", "shuffle"),
+        "--chunks-output": refused("--chunks-output", "chunks"),  # without disassociate
+        "--max-cluster": refused("--max-cluster", 5),  # without disassociate
+        "--joint-size": refused("--joint-size", 4),  # without disassociate
+        "--no-refine": refused("--no-refine"),  # without disassociate
         "--sensitive": refused("--sensitive", "sex"),  # without --l
         "--l": refused("--l", 2),  # without --sensitive
         "--output": acts("writes the release"),

@@ -13,6 +13,9 @@ from . import options as o
 from .app import app
 from .table import DEFAULT_W
 
+ItemSearchGiven = Annotated[str | None, o.ItemSearch.__metadata__[0]]
+"""--item-search, None when not given (refused with --set-release disassociate)."""
+
 
 @app.command("anonymize-rt")
 def anonymize_rt_cmd(
@@ -66,7 +69,51 @@ def anonymize_rt_cmd(
         ),
     ] = None,
     classes: o.RtClasses = "cover",
-    item_search: o.ItemSearch = "topdown",
+    item_search: ItemSearchGiven = None,
+    set_release: Annotated[
+        str,
+        typer.Option(
+            "--set-release",
+            help="How the set column is released: 'generalize' (items generalized in the "
+            "hierarchy inside each class) or 'disassociate' (items as given, disassociated "
+            "inside each class: the table without the set column, each row with its "
+            "set_cluster, and the chunks written by --chunks-output; classes may be as small "
+            "as k).",
+        ),
+    ] = "generalize",
+    chunks_output: Annotated[
+        Path | None,
+        typer.Option(
+            "--chunks-output",
+            help="With --set-release disassociate and -o: the folder of the disassociated "
+            "chunks (clusters, record_chunks, term_chunks, joint_clusters, shared_chunks and "
+            "release.json), in -o's format.",
+        ),
+    ] = None,
+    max_cluster: Annotated[
+        int | None,
+        typer.Option(
+            "--max-cluster",
+            help="With --set-release disassociate: HORPART splits a part of a class while it "
+            "holds this many records or more (100).",
+        ),
+    ] = None,
+    joint_size: Annotated[
+        int | None,
+        typer.Option(
+            "--joint-size",
+            help="With --set-release disassociate: clusters of a class per REFINE joint "
+            "cluster (8).",
+        ),
+    ] = None,
+    no_refine: Annotated[
+        bool,
+        typer.Option(
+            "--no-refine",
+            help="With --set-release disassociate: no REFINE (no joint clusters, no shared "
+            "chunks).",
+        ),
+    ] = False,
     delta: Annotated[
         float | None,
         typer.Option(
@@ -120,6 +167,33 @@ def anonymize_rt_cmd(
         items_table is None or (output is None) == (items_output is None),
         "the release of records and item rows is two files: give -o and --items-output",
     )
+    dis = set_release == "disassociate"
+    o.refuse_unless(
+        set_release in ("generalize", "disassociate"),
+        f"--set-release must be 'generalize' or 'disassociate', got {set_release!r}",
+    )
+    o.refuse_unless(
+        not dis or item_search is None,
+        "--item-search generalizes the items; --set-release disassociate releases them as given",
+    )
+    o.refuse_unless(
+        dis or (chunks_output, max_cluster, joint_size, no_refine) == (None, None, None, False),
+        "--chunks-output, --max-cluster, --joint-size and --no-refine are for "
+        "--set-release disassociate",
+    )
+    o.refuse_unless(
+        not dis or (output is None) == (chunks_output is None),
+        "a disassociated release is the table and its chunks: give -o and --chunks-output",
+    )
+    o.refuse_unless(
+        joint_size is None or not no_refine,
+        "--joint-size sizes REFINE's joints: not with --no-refine",
+    )
+    set_options: dict[str, object] = {"refine": not no_refine} if dis else {}
+    if max_cluster is not None:
+        set_options["max_cluster"] = max_cluster
+    if joint_size is not None:
+        set_options["joint_size"] = joint_size
     rows = item_rows(items_table, key, source) if items_table and key is not None else None
     spec = HierarchySpec(
         path=hierarchy, format=hierarchy_format, code_prefix=code_prefix,
@@ -135,6 +209,8 @@ def anonymize_rt_cmd(
         outputs.check_file(output, read)
     if items_output is not None:
         outputs.check_file(items_output, [*read, output])
+    if chunks_output is not None:
+        outputs.check_folder(chunks_output, [*read, output], replace=False)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
         result = anonymize_rt(
@@ -143,12 +219,15 @@ def anonymize_rt_cmd(
             w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
-            item_search=item_search, item_rows=rows, rows_output=items_output,
-            delta=delta,
+            item_search=item_search or "topdown", item_rows=rows, rows_output=items_output,
+            delta=delta, set_release=set_release, set_options=set_options,
+            chunks_output=chunks_output,
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if items_output is not None:
         summary["items_output"] = str(items_output)
+    if chunks_output is not None:
+        summary["chunks_output"] = str(chunks_output)
     if as_json:
         typer.echo(json.dumps(summary, default=str))
         return
@@ -159,4 +238,5 @@ def anonymize_rt_cmd(
             f"{summary['item_ncp']:.4f}, {summary['seconds']} s, run {summary['run']}"
             + (f", written to {output}" if output else "")
             + (f" and {items_output}" if items_output else "")
+            + (f" and {chunks_output}" if chunks_output else "")
         )

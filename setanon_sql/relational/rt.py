@@ -41,13 +41,22 @@ from ..errors import InfeasibleError, InputError, ParamsError, VerificationError
 from ..progress import Progress, quiet
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
-from ..store.outputs import check_file
+from ..store.outputs import check_file, check_folder
 from ..store.publish import inputs_of
 from . import COVER_CAP, MINE_BEAM, cluster_rows
 from .data import TableData, TableSource, load_table, source_columns, table_dataset
 from .diversity import check_feasible
 from .output import TableOutput, loss
 from .rt_cuts import cut_classes
+from .rt_dis import (
+    CLUSTER_COLUMN,
+    SET_RELEASES,
+    DisOutput,
+    check_options,
+    disassociate_in_classes,
+    make_dis_release,
+)
+from .rt_dis_verify import RtDisReport, verify_rt_dis
 from .rt_merge import merge_classes
 from .rt_pairs import ItemRows, PairOutput, read_item_rows
 from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
@@ -70,7 +79,7 @@ class RtResult:
     data: TableData
     k: int
     m: int
-    report: RtReport
+    report: RtReport | RtDisReport
     relational_ncp: float
     item_ncp: float
     classes: int
@@ -125,6 +134,9 @@ def anonymize_rt(
     read: Sequence[str | Path | None] = (),
     item_rows: ItemRows | None = None,
     rows_output: str | Path | None = None,
+    set_release: str = "generalize",
+    set_options: Mapping[str, Any] | None = None,
+    chunks_output: str | Path | None = None,
 ) -> RtResult:
     """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
     `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
@@ -138,7 +150,12 @@ def anonymize_rt(
     where the merging starts. `output` (CSV or
     Parquet) is checked before the work and written as the run takes its place. With
     `item_rows` the items are `(key, item)` rows of another table (`rt_pairs`), `items` their
-    column, and the release is two files: `output` (the records) and `rows_output`."""
+    column, and the release is two files: `output` (the records) and `rows_output`.
+    `set_release` "disassociate" releases the set column disassociated inside every class
+    (`rt_dis`; `set_options` are the disassociation's: max_cluster, min_split, refine,
+    joint_size) instead of generalized: the classes may then be as small as k, and the
+    hierarchy only checks the items; with `output` its chunks go to the folder
+    `chunks_output` (both or neither)."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
     size = k if class_size is None else class_size
@@ -149,6 +166,16 @@ def anonymize_rt(
         raise ParamsError(
             f"item_search must be one of {', '.join(ITEM_SEARCHES)}, got {item_search!r}"
         )
+    if set_release not in SET_RELEASES:
+        raise ParamsError(
+            f"set_release must be one of {', '.join(SET_RELEASES)}, got {set_release!r}"
+        )
+    dis = set_release == "disassociate"
+    if not dis and set_options:
+        raise ParamsError("set_options are the disassociation's: give set_release='disassociate'")
+    if dis and item_rows is not None:
+        raise ParamsError("a disassociated set column from item rows is not available yet")
+    dis_options = check_options(dict(set_options or {}), ()) if dis else {}
     if delta is not None and not (math.isfinite(delta) and 0 < delta <= 1):
         raise ParamsError(f"delta must be a relational NCP in (0, 1], got {delta}")
     if delta is not None and l is not None:
@@ -170,19 +197,28 @@ def anonymize_rt(
     started = time.perf_counter()
     fn = measure("lm")
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
-    record = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
+    record: dict[str, Any] = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
     record |= {"class_size": size, "classes": classes, "item_search": item_search}
-    record |= {"delta": delta}
+    record |= {"delta": delta, "set_release": set_release}
+    if dis:
+        record |= {"set_options": dis_options}
     record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
-    out = _outputs(store, output, rows_output, item_rows, items, read)
+    if dis:
+        out: TableOutput | PairOutput | DisOutput | None = _dis_outputs(
+            store, output, chunks_output, read, record
+        )
+    elif chunks_output is not None:
+        raise ParamsError("a folder of chunks is for set_release='disassociate'")
+    else:
+        out = _outputs(store, output, rows_output, item_rows, items, read)
     dataset = table_dataset(
         store, source, columns=columns, table=table, encoding=encoding, kind="table_sets"
     )
     with runs.making(
         store, name, kind=RUN_KIND, params=record,
-        algorithm=f"{CLASSES[classes]}+{ITEM_SEARCHES[item_search]}",
+        algorithm=f"{CLASSES[classes]}+{'disassociation' if dis else ITEM_SEARCHES[item_search]}",
         replace=replace, outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
         data = load_table(
@@ -205,8 +241,12 @@ def anonymize_rt(
             raise InfeasibleError(
                 f"m = {m} is larger than the longest set ({longest} items): give m <= {longest}"
             )
+        if dis:
+            check_options(dis_options, data.columns)
         if isinstance(out, PairOutput):
             out.records.columns = list(data.columns)
+        elif isinstance(out, DisOutput):
+            out.table.columns = dis_columns(data, items)
         elif out is not None:
             out.columns = list(data.columns)
         if l is not None:
@@ -223,21 +263,29 @@ def anonymize_rt(
         if delta is not None:
             info["classes_before_merge"] = made
             made = merge_classes(store, data.trees, fn, delta, data.rows)
-        search = km_in_classes if item_search == "lift" else km_topdown
-        stats = search(store, tree, k, m, progress)
-        extra = (items,) if item_rows is not None else ()
-        make_rt_release(store, data, column, (*data.columns, *extra))
-        report = verify_rt(store, data.qi, column, k, m, sensitive, l)
+        report: RtReport | RtDisReport
+        if dis:
+            info |= disassociate_in_classes(store, k=k, m=m, options=dis_options,
+                                            progress=progress)  # fmt: skip
+            make_dis_release(store, dis_columns(data, items)[:-1], data.qi)
+            report = verify_rt_dis(store, data.qi, k, m, sensitive, l)
+        else:
+            search = km_in_classes if item_search == "lift" else km_topdown
+            stats = search(store, tree, k, m, progress)
+            info |= {"item_rounds": stats.rounds, "item_violations": stats.violations}
+            info |= {"item_lifts": stats.lifts}
+            extra = (items,) if item_rows is not None else ()
+            make_rt_release(store, data, column, (*data.columns, *extra))
+            report = verify_rt(store, data.qi, column, k, m, sensitive, l)
         if not report.ok:
             raise VerificationError(
                 f"the (k, k^m) search produced a release that fails verification: "
                 f"{report.as_dict()}"
             )
         rel = float(loss(store, data.qi)["lm"])
-        item = float(store.run("rt_item_loss").one()["item_ncp"])
+        # a disassociated set column releases every item as given: no generalization loss
+        item = 0.0 if dis else float(store.run("rt_item_loss").one()["item_ncp"])
         run.results = {"verified": report.as_dict(), "relational_ncp": rel, "item_ncp": item}
-    info |= {"item_rounds": stats.rounds, "item_violations": stats.violations}
-    info |= {"item_lifts": stats.lifts}
     return RtResult(
         run.schema, data, k, m, report, rel, item, made, time.perf_counter() - started,
         info,
@@ -268,6 +316,41 @@ def _outputs(
         return records
     rows = check_file(rows_output, [*every, records.path])[0]
     return PairOutput(records, rows, item_rows.key, items)
+
+
+def _dis_outputs(
+    store: Store,
+    output: str | Path | None,
+    chunks: str | Path | None,
+    read: Sequence[str | Path | None],
+    record: dict[str, Any],
+) -> DisOutput | None:
+    """The disassociated release's files, checked before the work: the table and the folder
+    of its chunks (both or neither)."""
+    if (output is None) != (chunks is None):
+        raise ParamsError(
+            "a disassociated release is the table and its chunks: give both outputs or neither"
+        )
+    if output is None or chunks is None:
+        return None
+    every = inputs_of(store, read)
+    path, fmt = check_file(output, every)
+    folder = check_folder(chunks, [*every, path], replace=False)
+    options = record["set_options"]
+    manifest = {
+        "release": "disassociation",  # the chunks read as a disassociated release (`estimate`)
+        "model": "(k, k^m) of a table, its set column disassociated in every class",
+        "k": record["k"],
+        "m": record["m"],
+        "options": options,
+    }
+    return DisOutput(TableOutput(path), folder, fmt, bool(options["refine"]), manifest)
+
+
+def dis_columns(data: TableData, items: str) -> list[str]:
+    """The columns of a release with a disassociated set column: the table's but the set
+    column, and every row's cluster."""
+    return [*(c for c in data.columns if c != items), CLUSTER_COLUMN]
 
 
 def raise_missing(data: TableData, items: str) -> None:

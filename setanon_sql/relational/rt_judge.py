@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ParamsError
 from ..store.database import Store
 from .output import loss
+from .rt_dis_verify import RtDisReport, verify_rt_dis
 from .rt_sets import LIST_TYPE_SUFFIX, SetColumn
 from .rt_verify import RtReport, verify_rt
 
@@ -28,17 +29,25 @@ class StoredRt:
     m: int
     sensitive: str | None
     l: float | None  # noqa: E741
+    disassociated: bool = False  # the set column released disassociated (`rt_dis`)
 
 
-def stored_rt(store: Store, run: str) -> StoredRt:
-    """The run's record; a run of another kind is refused."""
+def stored_rt(store: Store, run: str, *, disassociated: bool = False) -> StoredRt:
+    """The run's record; a run of another kind is refused, and one whose set column is
+    disassociated unless the caller judges that release (`disassociated`)."""
     row = store.registry.run(run)
     if row["kind"] != RT_KIND:
         raise ParamsError(f"run {run!r} is a {row['kind']} run, not a table with a set column")
     p = json.loads(row["params"] or "{}")
+    dis = p.get("set_release") == "disassociate"
+    if dis and not disassociated:
+        raise ParamsError(
+            f"run {run!r} releases its set column disassociated: `setanon verify` and "
+            "`setanon metrics` judge it, this command not yet"
+        )
     return StoredRt(
         list(p["qi"]), p["items"], p["items_sep"], int(p["k"]), int(p["m"]), p.get("sensitive"),
-        p.get("l"),
+        p.get("l"), dis,
     )  # fmt: skip
 
 
@@ -48,18 +57,21 @@ def _column(store: Store, made: StoredRt) -> SetColumn:
     return SetColumn(made.items, types[made.items].endswith(LIST_TYPE_SUFFIX), made.sep)
 
 
-def verify_rt_run(store: Store, run: str) -> RtReport:
+def verify_rt_run(store: Store, run: str) -> RtReport | RtDisReport:
     """Check the stored run's release for (k, k^m) (and ℓ) with its own parameters."""
-    made = stored_rt(store, run)
+    made = stored_rt(store, run, disassociated=True)
     with store.in_run(run, scratch=True):
+        if made.disassociated:
+            return verify_rt_dis(store, made.qi, made.k, made.m, made.sensitive, made.l)
         return verify_rt(store, made.qi, _column(store, made), made.k, made.m, made.sensitive,
                          made.l)  # fmt: skip
 
 
 def rt_metrics(store: Store, run: str) -> dict[str, Any]:
     """The run's relational NCP (mean over rows and QIs) and item NCP (over item instances)."""
-    made = stored_rt(store, run)
+    made = stored_rt(store, run, disassociated=True)
     with store.in_run(run, scratch=True):
         rel = float(loss(store, made.qi)["lm"])
-        item = float(store.run("rt_item_loss").one()["item_ncp"])
+        # a disassociated set column releases every item as given: no generalization loss
+        item = 0.0 if made.disassociated else float(store.run("rt_item_loss").one()["item_ncp"])
     return {"run": run, "k": made.k, "m": made.m, "relational_ncp": rel, "item_ncp": item}

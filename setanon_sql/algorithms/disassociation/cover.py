@@ -198,23 +198,33 @@ def slack(c: ClusterShape) -> int:
     return c.chunk_rows + c.term_cover - c.size
 
 
-def make_safe(store: Workspace, *, k: int, m: int, rechunk: Callable[[], Any]) -> dict[str, Any]:
+def make_safe(
+    store: Workspace,
+    *,
+    k: int,
+    m: int,
+    rechunk: Callable[[], Any],
+    groups: Callable[[], dict[int, int]] | None = None,
+) -> dict[str, Any]:
     """Check every cluster and repair the unsafe ones until none is left: merge each with a
-    neighbour in HORPART's order and chunk again (nothing is lost), or, when a single cluster
-    is left, dissolve a record chunk by partial suppression. `rechunk` runs VERPART again."""
+    neighbour in HORPART's order and chunk again (nothing is lost), or, when it is the only
+    cluster of its group, dissolve a record chunk by partial suppression. `rechunk` runs
+    VERPART again; `groups` gives every cluster's group (clusters of a group numbered
+    consecutively; merges never cross groups), one group of all clusters without it."""
     found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
     first, rounds, merged = len(found), 0, 0
     while found:
         rounds += 1
         if rounds > MAX_REPAIR_ROUNDS:
             raise VerificationError(f"covers left after {MAX_REPAIR_ROUNDS} repair rounds")
-        clusters = cluster_count(store)
-        if clusters > 1:
-            old, new = merge_plan(found, clusters)
+        group = groups() if groups else {c: 0 for c in range(1, cluster_count(store) + 1)}
+        alone = [c for c in found if partner(c, group) is None]
+        if alone:  # by tid: the numbers the merge below changes are not used
+            suppress(store, alone, k=k)
+        old, new = merge_plan([c for c in found if c not in alone], len(group), group)
+        if old:
             store.run("cover_merge_from_lists", {"old": old, "new": new})
-            merged += len(found)
-        else:
-            suppress(store, found, k=k)
+            merged += len(found) - len(alone)
         rechunk()
         found = unsafe(shapes(store, k=k, m=m), k=k, m=m)
     suppressed = store.count("dis_suppressed")
@@ -251,14 +261,35 @@ def drop_unsafe_joints(store: Workspace, *, k: int, m: int) -> int:
         dropped += len(joints)
 
 
-def merge_plan(found: list[int], clusters: int) -> tuple[list[int], list[int]]:
-    """Each unsafe cluster joins its next neighbour (the last one its previous): the lists
-    (old, new) of every cluster that changes number.
+def partner(c: int, group: dict[int, int]) -> int | None:
+    """The neighbour an unsafe cluster joins: the next one of its group, else the previous
+    one, else none (the only cluster of its group).
+
+    Example:
+        >>> [partner(c, {1: 0, 2: 0, 3: 1}) for c in (1, 2, 3)]
+        [2, 1, None]
+    """
+    for other in (c + 1, c - 1):
+        if other in group and group[other] == group[c]:
+            return other
+    return None
+
+
+def merge_plan(
+    found: list[int], clusters: int, group: dict[int, int] | None = None
+) -> tuple[list[int], list[int]]:
+    """Each unsafe cluster joins its next neighbour of its group (the last one its previous):
+    the lists (old, new) of every cluster that changes number. Every cluster of `found` has a
+    partner (`group`: every cluster's group, one group without it).
 
     Example:
         >>> merge_plan([2, 3, 5], 5)
         ([3, 4, 5], [2, 2, 2])
+        >>> merge_plan([2], 3, {1: 0, 2: 1, 3: 1})
+        ([3], [2])
     """
+    if group is None:
+        group = {c: 0 for c in range(1, clusters + 1)}
     parent = list(range(clusters + 1))
 
     def root(c: int) -> int:
@@ -268,7 +299,9 @@ def merge_plan(found: list[int], clusters: int) -> tuple[list[int], list[int]]:
         return c
 
     for c in found:
-        other = c + 1 if c < clusters else c - 1
+        other = partner(c, group)
+        if other is None:
+            raise ValueError(f"cluster {c} has no neighbour in its group to join")
         a, b = root(c), root(other)
         parent[max(a, b)] = min(a, b)
     pairs = [(c, root(c)) for c in range(1, clusters + 1) if root(c) != c]

@@ -34,14 +34,24 @@ from ...progress import Progress
 
 
 def horpart(
-    store: Workspace, *, k: int, max_cluster: int, min_split: int, progress: Progress
+    store: Workspace,
+    *,
+    k: int,
+    max_cluster: int,
+    min_split: int,
+    progress: Progress,
+    seeded: int | None = None,
 ) -> dict[str, Any]:
-    """Split the transactions into clusters; fill `cluster_members(cluster, tid)`."""
-    store.run("horpart_start", {"max": max_cluster})
-    store.run("horpart_start_active")
-    store.run("horpart_start_done")
+    """Split the transactions into clusters; fill `cluster_members(cluster, tid)`. `seeded`:
+    the caller made the first partitions (`seeded` of them, numbered from 0, in
+    `horpart_part`, `horpart_active` and `horpart_done`), e.g. one per class of a table's
+    QIs, and every split stays inside one of them; else partition 0 holds every record."""
+    if seeded is None:
+        store.run("horpart_start", {"max": max_cluster})
+        store.run("horpart_start_active")
+        store.run("horpart_start_done")
     level = 0
-    made = 1
+    made = 1 if seeded is None else seeded
     active = store.count("horpart_active")
     while active:
         level += 1

@@ -26,10 +26,15 @@ from . import verpart
 from .horpart import cluster_count
 
 
-def refine(store: Workspace, *, k: int, m: int, joint_size: int) -> dict[str, Any]:
-    """Form the joint clusters and their shared chunks; update the term chunks."""
-    clusters = cluster_count(store)
-    joints = [(1 + (c - 1) // joint_size, c) for c in range(1, clusters + 1)]
+def refine(
+    store: Workspace, *, k: int, m: int, joint_size: int, groups: dict[int, int] | None = None
+) -> dict[str, Any]:
+    """Form the joint clusters and their shared chunks; update the term chunks. `groups`
+    (cluster -> group, clusters of a group numbered consecutively): no joint cluster
+    crosses two groups."""
+    if groups is None:
+        groups = {c: 0 for c in range(1, cluster_count(store) + 1)}
+    joints = joint_plan(groups, joint_size)
     store.run(
         "dis_joints_from_lists",
         {"joint": [j for j, _ in joints], "cluster": [c for _, c in joints]},
@@ -55,3 +60,21 @@ def refine(store: Workspace, *, k: int, m: int, joint_size: int) -> dict[str, An
         "shared_chunks": figures["chunks"],
         "shared_terms": figures["chunk_terms"],
     }
+
+
+def joint_plan(groups: dict[int, int], joint_size: int) -> list[tuple[int, int]]:
+    """(joint, cluster): every `joint_size` neighbours in cluster order form a joint cluster,
+    a new one starting wherever the group changes.
+
+    Example:
+        >>> joint_plan({1: 0, 2: 0, 3: 0, 4: 1, 5: 1}, 2)
+        [(1, 1), (1, 2), (2, 3), (3, 4), (3, 5)]
+    """
+    out: list[tuple[int, int]] = []
+    joint, filled, group = 0, 0, None
+    for cluster in sorted(groups):
+        if groups[cluster] != group or filled == joint_size:
+            joint, filled, group = joint + 1, 0, groups[cluster]
+        out.append((joint, cluster))
+        filled += 1
+    return out

@@ -1,0 +1,88 @@
+"""`setanon anonymize-rt --set-release disassociate` (issue 41): the table file and the chunks'
+folder written together and verified; what does not apply refused in one line (exit 2); a
+stored run judged by `verify` and `metrics`, refused by `evaluate`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from setanon_sql.errors import ExitCode
+from tests.helpers.cli import cli
+
+ITEM_EDGES = (("a", "A"), ("b", "A"), ("c", "B"), ("d", "B"), ("A", "*"), ("B", "*"))
+GOOD = "sex,items\nF,a;b\nF,a\nM,c\nM,c;d\n"
+
+
+def _rt(tmp_path, *extra):
+    table = tmp_path / "t.csv"
+    table.write_text(GOOD)
+    tree = tmp_path / "h.csv"
+    tree.write_text("child,parent\n" + "".join(f"{c},{p}\n" for c, p in ITEM_EDGES))
+    return cli(
+        "anonymize-rt", table, "--qi", "sex", "-t", "sex=suppress", "--items", "items",
+        "-H", tree, "-k", "2", "-m", "1", *extra,
+    )  # fmt: skip
+
+
+def test_the_table_and_its_chunks_are_written_and_verified(tmp_path):
+    out, chunks = tmp_path / "rel.csv", tmp_path / "chunks"
+    r = _rt(tmp_path, "--set-release", "disassociate", "-o", out, "--chunks-output", chunks,
+            "--json")  # fmt: skip
+    assert r.code == 0, r.stderr
+    assert r.json()["verified"]["ok"] and r.json()["item_ncp"] == 0
+    assert out.read_text().splitlines() == ["sex,set_cluster", "F,1", "F,1", "M,2", "M,2"]
+    manifest = json.loads((chunks / "release.json").read_text())
+    assert manifest["release"] == "disassociation" and manifest["table"] == "rel.csv"
+    assert (chunks / "record_chunks.csv").read_text().splitlines() == [
+        "cluster,chunk,row,item", "1,1,1,a", "1,1,2,a", "2,1,1,c", "2,1,2,c",
+    ]  # fmt: skip
+    assert sorted((chunks / "term_chunks.csv").read_text().splitlines()) == [
+        "1,b", "2,d", "cluster,item",
+    ]  # fmt: skip
+    # the chunks are a disassociated release `estimate` reads: a, b once each in cluster 1
+    e = cli("estimate", chunks, "-i", "a", "-i", "a b", "--json")
+    assert e.code == 0, e.stderr
+    assert [a["estimate"] for a in e.json()["answers"]] == [2.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (("--set-release", "disassociate", "-o", "{out}"), "--chunks-output"),
+        (("--set-release", "disassociate", "--item-search", "lift"), "--item-search"),
+        (("--max-cluster", "5"), "--set-release disassociate"),
+        (("--set-release", "disassociate", "--no-refine", "--joint-size", "4"), "--no-refine"),
+        (("--set-release", "disassociate", "--max-cluster", "1"), "max_cluster"),
+    ],
+)
+def test_what_does_not_apply_is_refused_and_nothing_written(tmp_path, extra, says):
+    out = tmp_path / "rel.csv"
+    r = _rt(tmp_path, *[str(out) if x == "{out}" else x for x in extra])
+    assert r.code == ExitCode.USAGE, r.stderr
+    assert says in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_a_folder_of_other_files_is_refused_before_the_work(tmp_path):
+    chunks = tmp_path / "chunks"
+    chunks.mkdir()
+    (chunks / "mine.txt").write_text("keep me")
+    r = _rt(tmp_path, "--set-release", "disassociate", "-o", tmp_path / "rel.csv",
+            "--chunks-output", chunks)  # fmt: skip
+    assert r.code == ExitCode.USAGE, r.stderr
+    assert (chunks / "mine.txt").read_text() == "keep me"
+    assert not (tmp_path / "rel.csv").exists()
+
+
+def test_a_stored_run_is_verified_and_measured_and_evaluate_refuses_it(tmp_path):
+    db = tmp_path / "w.duckdb"
+    r = _rt(tmp_path, "--set-release", "disassociate", "--db", db, "--run", "d", "-q")
+    assert r.code == 0, r.stderr
+    v = cli("verify", "--db", db, "--run", "d", "--json")
+    assert v.code == 0 and v.json()["ok"] and v.json()["set_release"] == "disassociate"
+    m = cli("metrics", "--db", db, "--run", "d", "--json")
+    assert m.code == 0 and m.json()["item_ncp"] == 0
+    e = cli("evaluate", "--db", db, "--run", "d", "-q")
+    assert e.code == ExitCode.USAGE and "disassociated" in e.stderr
