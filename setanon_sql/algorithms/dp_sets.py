@@ -42,7 +42,7 @@ from typing import Any
 
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
-from ..errors import InputError, ParamsError
+from ..errors import InfeasibleError, InputError, ParamsError
 from ..progress import Progress
 from . import dp_noise
 
@@ -111,6 +111,32 @@ def pair_scale(lengths: list[int], limit: int, longest: int) -> float:
     bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1) if limit < n <= longest]
     kept = sum(h * comb(limit, 2) for _, h in bins)
     return sum(h * comb(n, 2) for n, h in bins) / kept if kept > 0 else 1.0
+
+
+SIGNIFICANT = 3.0
+"""How many noise scales the left-out transactions' noisy count must pass before it can refuse
+a run: a blip of noise on a small dataset must not (P about e^-3 / 2 when none is left out)."""
+
+
+def mostly_left_out(lengths: list[int], longest: int, scale: float) -> bool:
+    """Whether the noisy restricted histogram (`lengths[n-1]`: transactions of n kept items,
+    the last bin `longest`+1 or more, clamped at 0) says most transactions that hold a pair
+    hold more than `longest` kept items, beyond the noise: dense data, whose pairs the design
+    leaves out. Measured on mushroom (23 items a record) and chess (37) at epsilon 1 and 2
+    (benchmarks/notes/dp-utility.md): measuring them instead (cut, scaled per length) scores
+    worse than no pairs at all, so the run is refused. Post-processing of a noisy answer."""
+    held = sum(max(0, h) for h in lengths[1:longest])
+    out = max(0, lengths[longest]) if len(lengths) > longest else 0
+    return out > held and out > SIGNIFICANT * scale
+
+
+def refuse_dense(longest: int) -> InfeasibleError:
+    return InfeasibleError(
+        f"dpsets: most transactions hold more than longest={longest} of the kept items (noisy "
+        "length histogram), so their pairs would be left out, and measuring them costs C(n, 2) "
+        "of noise each (worse than no pairs on mushroom and chess at epsilon 1-2); release the "
+        "items alone with --option max_size=1, or raise --option longest"
+    )
 
 
 def top(noisy: list[int], how_many: int) -> list[bool]:
@@ -201,6 +227,8 @@ def measure_pairs(
     lengths = measure_lengths(
         store, "dp_count_pair_lengths", "dp_noisy_pair_lengths", steps[2], noise, longest + 1
     )
+    if mostly_left_out(lengths, longest, steps[2].scale):
+        raise refuse_dense(longest)
     scale = pair_scale(lengths, limit, longest)
     store.run("dp_restricted", {"limit": limit, "longest": longest})
     store.run("dp_candidates_l2")
