@@ -97,3 +97,37 @@ def test_the_command_line_refuses_dense_data_in_one_line(tmp_path, monkeypatch) 
     assert "dense" not in schemas  # the failed run's tables are gone
     ok = cli(*args, "--epsilon", 100, "--option", "max_size=1", "--run", "items", "-q")
     assert ok.code == 0, ok.stderr
+
+
+class HistogramNoise(Exact):
+    """Noise that sets the kept-length histogram (the third measurement) to fixed values and
+    leaves the other counts exact: the refusal then sees nothing of the data's lengths."""
+
+    def __init__(self, histogram: list[int]) -> None:
+        self.histogram, self.calls = histogram, 0
+
+    def add(self, counts, scale):
+        self.calls += 1
+        return list(self.histogram) if self.calls == 3 else list(counts)
+
+
+SHORT = [["i0", "i1"], ["i2", "i3", "i4"], ["i5", "i6"]] * 6
+
+
+@pytest.mark.parametrize("txs", [DENSE, SHORT], ids=["dense", "short"])
+def test_the_refusal_is_decided_by_the_noisy_histogram_alone(txs) -> None:
+    """The same noisy histogram, the same verdict, whatever the data: dense data whose noisy
+    histogram says short runs, short data whose noisy histogram says long is refused."""
+
+    def run_with(histogram):
+        store = make_store(txs, EDGES)
+        try:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(dp_noise, "noise_source", lambda: HistogramNoise(histogram))
+                anonymize(store, Params(algorithm="dpsets", k=1, options=OPTIONS))
+        finally:
+            store.close()
+
+    run_with([0, 50, 0, 0, 3])  # five bins: 1..4 kept items and 5 or more
+    with pytest.raises(InfeasibleError, match="longest=4"):
+        run_with([0, 3, 0, 0, 50])
