@@ -17,6 +17,8 @@ data is the support of small itemsets, so the budget is spent on exactly those, 
    L1 sensitivity is C(limit2, 2). The long half is scaled up by the ratio of pairs to picked
    pairs in the noisy restricted histogram (a Horvitz-Thompson correction of the cut, per
    length); longer transactions are left out (their pairs would cost C(length, 2) of noise).
+   Dense data, where the noisy histogram says most pair-holding transactions are that long
+   (mushroom, chess), is refused in one line, items alone offered (`mostly_left_out`);
    No threshold: every kept pair is estimated, clamped at 0 (a made-up pair costs the frequent
    workload nothing; a frequent pair left out costs it its whole support);
 4. transactions are synthesized from the estimates (`dp_synth`): baskets grown greedily to
