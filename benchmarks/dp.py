@@ -58,7 +58,8 @@ def timed(cmd: list[str], code: Path | None = None) -> dict:
     env = None if code is None else os.environ | {"PYTHONPATH": str(code)}
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
+        # run in `code` too: `python -m` puts the working folder first on the import path
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env, cwd=code)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         code = os.waitstatus_to_exitcode(status)
