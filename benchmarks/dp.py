@@ -15,6 +15,12 @@ Needs ../shared/data. Examples:
     python benchmarks/dp.py --data wv1 --epsilon --no-baselines \
         --release "DiffPart eps=1=/tmp/dp/wv1-1.0-s1.csv,/tmp/dp/wv1-1.0-s2.csv"
 
+--before DIR runs the same dpsets rows with the code of another source tree (e.g. main's, from
+`git archive main | tar -x -C DIR`) beside this one's, labelled "(before)": the issue's whole
+table in one command:
+
+    python benchmarks/dp.py --before /tmp/main-src     # eps 0.5 1 2, WV1 WV2, medians of 3
+
 --synthetic FILE times the anonymize process only (no evaluation), on a file written by
 `setanon synth FILE -n N --seed 1`.
 
@@ -65,15 +71,17 @@ def medians(rows: list[dict]) -> dict:
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
 
-def dp_release(data: Path, db: Path, eps: float, rep: int, args: argparse.Namespace) -> dict:
-    """One dpsets run and its evaluation."""
+def dp_release(
+    data: Path, db: Path, eps: float, rep: int, args: argparse.Namespace, code: Path | None = None
+) -> dict:
+    """One dpsets run and its evaluation (with the source tree `code`, if given)."""
     run = f"dp_{str(eps).replace('.', '_')}_{rep}"
     extra = [x for o in args.option for x in ("--option", o)]
     made = timed(setanon("anonymize", str(data), *TREE, "-a", "dpsets", "--epsilon", str(eps),
-                         "--db", str(db), "--run", run, "--json", *extra))  # fmt: skip
+                         "--db", str(db), "--run", run, "--json", *extra), code)  # fmt: skip
     info = json.loads(made["stdout"])
     judged = json.loads(
-        timed(setanon("evaluate", "--db", str(db), "--run", run, *judge(args)))["stdout"]
+        timed(setanon("evaluate", "--db", str(db), "--run", run, *judge(args)), code)["stdout"]
     )
     released = info["released_rows"]
     return {**are(judged), "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"],
@@ -121,6 +129,13 @@ def compare(name: str, args: argparse.Namespace) -> list[dict]:
             runs = [dp_release(DATA[name], db, eps, r, args) for r in range(args.repeat)]
             rows.append({"data": name, "release": f"dpsets eps={eps:g}", **medians(runs)})
             print(json.dumps(rows[-1]), file=sys.stderr)
+            if args.before:
+                old = Path(d) / "before.duckdb"  # its own file: the other tree's schema
+                runs = [dp_release(DATA[name], old, eps, r, args, args.before)
+                        for r in range(args.repeat)]  # fmt: skip
+                label = f"dpsets eps={eps:g} (before)"
+                rows.append({"data": name, "release": label, **medians(runs)})
+                print(json.dumps(rows[-1]), file=sys.stderr)
         rows += [{"data": name, **r} for r in outside(DATA[name], args)]
         if args.baselines:
             rows += [{"data": name, **r} for r in baselines(DATA[name], db, Path(d), args)]
@@ -162,6 +177,8 @@ def main() -> None:
     p.add_argument("--sanity", type=float, default=0.001, help="evaluate --sanity (0.001)")
     p.add_argument("--release", action="append", default=[], metavar="LABEL=FILE[,FILE...]",
                    help="an outside release of the one --data file, judged the same way")  # fmt: skip
+    p.add_argument("--before", type=Path, default=None, metavar="DIR",
+                   help="also run dpsets with this source tree's code, labelled (before)")  # fmt: skip
     p.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=True,
                    help="the empty release and AA k=10 m=2 (default: on)")  # fmt: skip
     args = p.parse_args()
