@@ -99,14 +99,15 @@ DEBUG_ENV = "SETANON_DEBUG"
 
 @functools.cache
 def _command() -> typer.core.TyperGroup:
-    """The click command, built from the app once per process. `app(...)` builds it anew on
-    every call (every command's signature read and its annotations evaluated, about 60 ms of
-    CPU), which in-process callers such as the tests' `cli` helper paid per command; the app
-    is complete once this module has imported its commands. (With pretty exceptions off,
-    `app(...)`'s own exception hook adds nothing.)"""
-    command = typer.main.get_command(app)
-    assert isinstance(command, typer.core.TyperGroup)
-    return command
+    """The click command, built from the app once per process, each of its commands only when
+    asked for (`lazy`: a process runs one command; typer would make all 19, about 55 ms of
+    CPU, issue 43). `app(...)` builds everything anew on every call, which in-process callers
+    such as the tests' `cli` helper paid per command; the app is complete once this module has
+    imported its commands. (With pretty exceptions off, `app(...)`'s own exception hook adds
+    nothing.)"""
+    from .lazy import lazy_group
+
+    return lazy_group(app)
 
 
 def _run(args: list[str] | None, debug: bool) -> int:
