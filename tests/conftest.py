@@ -56,6 +56,7 @@ def shared_data() -> Path:
 # with --durations=0 on ffa194b) joined them in the second round (#43).
 SPARK_MODULES = {"test_spark.py", "test_spark_cluster.py", "test_spark_lock.py"}
 SLOW = {
+    "tests/test_rt_dis.py::test_every_release_passes_and_the_verifier_agrees_with_brute_force",
     "tests/test_cli.py::test_a_stored_run_can_be_listed_replayed_and_measured",
     "tests/test_cli.py::test_verify_and_metrics_say_whether_the_release_is_a_multiset",
     "tests/test_cli_eval.py::test_report_and_compare",
