@@ -109,3 +109,6 @@ def test_a_stored_run_is_verified_measured_evaluated_reported_and_compared(tmp_p
     assert rows["d"]["set_release"] == "disassociate" and rows["d"]["item_ncp"] == 0
     assert rows["g"]["set_release"] == "generalize" and rows["d"]["promise_holds"]
     assert "mixed_are_2" in rows["d"] and "below_k_1" in rows["d"]
+    shown = cli("compare", "d", "g", "--db", db, "--report", tmp_path / "c.html")
+    assert shown.code == 0, shown.stderr
+    assert "disassociated (orange)" in (tmp_path / "c.html").read_text()

@@ -119,7 +119,10 @@ def render_rt_compare_html(rows: list[dict[str, Any]]) -> str:
     picture a user chooses a release from, and the table."""
     parts = [
         "<h1>Releases of a table with a set column compared</h1>",
-        "<p>Each point is a release: left loses less of the QIs, lower less of the items.</p>",
+        "<p>Each point is a release: left loses less of the QIs, lower less of the items. "
+        "A release whose set column is disassociated (orange) releases its items as given: "
+        "its item NCP is 0 by definition, its items are judged by the mixed-query error "
+        "below.</p>",
         _svg(_loss_chart(rows)),
         compare_table_html(rows),
     ]
@@ -130,7 +133,8 @@ def _loss_chart(rows: list[dict[str, Any]]) -> Any:
     fig, ax = _figure(6.5, 4.0)
     xs = [r["relational_ncp"] for r in rows]
     ys = [r["item_ncp"] for r in rows]
-    ax.scatter(xs, ys, color="#4c72b0")
+    dis = [r.get("set_release") == "disassociate" for r in rows]
+    ax.scatter(xs, ys, color=["#dd8452" if d else "#4c72b0" for d in dis])
     for r, x, y in zip(rows, xs, ys, strict=True):
         ax.annotate(str(r["run"]), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
     ax.set_xlim(0, 1)
