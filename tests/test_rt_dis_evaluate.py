@@ -158,3 +158,44 @@ def test_queries_and_attacks_agree_with_brute_force(data, k, m, size, max_cluste
         assert t["candidates"] == brute_candidates(rel, rid, items)
         if len(items) <= m and t["candidates"]:
             assert t["candidates"] >= k  # the promise: none, or k and more
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_joint_clusters_are_weighed_by_their_class(seed):
+    """With REFINE's joint clusters (test_rt_dis's setting: two classes of 30, x = 0 and x =
+    2, released as they are): every query's estimate is the estimator's answers of the clusters
+    and joint clusters of x's class, summed (a joint cluster's answer counted once, by its
+    class); x = 1 and x = 3 are held by no class: 0. So x = 0 and x = 2 together give the
+    estimator's total, `setanon estimate`'s answer."""
+    import random
+    from itertools import combinations
+
+    rnd = random.Random(seed)
+    data = [
+        (x, set(rnd.sample(LEAVES, rnd.randrange(1, 4)))) for x in ("0", "2") for _ in range(30)
+    ]
+    store, result = _run(data, 3, 2, size=30, max_cluster=6, refine=True, joint_size=4)
+    rel = _read(store, result.run)
+    assert rel.joint_clusters and rel.shared_chunks
+    itemsets = [set(c) for n in (1, 2, 3) for c in combinations(LEAVES, n)]
+    asked = [(x, s) for s in itemsets for x in "0123"]
+    queries = _queries(store, result.run, asked)
+    with store.in_run(result.run, scratch=True):
+        found = dis_query_errors(store, 3, queries)
+        answers = store.arrow("SELECT * FROM est_dis_cluster_answers").to_pylist()
+        store.run("est_dis_answers")
+        total = dict(store.execute("SELECT qid, estimate FROM est_answers").rows)
+    class_of = {r["set_cluster"]: r["x"] for r in rel.table}
+    class_of_joint = {j: class_of[c] for j, c in rel.joint_clusters}
+    for qid, ((x, _), q) in enumerate(zip(asked, found, strict=True)):
+        mine = sum(
+            a["estimate"] for a in answers if a["qid"] == qid
+            and (class_of[a["cluster"]] if a["joint"] is None else class_of_joint[a["joint"]]) == x
+        )  # fmt: skip
+        assert q["estimate"] == pytest.approx(mine)
+        if x in "13":
+            assert q["estimate"] == 0
+    for i in range(len(itemsets)):
+        both = found[4 * i]["estimate"] + found[4 * i + 2]["estimate"]
+        assert both == pytest.approx(total.get(4 * i, 0.0))
+    assert any(a["joint"] is not None for a in answers)  # a query held in shared chunks only
