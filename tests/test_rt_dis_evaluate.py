@@ -199,3 +199,13 @@ def test_joint_clusters_are_weighed_by_their_class(seed):
         both = found[4 * i]["estimate"] + found[4 * i + 2]["estimate"]
         assert both == pytest.approx(total.get(4 * i, 0.0))
     assert any(a["joint"] is not None for a in answers)  # a query held in shared chunks only
+
+
+def test_a_target_no_row_matches_is_not_below_k():
+    """Candidates 0 (the known items withheld, e.g. suppressed in a cluster): no row matches,
+    counted apart, as `evaluate` counts transactions' no_match; 1..k-1 breaks the promise."""
+    from setanon_sql.relational.rt_evaluate import attack_summary
+
+    found = [{"size": 1, "candidates": c} for c in (0, 4, 1)]
+    (one,) = attack_summary(found, 2, 1)
+    assert (one["below_k"], one["no_match"], one["fewest"]) == (1, 1, 0)

@@ -51,13 +51,22 @@ def render_rt_html(report: dict[str, Any]) -> str:
         ),  # fmt: skip
         "<h2>Attacks: an adversary knowing a row's QIs and some of its items</h2>",
         _table(
-            ["known items", "promised", "targets", f"below k = {report['k']}", "fewest", "median"],
+            [
+                "known items",
+                "promised",
+                "targets",
+                f"below k = {report['k']}",
+                "no match",
+                "fewest",
+                "median",
+            ],
             [
                 [
                     a["known_items"],
                     "yes" if a["promised"] else "no",
                     a["targets"],
                     a["below_k"],
+                    a.get("no_match", 0),
                     a["fewest"],
                     a["median"],
                 ]

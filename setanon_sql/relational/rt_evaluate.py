@@ -72,14 +72,16 @@ def attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) ->
 
 
 def attack_summary(found: Sequence[dict], k: int, m: int) -> list[dict[str, Any]]:
-    """Per number of known items: targets, how many have fewer than k candidates (none may,
-    up to m), the fewest and the median candidates."""
+    """Per number of known items: targets, how many have 1..k-1 candidates (none may, up to
+    m), how many none (the known items were withheld: no row matches, as `evaluate` counts
+    `no_match` for transactions), the fewest and the median candidates."""
     out = []
     for size in sorted({t["size"] for t in found}):
         cands = [t["candidates"] for t in found if t["size"] == size]
         out.append(
             {"known_items": size, "promised": size <= m, "targets": len(cands),
-             "below_k": sum(c < k for c in cands), "fewest": min(cands),
+             "below_k": sum(0 < c < k for c in cands), "no_match": sum(c == 0 for c in cands),
+             "fewest": min(cands),
              "median": median(cands)}
         )  # fmt: skip
     return out
