@@ -112,3 +112,21 @@ def test_a_stored_run_is_verified_measured_evaluated_reported_and_compared(tmp_p
     shown = cli("compare", "d", "g", "--db", db, "--report", tmp_path / "c.html")
     assert shown.code == 0, shown.stderr
     assert "disassociated (orange)" in (tmp_path / "c.html").read_text()
+
+
+def test_sweep_rt_disassociates_every_point_and_compare_judges_them(tmp_path):
+    from tests.test_rt_sweep import _files
+
+    db = tmp_path / "w.duckdb"
+    base = [a for a in _files(tmp_path) if a not in ("--item-search", "lift")]
+    r = cli(*base, "--class-size", "2,4", "--set-release", "disassociate", "--max-cluster", "3",
+            "--db", db, "--json")  # fmt: skip
+    assert r.code == 0, r.stderr
+    points = r.json()
+    assert [p["set_release"] for p in points] == ["disassociate"] * 2
+    assert all(p["verified"] and p["item_ncp"] == 0 for p in points)
+    c = cli("compare", *[p["run"] for p in points], "--db", db, "--json")
+    assert c.code == 0, c.stderr
+    assert all(row["set_release"] == "disassociate" and row["promise_holds"] for row in c.json())
+    bad = cli(*base, "--set-release", "disassociate", "--item-search", "lift", "--db", db)
+    assert bad.code == ExitCode.USAGE and "--item-search" in bad.stderr
