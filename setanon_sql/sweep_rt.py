@@ -44,6 +44,7 @@ def sweep_rt(
             )  # fmt: skip
             rows.append(
                 {"run": name, "classes_by": options.get("classes", "cover"),
+                 "set_release": options.get("set_release", "generalize"),
                  "item_search": options.get("item_search", "topdown"), "k": r.k, "m": r.m,
                  "class_size": size, "delta": delta, "classes": r.classes,
                  "relational_ncp": r.relational_ncp, "item_ncp": r.item_ncp,

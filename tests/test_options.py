@@ -408,6 +408,8 @@ RULES: dict[str, dict[str, tuple]] = {
         "--delta": refused("--delta", "0.5,2"),  # 2 is not an NCP
         "--classes": refused("--classes", "kmeans"),
         "--item-search": refused("--item-search", "greedy"),
+        "--set-release": refused("--set-release", "shuffle"),
+        "--max-cluster": refused("--max-cluster", 5),  # without disassociate
         "--columns": refused("--columns", ""),
         "--table": refused("--table", "x"),  # a CSV input has no tables
         "--drop-missing": acts("drops rows holding the token"),

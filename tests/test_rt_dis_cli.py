@@ -1,6 +1,6 @@
 """`setanon anonymize-rt --set-release disassociate` (issue 41): the table file and the chunks'
 folder written together and verified; what does not apply refused in one line (exit 2); a
-stored run judged by `verify` and `metrics`, refused by `evaluate`."""
+stored run judged by `verify`, `metrics`, `evaluate`, `report` and `compare`."""
 
 from __future__ import annotations
 
@@ -76,13 +76,57 @@ def test_a_folder_of_other_files_is_refused_before_the_work(tmp_path):
     assert not (tmp_path / "rel.csv").exists()
 
 
-def test_a_stored_run_is_verified_and_measured_and_evaluate_refuses_it(tmp_path):
+def test_a_stored_run_is_verified_measured_evaluated_reported_and_compared(tmp_path):
     db = tmp_path / "w.duckdb"
     r = _rt(tmp_path, "--set-release", "disassociate", "--db", db, "--run", "d", "-q")
     assert r.code == 0, r.stderr
+    g = _rt(tmp_path, "--db", db, "--run", "g", "-q")  # the generalized release, same table
+    assert g.code == 0, g.stderr
     v = cli("verify", "--db", db, "--run", "d", "--json")
     assert v.code == 0 and v.json()["ok"] and v.json()["set_release"] == "disassociate"
     m = cli("metrics", "--db", db, "--run", "d", "--json")
     assert m.code == 0 and m.json()["item_ncp"] == 0
-    e = cli("evaluate", "--db", db, "--run", "d", "-q")
-    assert e.code == ExitCode.USAGE and "disassociated" in e.stderr
+    e = cli("evaluate", "--db", db, "--run", "d", "--json")
+    assert e.code == 0, e.stderr
+    ev = e.json()
+    assert ev["set_release"] == "disassociate"
+    # F rows: a;b and a, one cluster: a on both rows of its record chunk, b a term: exact
+    assert [q["size"] for q in ev["mixed_queries"]] == [1, 2]
+    assert all(q["mean_relative_error"] == 0 for q in ev["mixed_queries"])
+    assert [(a["known_items"], a["below_k"], a["fewest"]) for a in ev["attacks"]] == [
+        (1, 0, 2), (2, 0, 2),
+    ]  # fmt: skip
+    ge = cli("evaluate", "--db", db, "--run", "g", "--json")
+    assert ge.code == 0 and ge.json()["set_release"] == "generalize"
+    page = tmp_path / "d.html"
+    rep = cli("report", "--db", db, "--run", "d", "-o", page)
+    assert rep.code == 0, rep.stderr
+    html = page.read_text()
+    assert "disassociated" in html and "judged by query error" in html
+    c = cli("compare", "d", "g", "--db", db, "--json")
+    assert c.code == 0, c.stderr
+    rows = {row["run"]: row for row in c.json()}
+    assert rows["d"]["set_release"] == "disassociate" and rows["d"]["item_ncp"] == 0
+    assert rows["g"]["set_release"] == "generalize" and rows["d"]["promise_holds"]
+    assert "mixed_are_2" in rows["d"] and "below_k_1" in rows["d"]
+    shown = cli("compare", "d", "g", "--db", db, "--report", tmp_path / "c.html")
+    assert shown.code == 0, shown.stderr
+    assert "disassociated (orange)" in (tmp_path / "c.html").read_text()
+
+
+def test_sweep_rt_disassociates_every_point_and_compare_judges_them(tmp_path):
+    from tests.test_rt_sweep import _files
+
+    db = tmp_path / "w.duckdb"
+    base = [a for a in _files(tmp_path) if a not in ("--item-search", "lift")]
+    r = cli(*base, "--class-size", "2,4", "--set-release", "disassociate", "--max-cluster", "3",
+            "--db", db, "--json")  # fmt: skip
+    assert r.code == 0, r.stderr
+    points = r.json()
+    assert [p["set_release"] for p in points] == ["disassociate"] * 2
+    assert all(p["verified"] and p["item_ncp"] == 0 for p in points)
+    c = cli("compare", *[p["run"] for p in points], "--db", db, "--json")
+    assert c.code == 0, c.stderr
+    assert all(row["set_release"] == "disassociate" and row["promise_holds"] for row in c.json())
+    bad = cli(*base, "--set-release", "disassociate", "--item-search", "lift", "--db", db)
+    assert bad.code == ExitCode.USAGE and "--item-search" in bad.stderr

@@ -289,7 +289,7 @@ def compare_cmd(
 
 
 SHOWN = [
-    "hierarchy", "run", "algorithm", "k", "m", "epsilon", "epsilon_spent", "ncp", "relational_ncp", "item_ncp", "are_1",
+    "hierarchy", "run", "algorithm", "k", "m", "set_release", "epsilon", "epsilon_spent", "ncp", "relational_ncp", "item_ncp", "are_1",
     "are_2", "are_3", "are_sanity_1", "are_sanity_2", "are_sanity_3", "mixed_are_1",
     "mixed_are_2", "mixed_are_3", "frequent_are_2", "frequent_are_sanity_2",
     "below_k_1", "below_k_2", "below_k_3", "promise_holds", "checked",

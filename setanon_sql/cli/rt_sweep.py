@@ -14,9 +14,10 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
+from .rt import ItemSearchGiven
 from .table import DEFAULT_W
 
-COLUMNS = ["run", "class_size", "delta", "classes", "relational_ncp", "item_ncp", "seconds",
+COLUMNS = ["run", "set_release", "class_size", "delta", "classes", "relational_ncp", "item_ncp", "seconds",
            "verified"]  # fmt: skip
 
 
@@ -67,7 +68,24 @@ def sweep_rt_cmd(
         ),
     ] = None,
     classes: o.RtClasses = "cover",
-    item_search: o.ItemSearch = "topdown",
+    item_search: ItemSearchGiven = None,
+    set_release: Annotated[
+        str,
+        typer.Option(
+            "--set-release",
+            help="'generalize' (the items generalized inside each class) or 'disassociate' "
+            "(items as given, disassociated inside each class: item NCP 0, judge the points "
+            "with `setanon compare`'s mixed-query error).",
+        ),
+    ] = "generalize",
+    max_cluster: Annotated[
+        int | None,
+        typer.Option(
+            "--max-cluster",
+            help="With --set-release disassociate: HORPART splits a part of a class while it "
+            "holds this many records or more (100).",
+        ),
+    ] = None,
     columns: o.Columns = None,
     table: o.TableOfFile = None,
     missing: o.DropMissing = None,
@@ -90,6 +108,7 @@ def sweep_rt_cmd(
     from ..sweep_rt import sweep_rt
     from .judge import page
 
+    set_options = _set_options(set_release, item_search, max_cluster)
     sizes = o.whole_numbers(class_size, "--class-size")
     o.refuse_unless(bool(sizes), "--class-size wants at least one size")
     spec = HierarchySpec(path=hierarchy, format=hierarchy_format, encoding=hierarchy_encoding)
@@ -106,7 +125,8 @@ def sweep_rt_cmd(
             store, source, sizes=sizes, deltas=deltas(delta), replace=replace, qi=qi,
             taxonomies=specs, items=items, hierarchy=spec, k=k, m=m,
             items_sep=items_sep, w=DEFAULT_W, columns=names, table=table, drop_missing=missing,
-            encoding=encoding, classes=classes, item_search=item_search,
+            encoding=encoding, classes=classes, item_search=item_search or "topdown",
+            set_release=set_release, set_options=set_options,
         )  # fmt: skip
     if target is not None:
         from ..measure.rt_sweep_page import render_rt_sweep_html
@@ -114,6 +134,23 @@ def sweep_rt_cmd(
 
         outputs.write_text(target, render_rt_sweep_html(found))
     _print(found, as_json)
+
+
+def _set_options(
+    set_release: str, item_search: str | None, max_cluster: int | None
+) -> dict[str, Any]:
+    """The disassociation's options of every point; what does not apply refused."""
+    dis = set_release == "disassociate"
+    o.refuse_unless(
+        set_release in ("generalize", "disassociate"),
+        f"--set-release must be 'generalize' or 'disassociate', got {set_release!r}",
+    )
+    o.refuse_unless(
+        not dis or item_search is None,
+        "--item-search generalizes the items; --set-release disassociate releases them as given",
+    )
+    o.refuse_unless(dis or max_cluster is None, "--max-cluster is for --set-release disassociate")
+    return {} if max_cluster is None else {"max_cluster": max_cluster}
 
 
 def _print(found: list[dict[str, Any]], as_json: bool) -> None:

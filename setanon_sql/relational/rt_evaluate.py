@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any
 
@@ -20,16 +19,9 @@ import pyarrow as pa
 
 from ..errors import ParamsError
 from ..store.database import Store
+from .rt_dis_evaluate import dis_attacks, dis_query_errors
 from .rt_judge import stored_rt
-
-
-@dataclass(frozen=True)
-class MixedQuery:
-    """A QI attribute (1-based) and its leaf, and the items (hierarchy leaves) held with it."""
-
-    attr: int
-    leaf: int
-    items: tuple[int, ...]
+from .rt_probes import MixedQuery, put_items, put_queries
 
 
 def draw(store: Store, queries: int, sizes: Sequence[int], seed: int) -> list[MixedQuery]:
@@ -55,33 +47,9 @@ def draw_rows(
     return out
 
 
-def put_items(store: Store, table: str, key: str, probes: Sequence[MixedQuery]) -> None:
-    """The probes' items as rows (`key` the probe's number, `item`) in `table`: one table the
-    statements join, for queries and attack targets alike."""
-    pairs = [(j, i) for j, p in enumerate(probes) for i in p.items]
-    i32 = pa.int32()
-    store.put_arrow(
-        table,
-        pa.table({key: pa.array([j for j, _ in pairs], i32),
-                  "item": pa.array([i for _, i in pairs], i32)}),
-    )  # fmt: skip
-
-
 def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, Any]]:
     """Every query's true count, estimate and relative error, in the current run."""
-    i32 = pa.int32()
-    store.put_arrow(
-        "eval_rt_query",
-        pa.table(
-            {
-                "qid": pa.array(range(len(queries)), i32),
-                "attr": pa.array([q.attr for q in queries], i32),
-                "leaf": pa.array([q.leaf for q in queries], i32),
-                "size": pa.array([len(q.items) for q in queries], i32),
-            }
-        ),
-    )
-    put_items(store, "eval_rt_query_item", "qid", queries)
+    put_queries(store, queries)
     store.run("rt_eval_actual")
     store.run("rt_eval_estimate")
     return store.run_arrow("rt_eval_errors").to_pylist()
@@ -104,14 +72,16 @@ def attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) ->
 
 
 def attack_summary(found: Sequence[dict], k: int, m: int) -> list[dict[str, Any]]:
-    """Per number of known items: targets, how many have fewer than k candidates (none may,
-    up to m), the fewest and the median candidates."""
+    """Per number of known items: targets, how many have 1..k-1 candidates (none may, up to
+    m), how many none (the known items were withheld: no row matches, as `evaluate` counts
+    `no_match` for transactions), the fewest and the median candidates."""
     out = []
     for size in sorted({t["size"] for t in found}):
         cands = [t["candidates"] for t in found if t["size"] == size]
         out.append(
             {"known_items": size, "promised": size <= m, "targets": len(cands),
-             "below_k": sum(c < k for c in cands), "fewest": min(cands),
+             "below_k": sum(0 < c < k for c in cands), "no_match": sum(c == 0 for c in cands),
+             "fewest": min(cands),
              "median": median(cands)}
         )  # fmt: skip
     return out
@@ -122,14 +92,19 @@ def evaluate_rt(
 ) -> dict[str, Any]:
     """Mixed-query error of a stored (k, k^m) run per query size, and attacks knowing a
     row's QIs and 1..m+1 of its items (in scratch: the run stays)."""
-    made = stored_rt(store, run)
+    made = stored_rt(store, run, disassociated=True)
     if not sizes or min(sizes) < 1:
         raise ParamsError(f"query sizes must be whole numbers >= 1, got {list(sizes)}")
     with store.in_run(run, scratch=True):
-        found = query_errors(store, draw(store, queries, sizes, seed))
+        drawn_queries = draw(store, queries, sizes, seed)
         known = range(1, made.m + 2)
         drawn = draw_rows(store, targets, known, seed + 1)
-        attacked = attacks(store, [t for _, t in drawn], [r for r, _ in drawn])
+        if made.disassociated:  # the same draws, answered from the chunks
+            found = dis_query_errors(store, made.k, drawn_queries)
+            attacked = dis_attacks(store, [t for _, t in drawn], [r for r, _ in drawn])
+        else:
+            found = query_errors(store, drawn_queries)
+            attacked = attacks(store, [t for _, t in drawn], [r for r, _ in drawn])
     per_size = []
     for size in sizes:
         errors = [q["relative_error"] for q in found if q["size"] == size]
@@ -139,6 +114,8 @@ def evaluate_rt(
                  "median_relative_error": median(errors)}
             )  # fmt: skip
     return {
-        "run": run, "k": made.k, "m": made.m, "seed": seed, "mixed_queries": per_size,
+        "run": run, "k": made.k, "m": made.m, "seed": seed,
+        "set_release": "disassociate" if made.disassociated else "generalize",
+        "mixed_queries": per_size,
         "attacks": attack_summary(attacked, made.k, made.m),
     }  # fmt: skip

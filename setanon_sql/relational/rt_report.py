@@ -1,5 +1,6 @@
 """The figures `report` and `compare` show for a stored (k, k^m) run (issue 41): its verdict,
-its relational loss per QI and overall, its item loss, the error of mixed queries (a QI value
+its relational loss per QI and overall, its item loss (0 when the set column is
+disassociated: items as given, judged by query error), the error of mixed queries (a QI value
 and an itemset) per size, and the attacks knowing a row's QIs and 1..m+1 of its items. Every
 figure is read in scratch, so the run stays as it was; the page itself is drawn by
 `measure/rt_page.py` from these plain values."""
@@ -19,7 +20,7 @@ from .rt_judge import rt_metrics, stored_rt, verify_rt_run
 
 def qi_losses(store: Store, run: str) -> dict[str, float]:
     """Every QI's NCP in the stored run's release, in the order of the QIs."""
-    made = stored_rt(store, run)
+    made = stored_rt(store, run, disassociated=True)
     with store.in_run(run, scratch=True):
         found = store.execute(render(qi_loss_query(made.qi)), step="rt_qi_loss")
         return {c: float(v) for c, v in found.tuples("column", "ncp")}
@@ -29,7 +30,7 @@ def rt_report(
     store: Store, run: str, *, queries: int, targets: int, sizes: Sequence[int], seed: int
 ) -> dict[str, Any]:
     """Everything the page of a (k, k^m) run shows, as plain values (also usable as JSON)."""
-    made = stored_rt(store, run)
+    made = stored_rt(store, run, disassociated=True)
     verdict = verify_rt_run(store, run)
     losses = rt_metrics(store, run)
     evaluation = evaluate_rt(
@@ -44,6 +45,7 @@ def rt_report(
         "items": made.items,
         "k": made.k,
         "m": made.m,
+        "set_release": "disassociate" if made.disassociated else "generalize",
         "verified": verdict.as_dict(),
         "relational_ncp": losses["relational_ncp"],
         "qi_ncp": qi_losses(store, run),
@@ -61,6 +63,7 @@ def compare_row(report: dict[str, Any]) -> dict[str, Any]:
         "algorithm": report["algorithm"],
         "k": report["k"],
         "m": report["m"],
+        "set_release": report["set_release"],
         "relational_ncp": report["relational_ncp"],
         "item_ncp": report["item_ncp"],
     }
