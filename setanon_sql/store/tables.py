@@ -15,10 +15,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
-import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.duckdb import Executor
@@ -30,12 +29,15 @@ from .dataset import Dataset, DatasetKind, Loaded, building, fingerprint_of
 from .registry import Registry
 from .sources import csv_relation, parquet_relation
 
+if TYPE_CHECKING:  # pyarrow costs 0.1 s to import; a transactions run never needs it
+    import pyarrow as pa
+
 RAW = "rel_raw"  # the temp table a run reads the table from (in file order)
 STORED = "table_raw"  # the table as read, in its dataset's schema
 _SOURCE_DB = "rel_source_db"  # a DuckDB input file, attached read-only while it is read
 _DUCKDB_SUFFIXES = (".duckdb", ".db", ".ddb")
 
-TableSource: TypeAlias = str | Path | pa.Table | Mapping[str, Sequence[Any]]
+TableSource: TypeAlias = "str | Path | pa.Table | Mapping[str, Sequence[Any]]"
 """A CSV, Parquet or DuckDB file, an Arrow table, or {column: values} held in Python."""
 
 
@@ -125,6 +127,8 @@ def raw_columns(ex: Executor) -> dict[str, str]:
 def _describe(source: TableSource, reader: TableReader) -> dict[str, Any]:
     """The registry's description of a source: its file, format, reading options, size and
     time of change (none for a table held in Python)."""
+    import pyarrow as pa
+
     if isinstance(source, (pa.Table, Mapping)):
         return {"source": "python", "format": "python", "reader": reader.as_json()} | {
             "size": None,
@@ -156,6 +160,8 @@ def _format(path: Path) -> str:
 def read_raw(ex: Executor, source: TableSource, reader: TableReader) -> str:
     """Read the source into the temp table `rel_raw` (in file order) and name it. A CSV file
     may be gzip'd and in `encoding` (UTF-8 unless given; a byte order mark is dropped)."""
+    import pyarrow as pa
+
     columns, table, encoding = reader.columns, reader.table, reader.encoding
     if isinstance(source, Mapping):
         source = pa.table(
