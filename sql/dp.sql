@@ -17,12 +17,13 @@ FROM (
 WHERE pick <= $limit;
 
 -- name: dp_restricted
--- Each transaction restricted to the items of `dp_kept_items` (the most frequent by noisy count,
--- a choice from noisy answers only), with its restricted length and, for the longer ones
--- ($limit < length <= $longest), at most $limit items picked by a hash of the restricted
--- transaction's own items (never its tid, which depends on the others). Transactions of fewer
--- than 2 or more than $longest kept items contribute no pair. `long` says which half of the
--- pair counts a transaction feeds: one transaction feeds one half only.
+-- The measured transactions (of at most $longest items: the longer ones are modeled, not
+-- measured) restricted to the items of `dp_kept_items` (the most frequent by noisy count, a
+-- choice from noisy answers only), with their restricted length and, for the longer ones
+-- ($limit < length), at most $limit items picked by a hash of the restricted transaction's own
+-- items (never its tid, which depends on the others). Transactions of fewer than 2 kept items
+-- contribute no pair. `long` says which half of the pair counts a transaction feeds: one
+-- transaction feeds one half only.
 CREATE OR REPLACE TABLE dp_bounded AS
 SELECT tid, item, length > $limit AS long
 FROM (
@@ -32,22 +33,22 @@ FROM (
         SELECT t.tid, t.item,
                bit_xor(hash(t.item)) OVER (PARTITION BY t.tid) AS content,
                count(*) OVER (PARTITION BY t.tid) AS length
-        FROM tx AS t
+        FROM (SELECT tid, item, count(*) OVER (PARTITION BY tid) AS whole FROM tx) AS t
         SEMI JOIN dp_kept_items AS k ON k.item = t.item
+        WHERE t.whole <= $longest
     )
 )
-WHERE length BETWEEN 2 AND $longest AND pick <= $limit;
+WHERE length >= 2 AND pick <= $limit;
 
--- name: dp_count_lengths
--- How many transactions have each length 1..$top ($top: that many items or more), zeros
--- included: one transaction more or less changes one count by one.
-SELECT r.range AS length, count(l.tid) AS support
-FROM range(1, $top + 1) AS r
-LEFT JOIN (
-    SELECT tid, least(count(*), $top) AS length FROM tx GROUP BY tid
-) AS l ON l.length = r.range
-GROUP BY r.range
-ORDER BY r.range;
+-- name: dp_count_length_bins
+-- How many transactions have a length in each bin of `dp_length_bins(bin, lo, hi)` (hi NULL:
+-- that length or more), zeros included: one transaction more or less changes one count by one.
+SELECT b.bin, count(l.tid) AS support
+FROM dp_length_bins AS b
+LEFT JOIN (SELECT tid, count(*) AS length FROM tx GROUP BY tid) AS l
+  ON l.length >= b.lo AND (b.hi IS NULL OR l.length <= b.hi)
+GROUP BY b.bin
+ORDER BY b.bin;
 
 -- name: dp_count_l1
 -- The bounded support of every leaf of the hierarchy (the public item domain), zeros included:
@@ -83,15 +84,16 @@ GROUP BY c.a, c.b
 ORDER BY c.a, c.b;
 
 -- name: dp_count_pair_lengths
--- How many transactions hold each number 1..$top of kept items ($top: that many or more),
--- zeros included: one transaction more or less changes one count by one. What scales the long
--- transactions' pair counts back up.
+-- Among the measured transactions (of at most $top items: the longer ones are modeled), how
+-- many hold each number 1..$top of kept items, zeros included: one transaction more or less
+-- changes one count by one. What scales the long half of the pair counts back up.
 SELECT r.range AS length, count(l.tid) AS support
 FROM range(1, $top + 1) AS r
 LEFT JOIN (
-    SELECT t.tid, least(count(*), $top) AS length
-    FROM tx AS t
+    SELECT t.tid, count(*) AS length
+    FROM (SELECT tid, item, count(*) OVER (PARTITION BY tid) AS whole FROM tx) AS t
     SEMI JOIN dp_kept_items AS k ON k.item = t.item
+    WHERE t.whole <= $top
     GROUP BY t.tid
 ) AS l ON l.length = r.range
 GROUP BY r.range

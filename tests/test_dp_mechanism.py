@@ -192,13 +192,14 @@ NOISY = ["dp_noisy_lengths", "dp_noisy_l1", "dp_noisy_pair_lengths", "dp_noisy_l
 
 
 def dp_tables(txs, edges, noise) -> dict[str, list[tuple]]:
-    """Run dpsets with `noise` and return its noisy tables and release, row by row."""
+    """Run dpsets with `noise` and return its noisy tables, baskets and release, row by row."""
     store = make_store(txs, edges)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dp_noise, "noise_source", lambda: noise)
-        run = anonymize(store, Params(algorithm="dpsets", k=1, options=OPTIONS)).run
+        params = Params(algorithm="dpsets", k=1, options=OPTIONS, keep_intermediate=True)
+        run = anonymize(store, params).run
         with store.in_run(run):
-            names = [*NOISY, "release"]
+            names = [*NOISY, "dp_baskets", "release"]
             tables = {n: store.query(f"SELECT * FROM {n} ORDER BY ALL") for n in names}
     store.close()
     return tables
@@ -313,17 +314,24 @@ def test_pair_scale_undoes_the_cut_of_each_length() -> None:
 @SETTINGS
 @given(db=databases(max_leaves=6, max_tx=12, max_len=5))
 def test_the_release_is_the_baskets_of_the_estimates(db) -> None:
-    """A brute force over the release: every released item's support is its estimate, every
-    pair's at most its estimate, and no pair outside the released ones appears."""
+    """A brute force over the release: every released item's support is its estimate; past the
+    modeled sessions, every pair's at most its estimate and no pair outside the released ones
+    appears; the release is the baskets, each as many times as its copies."""
     txs, edges = db
     t = dp_tables(txs, edges, OffsetNoise())
     baskets: dict[int, set[int]] = {}
     for tid, node in t["release"]:
         baskets.setdefault(tid, set()).add(node)
     made = [(tuple(b), 1) for b in baskets.values()]
-    singles, twos = supports(made, 1), supports(made, 2)
+    singles = supports(made, 1)
     for a, _noisy, estimate, released, _kept in t["dp_noisy_l1"]:
         assert singles[(a,)] == (estimate if released else 0)
+    grown: dict[int, tuple[list[int], int, bool]] = {}
+    for basket, item, copies, modeled in t["dp_baskets"]:
+        grown.setdefault(basket, ([], copies, modeled))[0].append(item)
+    expanded = Counter(tuple(sorted(i)) for i, c, _ in grown.values() for _ in range(c))
+    assert expanded == Counter(tuple(sorted(b)) for b in baskets.values())
+    twos = supports([(tuple(i), c) for i, c, modeled in grown.values() if not modeled], 2)
     estimates = {(a, b): e for a, b, _s, _l, e, released in t["dp_noisy_l2"] if released}
     assert set(twos) <= set(estimates)
     assert all(twos[p] <= e for p, e in estimates.items())

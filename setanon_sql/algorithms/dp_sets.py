@@ -4,29 +4,34 @@ Why this shape: DiffPart's top-down partitioning releases almost nothing on spar
 (its first split's noisy count drowns in the noise, see issue 44). What analysts ask of basket
 data is the support of small itemsets, so the budget is spent on exactly those, PrivBasis-like:
 
-0. a noisy histogram of transaction lengths (one transaction changes one bin by one);
+0. a noisy histogram of transaction lengths (one transaction changes one bin by one): a bin per
+   length up to `longest`, then a few bins doubling in width (`length_bins`);
 1. each transaction is cut to at most `limit1` items (which ones depends on that transaction's
    items alone, never on its tid: a hash of its items and the item), and every leaf of the
    hierarchy (the public item domain) gets a noisy count, scaled up by the share of item
    occurrences the cut keeps (estimated from the noisy length histogram);
 2. the `pair_items` items of largest noisy count (a data-independent number) are kept, and
-   every transaction restricted to them; a noisy histogram of the restricted lengths;
+   the measured transactions (at most `longest` items) restricted to them; a noisy histogram
+   of the restricted lengths;
 3. every pair of kept items gets two noisy counts in one measurement: over the transactions of
-   2..`limit2` kept items (all their pairs), and over those of `limit2`+1..`longest` kept
-   items, each cut to `limit2` of them. One transaction feeds one half only, so the vector's
-   L1 sensitivity is C(limit2, 2). The long half is scaled up by the ratio of pairs to picked
-   pairs in the noisy restricted histogram (a Horvitz-Thompson correction of the cut, per
-   length); longer transactions are left out (their pairs would cost C(length, 2) of noise).
-   Dense data, where the noisy histogram says most pair-holding transactions are that long
-   (mushroom, chess), is refused in one line, items alone offered (`mostly_left_out`);
-   No threshold: every kept pair is estimated, each half clamped at 0 (a made-up pair costs
-   the frequent workload nothing; a frequent pair left out costs it its whole support);
-4. transactions are synthesized from the estimates (`dp_synth`): baskets grown greedily to
-   answer the pairs, items' remainders as baskets of one.
+   2..`limit2` kept items (all their pairs), and over those of more, each cut to `limit2` of
+   them. One transaction feeds one half only, so the vector's L1 sensitivity is
+   C(limit2, 2). The long half is scaled up by the ratio of pairs to picked pairs in the noisy
+   restricted histogram (a Horvitz-Thompson correction of the cut, per length). No threshold:
+   every kept pair is estimated, each half clamped at 0 (a made-up pair costs the frequent
+   workload nothing; a frequent pair left out costs it its whole support);
+4. transactions are synthesized from the noisy answers alone (`dp_synth`): the transactions of
+   more than `longest` items are **modeled, not measured** (their pairs would cost C(n, 2) of
+   noise each): as many sessions as the noisy histogram's bins past `longest` say, each of its
+   bin's length, its items drawn in turn in proportion to their estimates (so two items meet
+   about as their estimates' product predicts); then baskets grown greedily to answer the
+   measured pairs out of what is left of each item, and the items' remainders as baskets of one.
+   Dense data (mushroom, chess: every record longer than `longest`) is all modeled.
 
-Measured on BMS-WebView-1 and -2 (benchmarks/notes/dp-utility.md): measuring triples and
-thresholding the pairs (the first design) left 94 % ARE on the frequent pairs and 99 % on the
-triples at epsilon 1; this one about 70 % and 77 %.
+Measured on BMS-WebView-1 and -2 (benchmarks/notes/dp-utility.md, dp-model.md): measuring
+triples and thresholding the pairs (the first design) left 94 % ARE on the frequent pairs and
+99 % on the triples at epsilon 1; measuring the long transactions' pairs cut and scaled (the
+second) 64-68 % and 72-77 %; modeling them (this one) about 41-62 % and 47-71 %.
 
 Each step is one SQL pass over the transactions and one statement over its candidates; the
 noise is OpenDP's discrete Laplace (`dp_noise`). Every choice outside a noisy measurement is
@@ -44,12 +49,13 @@ from typing import Any
 
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
-from ..errors import InfeasibleError, InputError, ParamsError
+from ..errors import InputError, ParamsError
 from ..progress import Progress
 from . import dp_noise
 
-LENGTHS = 64
-"""Bins of the length histogram: 1..63 items, and 64 or more."""
+TOP_BAND = 256
+"""Past `longest`, the length histogram's bins double in width up to this length; one last bin
+holds every longer transaction (a few bins, so little noise, for the modeled sessions)."""
 STEPS = ("lengths", "items", "pair lengths", "pairs")
 """The noisy measurements in order; the budget's split gives each its share."""
 
@@ -95,14 +101,47 @@ def plan(options: dict[str, Any]) -> list[Level]:
     ]
 
 
-def kept_share(lengths: list[int], limit: int) -> float:
+def length_bins(longest: int) -> list[tuple[int, int | None]]:
+    """The length histogram's bins, from the options alone: one per length 1..`longest` (the
+    measured transactions'), then bins doubling in width (the modeled ones'), the last one
+    open (`None`: that length or more)."""
+    bins: list[tuple[int, int | None]] = [(n, n) for n in range(1, longest + 1)]
+    lo, width = longest + 1, longest
+    while lo <= TOP_BAND:
+        bins.append((lo, lo + width - 1))
+        lo, width = lo + width, width * 2
+    bins.append((lo, None))
+    return bins
+
+
+def typical(lo: int, hi: int | None) -> int:
+    """The length a bin's transactions are taken to have: its middle; the open bin's least."""
+    return lo if hi is None else (lo + hi) // 2
+
+
+def kept_share(bins: list[tuple[int, int | None]], lengths: list[int], limit: int) -> float:
     """The share of the item occurrences the cut to `limit` items keeps, estimated from the
-    noisy length histogram (`lengths[n-1]`: transactions of n items, clamped at 0): the items'
-    noisy counts are scaled up by its inverse. Post-processing of a noisy answer."""
-    bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1)]
-    whole = sum(h * n for n, h in bins)
-    kept = sum(h * min(n, limit) for n, h in bins)
+    noisy length histogram (`lengths[i]`: transactions in `bins[i]`, clamped at 0, each taken at
+    its bin's typical length): the items' noisy counts are scaled up by its inverse.
+    Post-processing of a noisy answer."""
+    sized = [(typical(*b), max(0, h)) for b, h in zip(bins, lengths, strict=True)]
+    whole = sum(h * n for n, h in sized)
+    kept = sum(h * min(n, limit) for n, h in sized)
     return kept / whole if whole > 0 and kept > 0 else 1.0
+
+
+def modeled(
+    bins: list[tuple[int, int | None]], lengths: list[int], longest: int
+) -> list[tuple[int, int]]:
+    """The sessions to draw from the items' estimates: (length, how many) for every bin past
+    `longest`, from the noisy histogram clamped at 0. Post-processing of a noisy answer.
+    Measured (benchmarks/notes/dp-model.md): shrinking the counts by one or two noise scales
+    (against made-up sessions in the empty bins) cost WV1's frequent pairs 0.41 -> 0.52-0.55."""
+    return [
+        (typical(lo, hi), h)
+        for (lo, hi), h in zip(bins, lengths, strict=True)
+        if lo > longest and h >= 1
+    ]
 
 
 def pair_scale(lengths: list[int], limit: int, longest: int) -> float:
@@ -113,34 +152,6 @@ def pair_scale(lengths: list[int], limit: int, longest: int) -> float:
     bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1) if limit < n <= longest]
     kept = sum(h * comb(limit, 2) for _, h in bins)
     return sum(h * comb(n, 2) for n, h in bins) / kept if kept > 0 else 1.0
-
-
-SIGNIFICANT = 3.0
-"""How many noise scales the left-out transactions' noisy count must pass before it can refuse
-a run: a blip of noise on a small dataset must not (P about e^-3 / 2 when none is left out)."""
-
-
-def mostly_left_out(lengths: list[int], longest: int, scale: float) -> bool:
-    """Whether the noisy restricted histogram (`lengths[n-1]`: transactions of n kept items,
-    the last bin `longest`+1 or more, clamped at 0) says most transactions that hold a pair
-    hold more than `longest` kept items, beyond the noise: dense data, whose pairs the design
-    leaves out. Measured on mushroom (23 items a record) and chess (37) at epsilon 1 and 2
-    (benchmarks/notes/dp-utility.md): measuring them instead (cut, scaled per length) gave
-    frequent pairs 0.93-0.95 ARE against 1.0 for none, triples 1.0-1.02, while the items, which
-    lose that budget, went from 0.41 to 0.29 without pairs; so the run is refused and items
-    alone offered. Post-processing of a noisy answer."""
-    held = sum(max(0, h) for h in lengths[1:longest])
-    out = max(0, lengths[longest]) if len(lengths) > longest else 0
-    return out > held and out > SIGNIFICANT * scale
-
-
-def refuse_dense(longest: int) -> InfeasibleError:
-    return InfeasibleError(
-        f"dpsets: most transactions hold more than longest={longest} of the kept items (noisy "
-        "length histogram), so their pairs would be left out, and measuring them costs C(n, 2) "
-        "of noise each (hardly better than no pairs on mushroom and chess at epsilon 1-2); "
-        "release the items alone with --option max_size=1, or raise --option longest"
-    )
 
 
 def pair_estimate(short: int, long: int, scale: float) -> int:
@@ -200,6 +211,24 @@ def measure_lengths(
     return noisy
 
 
+def measure_length_bins(
+    store: Workspace, level: Level, noise: dp_noise.Noise, bins: list[tuple[int, int | None]]
+) -> list[int]:
+    """The noisy histogram of the transactions' lengths over `bins` (`length_bins`), kept as
+    `dp_noisy_lengths(bin, lo, hi, noisy)`: one transaction more or less changes one bin by one."""
+    import pyarrow as pa  # here, not at import: the registry loads every algorithm
+
+    ids = pa.array(range(len(bins)), pa.int32())
+    los = pa.array([lo for lo, _ in bins], pa.int64())
+    his = pa.array([hi for _, hi in bins], pa.int64())
+    store.put_arrow("dp_length_bins", pa.table({"bin": ids, "lo": los, "hi": his}))
+    counted = store.run_arrow("dp_count_length_bins")
+    noisy = noise.add(counted.column("support").to_pylist(), level.scale)
+    table = pa.table({"bin": ids, "lo": los, "hi": his, "noisy": pa.array(noisy, pa.int64())})
+    store.put_arrow("dp_noisy_lengths", table)
+    return noisy
+
+
 def measure_items(
     store: Workspace, level: Level, noise: dp_noise.Noise, options: dict[str, Any], share: float
 ) -> dict[str, Any]:
@@ -237,10 +266,8 @@ def measure_pairs(
     limit, longest = int(options["limit2"]), int(options["longest"])
     store.run("dp_kept_items_of_l1")
     lengths = measure_lengths(
-        store, "dp_count_pair_lengths", "dp_noisy_pair_lengths", steps[2], noise, longest + 1
+        store, "dp_count_pair_lengths", "dp_noisy_pair_lengths", steps[2], noise, longest
     )
-    if mostly_left_out(lengths, longest, steps[2].scale):
-        raise refuse_dense(longest)
     scale = pair_scale(lengths, limit, longest)
     store.run("dp_restricted", {"limit": limit, "longest": longest})
     store.run("dp_candidates_l2")
@@ -269,31 +296,48 @@ def measure_pairs(
     ]
 
 
-def synthesize(store: Workspace, pairs: bool) -> None:
-    """`dp_baskets(basket, item, copies)` from the estimates (`dp_synth`), then the release."""
+def synthesize(store: Workspace, pairs: bool, sessions: list[tuple[int, int]]) -> int:
+    """`dp_baskets(basket, item, copies, modeled)` from the estimates (`dp_synth`): the modeled
+    `sessions` (length, how many) drawn from the items' estimates first, then baskets grown from
+    the pairs out of what is left of each item; then the release. Returns the modeled sessions."""
+    import numpy as np
     import pyarrow as pa  # here, not at import: the registry loads every algorithm
 
     from . import dp_synth
 
     items = store.run_arrow("dp_estimates_l1")
+    ids = items.column("a").to_pylist()
+    estimates = np.array(items.column("estimate").to_pylist(), dtype=np.int64)
+    session, index = dp_synth.long_sessions(estimates, sessions)
+    left = estimates - np.bincount(index, minlength=len(ids))
     found = store.run_arrow("dp_estimates_l2") if pairs else None
     made = dp_synth.baskets(
-        items.column("a").to_pylist(),
-        items.column("estimate").to_pylist(),
+        ids,
+        left.tolist(),
         list(zip(*(found.column(c).to_pylist() for c in ("a", "b", "estimate")), strict=True))
         if found is not None
         else [],
     )
     rows = [(i, item, copies) for i, (basket, copies) in enumerate(made) for item in basket]
-    table = pa.table(
+    grown = pa.table(
         {
             "basket": pa.array([r[0] for r in rows], pa.int64()),
             "item": pa.array([r[1] for r in rows], pa.int32()),
             "copies": pa.array([r[2] for r in rows], pa.int64()),
+            "modeled": pa.array([False] * len(rows), pa.bool_()),
         }
     )
-    store.put_arrow("dp_baskets", table)
+    drawn = pa.table(
+        {
+            "basket": pa.array(session + len(made), pa.int64()),
+            "item": pa.array(np.asarray(ids, dtype=np.int32)[index], pa.int32()),
+            "copies": pa.array(np.ones(len(session), dtype=np.int64), pa.int64()),
+            "modeled": pa.array(np.ones(len(session), dtype=bool), pa.bool_()),
+        }
+    )
+    store.put_arrow("dp_baskets", pa.concat_tables([grown, drawn]))
     store.run("dp_release")
+    return int(len(np.unique(session)))
 
 
 def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any]:
@@ -304,21 +348,22 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
     if store.count("tids") == 0:
         raise InputError("dpsets needs at least one transaction; the dataset is empty")
     progress("lengths", 0, 3)
-    lengths = measure_lengths(
-        store, "dp_count_lengths", "dp_noisy_lengths", steps[0], noise, LENGTHS
-    )
+    longest = int(options["longest"])
+    bins = length_bins(longest)
+    lengths = measure_length_bins(store, steps[0], noise, bins)
     spent = [budget_row(steps[0], noise)]
     progress("items", 1, 3)
-    share = kept_share(lengths, int(options["limit1"]))
+    share = kept_share(bins, lengths, int(options["limit1"]))
     spent.append(measure_items(store, steps[1], noise, options, share))
     if len(steps) > 2:
         progress("pairs", 2, 3)
         spent += measure_pairs(store, steps, noise, options)
     progress("release", 3, 3)
-    synthesize(store, len(steps) > 2)
+    sessions = modeled(bins, lengths, longest) if len(steps) > 2 else []
+    drawn = synthesize(store, len(steps) > 2, sessions)
     write_budget(store, float(options["epsilon"]), spent)
     if not params.keep_intermediate:
-        scratch = ["dp_bounded", "dp_kept_items", "dp_baskets"]
+        scratch = ["dp_bounded", "dp_kept_items", "dp_baskets", "dp_length_bins"]
         scratch += ["dp_candidates_l2"] if len(steps) > 2 else []
         store.drop_tables(*scratch, step="drop_intermediate")
     pairs = spent[-1] if len(steps) > 2 else {"released": 0, "candidates": 0}
@@ -329,6 +374,7 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
         "released_l1": spent[1]["released"],
         "released_l2": pairs["released"],
         "candidates_l2": pairs["candidates"],
+        "modeled_sessions": drawn,
         "released_rows": store.count("release"),
     }
 
@@ -388,9 +434,9 @@ ALGORITHM = Algorithm(
         Option(
             "longest",
             int,
-            20,
-            "transactions of more kept items than this contribute no pair (their pairs would "
-            "cost C(length, 2) of noise)",
+            12,
+            "transactions of more items than this are not measured for the pairs but modeled: "
+            "released as sessions of their (noisy) lengths drawn from the items' estimates",
             minimum=2,
         ),
         Option(
