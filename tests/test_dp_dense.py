@@ -1,6 +1,6 @@
 """Long transactions under -a dpsets (#44): those of more than `longest` items are modeled, not
 measured: released as sessions of their noisy histogram bin's length, items drawn from the
-items' estimates (`dp_synth.long_sessions`). Dense data (every record long: mushroom, chess),
+items' estimates (`dp_sessions.long_sessions`). Dense data (every record long: mushroom, chess),
 which the measuring design refused, is all modeled and runs."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import dp_noise, dp_sets, dp_synth
+from setanon_sql.algorithms import dp_noise, dp_sessions, dp_sets
 from setanon_sql.errors import ExitCode
 
 
@@ -73,7 +73,7 @@ def test_dense_data_is_modeled_not_refused() -> None:
     assert all(short == 0 and long == 0 for _, _, short, long, _, _ in t["dp_noisy_l2"])
     sessions = Counter(b for b, _, _, modeled in t["dp_baskets"] if modeled)
     assert len(sessions) == 16 and max(sessions.values()) == 6
-    assert sum(n == 6 for n in sessions.values()) >= 12
+    assert sum(sessions.values()) >= 80  # most of the 96 item occurrences go to sessions
     items = Counter(node for _, node in t["release"])
     assert items == {a: e for a, _, e, released, _ in t["dp_noisy_l1"] if released}
     assert sum(items.values()) == 96
@@ -113,24 +113,23 @@ def test_sessions_hold_distinct_items_within_their_estimates(estimates, sessions
     used more often than its estimate, nothing drawn of an item estimated at 0, and the same
     noisy answers give the same sessions."""
     weights = np.array(estimates, dtype=np.int64)
-    session, index = dp_synth.long_sessions(weights, sessions)
+    session, index = dp_sessions.long_sessions(weights, sessions)
     lengths = [n for n, c in sessions for _ in range(c)]
     assert len(set(zip(session.tolist(), index.tolist(), strict=True))) == len(session)
     per_session = Counter(session.tolist())
     assert all(0 <= s < len(lengths) and per_session[s] <= lengths[s] for s in per_session)
     used = Counter(index.tolist())
     assert all(used[i] <= e for i, e in enumerate(estimates))
-    again = dp_synth.long_sessions(weights, sessions)
+    again = dp_sessions.long_sessions(weights, sessions)
     assert np.array_equal(again[0], session) and np.array_equal(again[1], index)
 
 
 def test_sessions_meet_as_the_estimates_predict() -> None:
     """Many sessions of 3 items of 6, items estimated in ratio 8:4:2:1:1:1 (capacity to
-    spare): each item lands in a session, and two items meet, about as often as successive
-    draws without replacement give (within 10 %: a round draws a session's missing items
-    together, so the law is only close to successive sampling's)."""
+    spare): with no affinity, each item lands in a session, and two items meet, as often as
+    successive draws without replacement give (within 5 %)."""
     weights = np.array([8, 4, 2, 1, 1, 1]) * 10_000
-    session, index = dp_synth.long_sessions(weights, [(3, 20_000)])
+    session, index = dp_sessions.long_sessions(weights, [(3, 20_000)])
     p = weights / weights.sum()
 
     def law() -> tuple[np.ndarray, np.ndarray]:
@@ -149,14 +148,14 @@ def test_sessions_meet_as_the_estimates_predict() -> None:
 
     single, pair = law()
     seen = np.bincount(index, minlength=6) / 20_000
-    assert np.allclose(seen, single, rtol=0.1)
+    assert np.allclose(seen, single, rtol=0.05)
     members: dict[int, list[int]] = {}
     for s, i in zip(session.tolist(), index.tolist(), strict=True):
         members.setdefault(s, []).append(i)
     met = Counter(p for items in members.values() for p in combinations(sorted(items), 2))
     for (a, b), expected in np.ndenumerate(pair):
         if a < b and expected > 0.05:
-            assert met[(a, b)] / 20_000 == pytest.approx(expected, rel=0.1)
+            assert met[(a, b)] / 20_000 == pytest.approx(expected, rel=0.05)
 
 
 def permutations3():

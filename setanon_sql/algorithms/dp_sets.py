@@ -296,28 +296,36 @@ def measure_pairs(
     ]
 
 
-def synthesize(store: Workspace, pairs: bool, sessions: list[tuple[int, int]]) -> int:
-    """`dp_baskets(basket, item, copies, modeled)` from the estimates (`dp_synth`): the modeled
-    `sessions` (length, how many) drawn from the items' estimates first, then baskets grown from
-    the pairs out of what is left of each item; then the release. Returns the modeled sessions."""
+def synthesize(
+    store: Workspace, pairs: bool, sessions: list[tuple[int, int]], measured: int
+) -> int:
+    """`dp_baskets(basket, item, copies, modeled)` from the estimates: the modeled `sessions`
+    (length, how many) grown from the items' estimates and the kept pairs' lift over the
+    `measured` transactions first (`dp_sessions`), then baskets grown from the pairs out of
+    what is left of each item (`dp_synth`); then the release. Returns the modeled sessions."""
     import numpy as np
     import pyarrow as pa  # here, not at import: the registry loads every algorithm
 
-    from . import dp_synth
+    from . import dp_sessions, dp_synth
 
     items = store.run_arrow("dp_estimates_l1")
     ids = items.column("a").to_pylist()
     estimates = np.array(items.column("estimate").to_pylist(), dtype=np.int64)
-    session, index = dp_synth.long_sessions(estimates, sessions)
-    left = estimates - np.bincount(index, minlength=len(ids))
     found = store.run_arrow("dp_estimates_l2") if pairs else None
-    made = dp_synth.baskets(
-        ids,
-        left.tolist(),
+    wanted = (
         list(zip(*(found.column(c).to_pylist() for c in ("a", "b", "estimate")), strict=True))
         if found is not None
-        else [],
+        else []
     )
+    where = {a: i for i, a in enumerate(ids)}
+    kept = np.array(sorted({where[a] for a, _, _ in wanted} | {where[b] for _, b, _ in wanted}))
+    kept = kept.astype(np.int64)
+    lifts = dp_sessions.lift(
+        estimates, kept, [(where[a], where[b], e) for a, b, e in wanted], measured
+    )
+    session, index = dp_sessions.long_sessions(estimates, sessions, kept, lifts)
+    left = estimates - np.bincount(index, minlength=len(ids))
+    made = dp_synth.baskets(ids, left.tolist(), wanted)
     rows = [(i, item, copies) for i, (basket, copies) in enumerate(made) for item in basket]
     grown = pa.table(
         {
@@ -360,7 +368,8 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
         spent += measure_pairs(store, steps, noise, options)
     progress("release", 3, 3)
     sessions = modeled(bins, lengths, longest) if len(steps) > 2 else []
-    drawn = synthesize(store, len(steps) > 2, sessions)
+    measured = sum(max(0, h) for (lo, _), h in zip(bins, lengths, strict=True) if lo <= longest)
+    drawn = synthesize(store, len(steps) > 2, sessions, measured)
     write_budget(store, float(options["epsilon"]), spent)
     if not params.keep_intermediate:
         scratch = ["dp_bounded", "dp_kept_items", "dp_baskets", "dp_length_bins"]
