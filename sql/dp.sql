@@ -33,19 +33,25 @@ FROM (
         SELECT t.tid, t.item,
                bit_xor(hash(t.item)) OVER (PARTITION BY t.tid) AS content,
                count(*) OVER (PARTITION BY t.tid) AS length
-        FROM (SELECT tid, item, count(*) OVER (PARTITION BY tid) AS whole FROM tx) AS t
+        FROM tx AS t
         SEMI JOIN dp_kept_items AS k ON k.item = t.item
-        WHERE t.whole <= $longest
+        SEMI JOIN dp_lengths AS w ON w.tid = t.tid AND w.length <= $longest
     )
 )
 WHERE length >= 2 AND pick <= $limit;
+
+-- name: dp_lengths
+-- Every transaction's length, counted once: what the histogram bins and what decides which
+-- transactions are measured and which modeled.
+CREATE OR REPLACE TABLE dp_lengths AS
+SELECT tid, count(*) AS length FROM tx GROUP BY tid;
 
 -- name: dp_count_length_bins
 -- How many transactions have a length in each bin of `dp_length_bins(bin, lo, hi)` (hi NULL:
 -- that length or more), zeros included: one transaction more or less changes one count by one.
 SELECT b.bin, count(l.tid) AS support
 FROM dp_length_bins AS b
-LEFT JOIN (SELECT tid, count(*) AS length FROM tx GROUP BY tid) AS l
+LEFT JOIN dp_lengths AS l
   ON l.length >= b.lo AND (b.hi IS NULL OR l.length <= b.hi)
 GROUP BY b.bin
 ORDER BY b.bin;
@@ -91,9 +97,9 @@ SELECT r.range AS length, count(l.tid) AS support
 FROM range(1, $top + 1) AS r
 LEFT JOIN (
     SELECT t.tid, count(*) AS length
-    FROM (SELECT tid, item, count(*) OVER (PARTITION BY tid) AS whole FROM tx) AS t
+    FROM tx AS t
     SEMI JOIN dp_kept_items AS k ON k.item = t.item
-    WHERE t.whole <= $top
+    SEMI JOIN dp_lengths AS w ON w.tid = t.tid AND w.length <= $top
     GROUP BY t.tid
 ) AS l ON l.length = r.range
 GROUP BY r.range

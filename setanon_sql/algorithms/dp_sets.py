@@ -222,6 +222,7 @@ def measure_length_bins(
     los = pa.array([lo for lo, _ in bins], pa.int64())
     his = pa.array([hi for _, hi in bins], pa.int64())
     store.put_arrow("dp_length_bins", pa.table({"bin": ids, "lo": los, "hi": his}))
+    store.run("dp_lengths")
     counted = store.run_arrow("dp_count_length_bins")
     noisy = noise.add(counted.column("support").to_pylist(), level.scale)
     table = pa.table({"bin": ids, "lo": los, "hi": his, "noisy": pa.array(noisy, pa.int64())})
@@ -372,7 +373,7 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
     drawn = synthesize(store, len(steps) > 2, sessions, measured)
     write_budget(store, float(options["epsilon"]), spent)
     if not params.keep_intermediate:
-        scratch = ["dp_bounded", "dp_kept_items", "dp_baskets", "dp_length_bins"]
+        scratch = ["dp_bounded", "dp_kept_items", "dp_baskets", "dp_length_bins", "dp_lengths"]
         scratch += ["dp_candidates_l2"] if len(steps) > 2 else []
         store.drop_tables(*scratch, step="drop_intermediate")
     pairs = spent[-1] if len(steps) > 2 else {"released": 0, "candidates": 0}
