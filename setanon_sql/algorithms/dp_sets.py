@@ -23,15 +23,16 @@ data is the support of small itemsets, so the budget is spent on exactly those, 
 4. transactions are synthesized from the noisy answers alone (`dp_synth`): the transactions of
    more than `longest` items are **modeled, not measured** (their pairs would cost C(n, 2) of
    noise each): as many sessions as the noisy histogram's bins past `longest` say, each of its
-   bin's length, its items drawn in turn in proportion to their estimates (so two items meet
-   about as their estimates' product predicts); then baskets grown greedily to answer the
-   measured pairs out of what is left of each item, and the items' remainders as baskets of one.
+   bin's length, grown item by item in proportion to the items' estimates and, for the kept
+   items, to their lift with the session's items so far in the measured pairs
+   (`dp_sessions`); then baskets grown greedily to answer the measured pairs out of what is
+   left of each item, and the items' remainders as baskets of one.
    Dense data (mushroom, chess: every record longer than `longest`) is all modeled.
 
 Measured on BMS-WebView-1 and -2 (benchmarks/notes/dp-utility.md, dp-model.md): measuring
 triples and thresholding the pairs (the first design) left 94 % ARE on the frequent pairs and
 99 % on the triples at epsilon 1; measuring the long transactions' pairs cut and scaled (the
-second) 64-68 % and 72-77 %; modeling them (this one) about 41-62 % and 47-71 %.
+second) 64-68 % and 72-77 %; modeling them (this one) 34-61 % and 40-74 % (dp-model.md).
 
 Each step is one SQL pass over the transactions and one statement over its candidates; the
 noise is OpenDP's discrete Laplace (`dp_noise`). Every choice outside a noisy measurement is
