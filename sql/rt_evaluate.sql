@@ -40,6 +40,9 @@ ORDER BY q.qid;
 -- Every query's count estimated from the release: per row, 1 / leaves of its released QI node
 -- when that covers the value, times, per query item, 1 / leaves of the deepest released node of
 -- the row above it (0 when none is). Only the classes whose QI node covers the value are read.
+-- Rows of a cluster with the same released nodes (a pattern) have the same estimate, so each
+-- pattern is worked once and weighted by its rows (Adult + WV2: 2,698 patterns for 30,162 rows),
+-- and the deepest node above an item is found once per pattern, not once per query.
 CREATE OR REPLACE TABLE eval_rt_estimate AS
 WITH classes AS (
     SELECT q.qid, cc.cluster, 1.0 / qn.leaf_count AS p_qi
@@ -47,23 +50,47 @@ WITH classes AS (
     JOIN cluster_closure AS cc ON cc.attr = q.attr
     JOIN rel_node AS qn
       ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
-), covering AS (
-    SELECT c.qid, g.rid, any_value(c.p_qi) AS p_qi, i.item, max(g.node) AS node
-    FROM classes AS c
-    JOIN eval_rt_query_item AS i ON i.qid = c.qid
+), query_items AS (
+    SELECT DISTINCT qid, item FROM eval_rt_query_item
+), row_nodes AS (
+    SELECT cluster, rid, list(node ORDER BY node) AS nodes
+    FROM rt_generalized
+    GROUP BY cluster, rid
+), patterns AS (
+    SELECT row_number() OVER (ORDER BY cluster, nodes) AS pattern, cluster, nodes,
+           count(*) AS rows
+    FROM row_nodes
+    GROUP BY cluster, nodes
+), pattern_node AS (
+    SELECT pattern, unnest(nodes) AS node FROM patterns
+), deepest AS (
+    SELECT p.pattern, i.item, max(p.node) AS node
+    FROM (SELECT DISTINCT item FROM query_items) AS i
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN rt_generalized AS g ON g.cluster = c.cluster AND g.node = n.id
-    GROUP BY c.qid, g.rid, i.item
-), per_row AS (
-    SELECT c.qid, c.rid, any_value(c.p_qi) AS p_qi, count(*) AS covered,
-           exp(sum(ln(1.0 / n.leaf_count))) AS p_items
-    FROM covering AS c
-    JOIN rt_node AS n ON n.id = c.node
-    GROUP BY c.qid, c.rid
+    JOIN pattern_node AS p ON p.node = n.id
+    GROUP BY p.pattern, i.item
+), item_factor AS (
+    SELECT d.pattern, p.cluster, d.item, ln(1.0 / n.leaf_count) AS ln_p
+    FROM deepest AS d
+    JOIN rt_node AS n ON n.id = d.node
+    JOIN patterns AS p ON p.pattern = d.pattern
+), per_pattern AS (
+    SELECT i.qid, f.pattern, count(*) AS covered, sum(f.ln_p) AS ln_p
+    FROM classes AS c
+    JOIN query_items AS i ON i.qid = c.qid
+    JOIN item_factor AS f ON f.cluster = c.cluster AND f.item = i.item
+    GROUP BY i.qid, f.pattern
+), per_class AS (
+    SELECT r.qid, p.cluster, sum(p.rows * exp(r.ln_p)) AS held
+    FROM per_pattern AS r
+    JOIN eval_rt_query AS q ON q.qid = r.qid AND r.covered = q.size
+    JOIN patterns AS p ON p.pattern = r.pattern
+    GROUP BY r.qid, p.cluster
 )
-SELECT q.qid, coalesce(sum(r.p_qi * r.p_items), 0.0) AS estimate
+SELECT q.qid, coalesce(sum(c.p_qi * h.held), 0.0) AS estimate
 FROM eval_rt_query AS q
-LEFT JOIN per_row AS r ON r.qid = q.qid AND r.covered = q.size
+LEFT JOIN per_class AS h ON h.qid = q.qid
+LEFT JOIN classes AS c ON c.qid = h.qid AND c.cluster = h.cluster
 GROUP BY q.qid
 ORDER BY q.qid;
 
