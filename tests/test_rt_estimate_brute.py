@@ -124,3 +124,27 @@ def test_estimates_equal_a_row_by_row_reading_of_the_release(
         for q in queries
     ]
     assert [e for (e,) in got] == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_deepest_released_node_above_an_item_counts():
+    """One class of (1, b;c;d), (1, a;b;d), (1, b;c;d), k = 2, m = 2, released as {A, B, c},
+    {A, B}, {A, B, c}: c beside B, which covers it. age 1 with c: 1 + 1/2 + 1 (c itself where
+    released, else B, of two leaves); with c and d: 1/2 + 1/4 + 1/2; with a: 3 x 1/2 (A)."""
+    store = Store()
+    rows = {"age": ["1", "1", "1"], "items": ["b;c;d", "a;b;d", "b;c;d"]}
+    edges = (("a", "A"), ("b", "A"), ("c", "B"), ("d", "B"), ("A", "*"), ("B", "*"))
+    result = anonymize_rt(
+        store, rows, qi=["age"], taxonomies={"age": "suppress"}, items="items",
+        hierarchy=HierarchySpec(edges=edges), k=2, m=2, mine_beam=None,
+    )  # fmt: skip
+    with store.in_run(result.run, scratch=True):
+        released = store.execute("SELECT items FROM table_release ORDER BY rid").rows
+        age = dict(store.execute("SELECT label, id FROM rel_node WHERE attr = 1").rows)
+        item = dict(store.execute("SELECT label, id FROM rt_node").rows)
+        found = query_errors(
+            store,
+            [MixedQuery(1, age["1"], tuple(item[i] for i in q)) for q in ("c", "cd", "a")],
+        )
+    assert released == [("A;B;c",), ("A;B",), ("A;B;c",)]
+    assert [q["estimate"] for q in found] == pytest.approx([2.5, 1.25, 1.5], rel=1e-12)
+    assert [q["actual"] for q in found] == [2, 2, 1]
