@@ -40,57 +40,67 @@ ORDER BY q.qid;
 -- Every query's count estimated from the release: per row, 1 / leaves of its released QI node
 -- when that covers the value, times, per query item, 1 / leaves of the deepest released node of
 -- the row above it (0 when none is). Only the classes whose QI node covers the value are read.
--- Rows of a cluster with the same released nodes (a pattern) have the same estimate, so each
--- pattern is worked once and weighted by its rows (Adult + WV2: 2,698 patterns for 30,162 rows),
--- and the deepest node above an item is found once per pattern, not once per query.
+-- Worked without a pass over the rows per query: give each released node of a row the weight
+-- w = 1 / its leaves - 1 / the leaves of the row's nearest released node above it (0 if none);
+-- the weights of a row's nodes above an item sum to 1 / leaves of the deepest (they telescope),
+-- so a row's product over s items is a sum over s-tuples of its nodes (one above each item) of
+-- their weights' product. Each cluster's rows are summed once per multiset of up to
+-- max(size) of their nodes (`tuple_weight`); a query then reads, in every class covering its
+-- value, the tuples of that class's released nodes above its items (`query_tuples`).
 CREATE OR REPLACE TABLE eval_rt_estimate AS
-WITH classes AS (
+WITH RECURSIVE classes AS (
     SELECT q.qid, cc.cluster, 1.0 / qn.leaf_count AS p_qi
     FROM eval_rt_query AS q
     JOIN cluster_closure AS cc ON cc.attr = q.attr
     JOIN rel_node AS qn
       ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
 ), query_items AS (
-    SELECT DISTINCT qid, item FROM eval_rt_query_item
-), row_nodes AS (
-    SELECT cluster, rid, list(node ORDER BY node) AS nodes
-    FROM rt_generalized
-    GROUP BY cluster, rid
-), patterns AS (
-    SELECT row_number() OVER (ORDER BY cluster, nodes) AS pattern, cluster, nodes,
-           count(*) AS rows
-    FROM row_nodes
-    GROUP BY cluster, nodes
-), pattern_node AS (
-    SELECT pattern, unnest(nodes) AS node FROM patterns
-), deepest AS (
-    SELECT p.pattern, i.item, max(p.node) AS node
+    SELECT qid, item, row_number() OVER (PARTITION BY qid ORDER BY item) AS pos
+    FROM (SELECT DISTINCT qid, item FROM eval_rt_query_item)
+), row_weight AS (
+    SELECT g.cluster, g.rid, g.node,
+           1.0 / n.leaf_count - coalesce(1.0 / arg_max(a.leaf_count, a.id), 0.0) AS w
+    FROM rt_generalized AS g
+    JOIN rt_node AS n ON n.id = g.node
+    LEFT JOIN (rt_generalized AS h JOIN rt_node AS a ON a.id = h.node)
+      ON h.rid = g.rid AND a.id < g.node AND g.node <= a.last
+    GROUP BY g.cluster, g.rid, g.node, n.leaf_count
+), row_tuples AS (
+    SELECT cluster, rid, node AS top, [node] AS nodes, w AS weight
+    FROM row_weight
+    UNION ALL
+    SELECT t.cluster, t.rid, r.node, list_append(t.nodes, r.node), t.weight * r.w
+    FROM row_tuples AS t
+    JOIN row_weight AS r ON r.rid = t.rid AND r.node >= t.top
+    WHERE len(t.nodes) < (SELECT max(size) FROM eval_rt_query)
+), tuple_weight AS (
+    SELECT cluster, nodes, sum(weight) AS weight FROM row_tuples GROUP BY cluster, nodes
+), released AS (
+    SELECT DISTINCT cluster, node FROM rt_generalized
+), item_nodes AS (
+    SELECT r.cluster, i.item, r.node
     FROM (SELECT DISTINCT item FROM query_items) AS i
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN pattern_node AS p ON p.node = n.id
-    GROUP BY p.pattern, i.item
-), item_factor AS (
-    SELECT d.pattern, p.cluster, d.item, ln(1.0 / n.leaf_count) AS ln_p
-    FROM deepest AS d
-    JOIN rt_node AS n ON n.id = d.node
-    JOIN patterns AS p ON p.pattern = d.pattern
-), per_pattern AS (
-    SELECT i.qid, f.pattern, count(*) AS covered, sum(f.ln_p) AS ln_p
+    JOIN released AS r ON r.node = n.id
+), query_tuples AS (
+    SELECT c.qid, c.cluster, c.p_qi, 1 AS pos, [x.node] AS nodes
     FROM classes AS c
-    JOIN query_items AS i ON i.qid = c.qid
-    JOIN item_factor AS f ON f.cluster = c.cluster AND f.item = i.item
-    GROUP BY i.qid, f.pattern
-), per_class AS (
-    SELECT r.qid, p.cluster, sum(p.rows * exp(r.ln_p)) AS held
-    FROM per_pattern AS r
-    JOIN eval_rt_query AS q ON q.qid = r.qid AND r.covered = q.size
-    JOIN patterns AS p ON p.pattern = r.pattern
-    GROUP BY r.qid, p.cluster
+    JOIN query_items AS i ON i.qid = c.qid AND i.pos = 1
+    JOIN item_nodes AS x ON x.cluster = c.cluster AND x.item = i.item
+    UNION ALL
+    SELECT t.qid, t.cluster, t.p_qi, t.pos + 1, list_append(t.nodes, x.node)
+    FROM query_tuples AS t
+    JOIN query_items AS i ON i.qid = t.qid AND i.pos = t.pos + 1
+    JOIN item_nodes AS x ON x.cluster = t.cluster AND x.item = i.item
+), answered AS (
+    SELECT t.qid, t.p_qi * w.weight AS share
+    FROM query_tuples AS t
+    JOIN eval_rt_query AS q ON q.qid = t.qid AND q.size = t.pos
+    JOIN tuple_weight AS w ON w.cluster = t.cluster AND w.nodes = list_sort(t.nodes)
 )
-SELECT q.qid, coalesce(sum(c.p_qi * h.held), 0.0) AS estimate
+SELECT q.qid, coalesce(sum(a.share), 0.0) AS estimate
 FROM eval_rt_query AS q
-LEFT JOIN per_class AS h ON h.qid = q.qid
-LEFT JOIN classes AS c ON c.qid = h.qid AND c.cluster = h.cluster
+LEFT JOIN answered AS a ON a.qid = q.qid
 GROUP BY q.qid
 ORDER BY q.qid;
 
