@@ -2,8 +2,8 @@
 plain-Python reading of the release: for random small tables, item hierarchies and queries, the
 estimate is, summed over the released rows, 1 / leaves of the row's released QI label when it
 covers the query's value, times, per query item, 1 / leaves of the deepest released label of
-the row above the item (0 when none is). The statement works per pattern of released nodes;
-this reads row by row, from the labels of `table_release` and the edges alone."""
+the row above the item (0 when none is). The statement sums telescoping node weights over
+tuples of nodes per cluster; this reads row by row, from `table_release`'s labels and the edges."""
 
 from __future__ import annotations
 
