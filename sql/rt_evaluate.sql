@@ -44,9 +44,10 @@ ORDER BY q.qid;
 -- w = 1 / its leaves - 1 / the leaves of the row's nearest released node above it (0 if none);
 -- the weights of a row's nodes above an item sum to 1 / leaves of the deepest (they telescope),
 -- so a row's product over s items is a sum over s-tuples of its nodes (one above each item) of
--- their weights' product. Each cluster's rows are summed once per multiset of up to
--- max(size) of their nodes (`tuple_weight`); a query then reads, in every class covering its
--- value, the tuples of that class's released nodes above its items (`query_tuples`).
+-- their weights' product. A query's tuples are those of its class's released nodes above its
+-- items (`query_tuples`, one or two nodes per item); each cluster sums its rows once per such
+-- multiset of nodes (`tuple_weight`), grown node by node along the wanted prefixes only, so a
+-- row of many nodes never spells out all its multisets.
 CREATE OR REPLACE TABLE eval_rt_estimate AS
 WITH RECURSIVE classes AS (
     SELECT q.qid, cc.cluster, 1.0 / qn.leaf_count AS p_qi
@@ -65,16 +66,6 @@ WITH RECURSIVE classes AS (
     LEFT JOIN (rt_generalized AS h JOIN rt_node AS a ON a.id = h.node)
       ON h.rid = g.rid AND a.id < g.node AND g.node <= a.last
     GROUP BY g.cluster, g.rid, g.node, n.leaf_count
-), row_tuples AS (
-    SELECT cluster, rid, node AS top, [node] AS nodes, w AS weight
-    FROM row_weight
-    UNION ALL
-    SELECT t.cluster, t.rid, r.node, list_append(t.nodes, r.node), t.weight * r.w
-    FROM row_tuples AS t
-    JOIN row_weight AS r ON r.rid = t.rid AND r.node >= t.top
-    WHERE len(t.nodes) < (SELECT max(size) FROM eval_rt_query)
-), tuple_weight AS (
-    SELECT cluster, nodes, sum(weight) AS weight FROM row_tuples GROUP BY cluster, nodes
 ), released AS (
     SELECT DISTINCT cluster, node FROM rt_generalized
 ), item_nodes AS (
@@ -92,11 +83,28 @@ WITH RECURSIVE classes AS (
     FROM query_tuples AS t
     JOIN query_items AS i ON i.qid = t.qid AND i.pos = t.pos + 1
     JOIN item_nodes AS x ON x.cluster = t.cluster AND x.item = i.item
-), answered AS (
-    SELECT t.qid, t.p_qi * w.weight AS share
+), wanted AS (
+    SELECT t.qid, t.cluster, t.p_qi, list_sort(t.nodes) AS nodes
     FROM query_tuples AS t
     JOIN eval_rt_query AS q ON q.qid = t.qid AND q.size = t.pos
-    JOIN tuple_weight AS w ON w.cluster = t.cluster AND w.nodes = list_sort(t.nodes)
+), prefixes AS (
+    SELECT DISTINCT cluster, nodes[1:k] AS prefix
+    FROM (SELECT cluster, nodes, unnest(range(1, len(nodes) + 1)) AS k FROM wanted)
+), row_tuples AS (
+    SELECT r.cluster, r.rid, r.node AS top, [r.node] AS nodes, r.w AS weight
+    FROM row_weight AS r
+    JOIN prefixes AS p ON p.cluster = r.cluster AND p.prefix = [r.node]
+    UNION ALL
+    SELECT t.cluster, t.rid, r.node, list_append(t.nodes, r.node), t.weight * r.w
+    FROM row_tuples AS t
+    JOIN row_weight AS r ON r.rid = t.rid AND r.node >= t.top
+    JOIN prefixes AS p ON p.cluster = t.cluster AND p.prefix = list_append(t.nodes, r.node)
+), tuple_weight AS (
+    SELECT cluster, nodes, sum(weight) AS weight FROM row_tuples GROUP BY cluster, nodes
+), answered AS (
+    SELECT a.qid, a.p_qi * w.weight AS share
+    FROM wanted AS a
+    JOIN tuple_weight AS w ON w.cluster = a.cluster AND w.nodes = a.nodes
 )
 SELECT q.qid, coalesce(sum(a.share), 0.0) AS estimate
 FROM eval_rt_query AS q

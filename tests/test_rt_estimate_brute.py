@@ -102,9 +102,9 @@ def test_estimates_equal_a_row_by_row_reading_of_the_release(
             for x, y, s in store.execute("SELECT x, y, items FROM table_release ORDER BY rid").rows
         ]
         rng = random.Random(seed)  # queries from rows, and any value with any leaves
-        queries = draw(store, 6, [1, 2, 3], seed)
+        queries = draw(store, 6, [1, 2, 3, 4], seed)
         for _ in range(8):
-            items = rng.sample(leaves, rng.randint(1, min(3, len(leaves))))
+            items = rng.sample(leaves, rng.randint(1, min(4, len(leaves))))
             attr = rng.randint(1, 2)
             value = rng.choice([r[attr - 1] for r in data])
             queries.append(MixedQuery(attr, qi_id[(attr, value)],
