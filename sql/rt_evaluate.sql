@@ -90,17 +90,27 @@ WITH RECURSIVE classes AS (
 ), prefixes AS (
     SELECT DISTINCT cluster, nodes[1:k] AS prefix
     FROM (SELECT cluster, nodes, unnest(range(1, len(nodes) + 1)) AS k FROM wanted)
+), prefix_ids AS (
+    SELECT cluster, prefix, row_number() OVER (ORDER BY cluster, prefix) AS pid FROM prefixes
+), prefix_tree AS (
+    SELECT c.cluster, c.pid, p.pid AS parent, c.prefix[-1] AS node
+    FROM prefix_ids AS c
+    LEFT JOIN prefix_ids AS p
+      ON p.cluster = c.cluster AND p.prefix = c.prefix[1:len(c.prefix) - 1]
 ), row_tuples AS (
-    SELECT r.cluster, r.rid, r.node AS top, [r.node] AS nodes, r.w AS weight
+    SELECT r.rid, p.pid, r.w AS weight
     FROM row_weight AS r
-    JOIN prefixes AS p ON p.cluster = r.cluster AND p.prefix = [r.node]
+    JOIN prefix_tree AS p ON p.cluster = r.cluster AND p.parent IS NULL AND p.node = r.node
     UNION ALL
-    SELECT t.cluster, t.rid, r.node, list_append(t.nodes, r.node), t.weight * r.w
+    SELECT t.rid, p.pid, t.weight * r.w
     FROM row_tuples AS t
-    JOIN row_weight AS r ON r.rid = t.rid AND r.node >= t.top
-    JOIN prefixes AS p ON p.cluster = t.cluster AND p.prefix = list_append(t.nodes, r.node)
+    JOIN prefix_tree AS p ON p.parent = t.pid
+    JOIN row_weight AS r ON r.rid = t.rid AND r.node = p.node
 ), tuple_weight AS (
-    SELECT cluster, nodes, sum(weight) AS weight FROM row_tuples GROUP BY cluster, nodes
+    SELECT i.cluster, i.prefix AS nodes, sum(t.weight) AS weight
+    FROM row_tuples AS t
+    JOIN prefix_ids AS i ON i.pid = t.pid
+    GROUP BY i.cluster, i.prefix
 ), answered AS (
     SELECT a.qid, a.p_qi * w.weight AS share
     FROM wanted AS a
