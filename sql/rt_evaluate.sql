@@ -40,30 +40,85 @@ ORDER BY q.qid;
 -- Every query's count estimated from the release: per row, 1 / leaves of its released QI node
 -- when that covers the value, times, per query item, 1 / leaves of the deepest released node of
 -- the row above it (0 when none is). Only the classes whose QI node covers the value are read.
+-- Worked without a pass over the rows per query: give each released node of a row the weight
+-- w = 1 / its leaves - 1 / the leaves of the row's nearest released node above it (0 if none);
+-- the weights of a row's nodes above an item sum to 1 / leaves of the deepest (they telescope),
+-- so a row's product over s items is a sum over s-tuples of its nodes (one above each item) of
+-- their weights' product. A query's tuples are those of its class's released nodes above its
+-- items (`query_tuples`, one or two nodes per item); each cluster sums its rows once per such
+-- multiset of nodes (`tuple_weight`), grown node by node along the wanted prefixes only, so a
+-- row of many nodes never spells out all its multisets.
 CREATE OR REPLACE TABLE eval_rt_estimate AS
-WITH classes AS (
+WITH RECURSIVE classes AS (
     SELECT q.qid, cc.cluster, 1.0 / qn.leaf_count AS p_qi
     FROM eval_rt_query AS q
     JOIN cluster_closure AS cc ON cc.attr = q.attr
     JOIN rel_node AS qn
       ON qn.attr = q.attr AND qn.id = cc.node AND q.leaf BETWEEN qn.id AND qn.last
-), covering AS (
-    SELECT c.qid, g.rid, any_value(c.p_qi) AS p_qi, i.item, max(g.node) AS node
-    FROM classes AS c
-    JOIN eval_rt_query_item AS i ON i.qid = c.qid
+), query_items AS (
+    SELECT qid, item, row_number() OVER (PARTITION BY qid ORDER BY item) AS pos
+    FROM (SELECT DISTINCT qid, item FROM eval_rt_query_item)
+), row_weight AS (
+    SELECT g.cluster, g.rid, g.node,
+           1.0 / n.leaf_count - coalesce(1.0 / arg_max(a.leaf_count, a.id), 0.0) AS w
+    FROM rt_generalized AS g
+    JOIN rt_node AS n ON n.id = g.node
+    LEFT JOIN (rt_generalized AS h JOIN rt_node AS a ON a.id = h.node)
+      ON h.rid = g.rid AND a.id < g.node AND g.node <= a.last
+    GROUP BY g.cluster, g.rid, g.node, n.leaf_count
+), released AS (
+    SELECT DISTINCT cluster, node FROM rt_generalized
+), item_nodes AS (
+    SELECT r.cluster, i.item, r.node
+    FROM (SELECT DISTINCT item FROM query_items) AS i
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN rt_generalized AS g ON g.cluster = c.cluster AND g.node = n.id
-    GROUP BY c.qid, g.rid, i.item
-), per_row AS (
-    SELECT c.qid, c.rid, any_value(c.p_qi) AS p_qi, count(*) AS covered,
-           exp(sum(ln(1.0 / n.leaf_count))) AS p_items
-    FROM covering AS c
-    JOIN rt_node AS n ON n.id = c.node
-    GROUP BY c.qid, c.rid
+    JOIN released AS r ON r.node = n.id
+), query_tuples AS (
+    SELECT c.qid, c.cluster, c.p_qi, 1 AS pos, [x.node] AS nodes
+    FROM classes AS c
+    JOIN query_items AS i ON i.qid = c.qid AND i.pos = 1
+    JOIN item_nodes AS x ON x.cluster = c.cluster AND x.item = i.item
+    UNION ALL
+    SELECT t.qid, t.cluster, t.p_qi, t.pos + 1, list_append(t.nodes, x.node)
+    FROM query_tuples AS t
+    JOIN query_items AS i ON i.qid = t.qid AND i.pos = t.pos + 1
+    JOIN item_nodes AS x ON x.cluster = t.cluster AND x.item = i.item
+), wanted AS (
+    SELECT t.qid, t.cluster, t.p_qi, list_sort(t.nodes) AS nodes
+    FROM query_tuples AS t
+    JOIN eval_rt_query AS q ON q.qid = t.qid AND q.size = t.pos
+), prefixes AS (
+    SELECT DISTINCT cluster, nodes[1:k] AS prefix
+    FROM (SELECT cluster, nodes, unnest(range(1, len(nodes) + 1)) AS k FROM wanted)
+), prefix_ids AS (
+    SELECT cluster, prefix, row_number() OVER (ORDER BY cluster, prefix) AS pid FROM prefixes
+), prefix_tree AS (
+    SELECT c.cluster, c.pid, p.pid AS parent, c.prefix[-1] AS node
+    FROM prefix_ids AS c
+    LEFT JOIN prefix_ids AS p
+      ON p.cluster = c.cluster AND p.prefix = c.prefix[1:len(c.prefix) - 1]
+), row_tuples AS (
+    SELECT r.rid, p.pid, r.w AS weight
+    FROM row_weight AS r
+    JOIN prefix_tree AS p ON p.cluster = r.cluster AND p.parent IS NULL AND p.node = r.node
+    UNION ALL
+    SELECT t.rid, p.pid, t.weight * r.w
+    FROM row_tuples AS t
+    JOIN prefix_tree AS p ON p.parent = t.pid
+    JOIN row_weight AS r ON r.rid = t.rid AND r.node = p.node
+), tuple_weight AS (
+    SELECT i.cluster, i.prefix AS nodes, sum(t.weight) AS weight
+    FROM row_tuples AS t
+    JOIN prefix_ids AS i ON i.pid = t.pid
+    GROUP BY i.cluster, i.prefix
+), answered AS (
+    SELECT a.qid, a.p_qi * w.weight AS share
+    FROM wanted AS a
+    JOIN tuple_weight AS w ON w.cluster = a.cluster AND w.nodes = a.nodes
 )
-SELECT q.qid, coalesce(sum(r.p_qi * r.p_items), 0.0) AS estimate
+SELECT q.qid, coalesce(sum(a.share), 0.0) AS estimate
 FROM eval_rt_query AS q
-LEFT JOIN per_row AS r ON r.qid = q.qid AND r.covered = q.size
+LEFT JOIN answered AS a ON a.qid = q.qid
 GROUP BY q.qid
 ORDER BY q.qid;
 
