@@ -213,6 +213,14 @@ Columns = Annotated[
     typer.Option("--columns", help="Comma-separated column names of a header-less CSV."),
 ]
 TableOfFile = Annotated[str | None, typer.Option("--table", help="Table of a DuckDB input file.")]
+MaxCluster = Annotated[
+    int | None,
+    typer.Option(
+        "--max-cluster",
+        help="With --set-release disassociate: HORPART splits a part of a class while it "
+        "holds this many records or more (100).",
+    ),
+]
 DropMissing = Annotated[
     str | None, typer.Option("--drop-missing", help="Drop rows holding this token (e.g. '?').")
 ]

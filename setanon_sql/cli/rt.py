@@ -90,14 +90,7 @@ def anonymize_rt_cmd(
             "release.json), in -o's format.",
         ),
     ] = None,
-    max_cluster: Annotated[
-        int | None,
-        typer.Option(
-            "--max-cluster",
-            help="With --set-release disassociate: HORPART splits a part of a class while it "
-            "holds this many records or more (100).",
-        ),
-    ] = None,
+    max_cluster: o.MaxCluster = None,
     joint_size: Annotated[
         int | None,
         typer.Option(

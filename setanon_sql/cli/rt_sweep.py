@@ -78,14 +78,7 @@ def sweep_rt_cmd(
             "with `setanon compare`'s mixed-query error).",
         ),
     ] = "generalize",
-    max_cluster: Annotated[
-        int | None,
-        typer.Option(
-            "--max-cluster",
-            help="With --set-release disassociate: HORPART splits a part of a class while it "
-            "holds this many records or more (100).",
-        ),
-    ] = None,
+    max_cluster: o.MaxCluster = None,
     columns: o.Columns = None,
     table: o.TableOfFile = None,
     missing: o.DropMissing = None,

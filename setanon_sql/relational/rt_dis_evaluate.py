@@ -15,10 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-
 from ..store.database import Store
-from .rt_probes import MixedQuery, put_items, put_queries
+from .rt_probes import MixedQuery, put_queries, put_targets
 
 ESTIMATOR = (
     "est_dis_rows",
@@ -52,14 +50,7 @@ def dis_query_errors(store: Store, k: int, queries: Sequence[MixedQuery]) -> lis
 def dis_attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) -> list[dict]:
     """Every target's candidates: the rows of its class in a cluster that could hold the items
     the adversary knows of it (the target row `rids[i]`, its QIs all known)."""
-    i32 = pa.int32()
-    store.put_arrow(
-        "eval_rt_target",
-        pa.table({"tid": pa.array(range(len(targets)), i32),
-                  "rid": pa.array(rids, pa.int64()),
-                  "size": pa.array([len(t.items) for t in targets], i32)}),
-    )  # fmt: skip
-    put_items(store, "eval_rt_target_item", "tid", targets)
+    put_targets(store, targets, rids)
     store.run("rtde_set_class")
     store.run("rtde_targets")
     _estimator(store, 1, ESTIMATOR[:4])  # which clusters hold the items: no estimate needed

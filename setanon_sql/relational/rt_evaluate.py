@@ -15,13 +15,11 @@ from collections.abc import Sequence
 from statistics import mean, median
 from typing import Any
 
-import pyarrow as pa
-
 from ..errors import ParamsError
 from ..store.database import Store
 from .rt_dis_evaluate import dis_attacks, dis_query_errors
 from .rt_judge import stored_rt
-from .rt_probes import MixedQuery, put_items, put_queries
+from .rt_probes import MixedQuery, put_queries, put_targets
 
 
 def draw(store: Store, queries: int, sizes: Sequence[int], seed: int) -> list[MixedQuery]:
@@ -58,15 +56,8 @@ def query_errors(store: Store, queries: Sequence[MixedQuery]) -> list[dict[str, 
 def attacks(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) -> list[dict]:
     """Every target's candidates: the rows of its class of the release that could hold the
     items the adversary knows of it (the target row `rids[i]`, its QIs all known)."""
-    i32 = pa.int32()
     store.run("rt_eval_row_class")
-    store.put_arrow(
-        "eval_rt_target",
-        pa.table({"tid": pa.array(range(len(targets)), i32),
-                  "rid": pa.array(rids, pa.int64()),
-                  "size": pa.array([len(t.items) for t in targets], i32)}),
-    )  # fmt: skip
-    put_items(store, "eval_rt_target_item", "tid", targets)
+    put_targets(store, targets, rids)
     store.run("rt_eval_attack")
     return store.run_arrow("rt_eval_attack_read").to_pylist()
 

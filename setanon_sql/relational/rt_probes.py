@@ -33,6 +33,19 @@ def put_items(store: Store, table: str, key: str, probes: Sequence[MixedQuery]) 
     )  # fmt: skip
 
 
+def put_targets(store: Store, targets: Sequence[MixedQuery], rids: Sequence[int]) -> None:
+    """The attack targets as `eval_rt_target(tid, rid, size)` (the target row `rids[i]`) and
+    their known items, for either shape of release."""
+    i32 = pa.int32()
+    store.put_arrow(
+        "eval_rt_target",
+        pa.table({"tid": pa.array(range(len(targets)), i32),
+                  "rid": pa.array(rids, pa.int64()),
+                  "size": pa.array([len(t.items) for t in targets], i32)}),
+    )  # fmt: skip
+    put_items(store, "eval_rt_target_item", "tid", targets)
+
+
 def put_queries(store: Store, queries: Sequence[MixedQuery]) -> None:
     """The queries as `eval_rt_query(qid, attr, leaf, size)` and their items, for either
     shape of release."""
