@@ -153,6 +153,21 @@ def refuse_unless(applies: bool, message: str) -> None:
         raise ParamsError(message)
 
 
+def disassociates(set_release: str, item_search: str | None) -> bool:
+    """Whether `--set-release` asks for disassociation; an unknown shape, or an item search
+    (which generalizes) beside disassociation, refused (exit 2)."""
+    dis = set_release == "disassociate"
+    refuse_unless(
+        set_release in ("generalize", "disassociate"),
+        f"--set-release must be 'generalize' or 'disassociate', got {set_release!r}",
+    )
+    refuse_unless(
+        not dis or item_search is None,
+        "--item-search generalizes the items; --set-release disassociate releases them as given",
+    )
+    return dis
+
+
 def option_pairs(pairs: list[str]) -> dict[str, Any]:
     """`--option key=value` pairs as a dict; a pair without `=` or given twice is refused."""
     opts: dict[str, Any] = {}

@@ -160,15 +160,7 @@ def anonymize_rt_cmd(
         items_table is None or (output is None) == (items_output is None),
         "the release of records and item rows is two files: give -o and --items-output",
     )
-    dis = set_release == "disassociate"
-    o.refuse_unless(
-        set_release in ("generalize", "disassociate"),
-        f"--set-release must be 'generalize' or 'disassociate', got {set_release!r}",
-    )
-    o.refuse_unless(
-        not dis or item_search is None,
-        "--item-search generalizes the items; --set-release disassociate releases them as given",
-    )
+    dis = o.disassociates(set_release, item_search)
     o.refuse_unless(
         dis or (chunks_output, max_cluster, joint_size, no_refine) == (None, None, None, False),
         "--chunks-output, --max-cluster, --joint-size and --no-refine are for "

@@ -133,15 +133,7 @@ def _set_options(
     set_release: str, item_search: str | None, max_cluster: int | None
 ) -> dict[str, Any]:
     """The disassociation's options of every point; what does not apply refused."""
-    dis = set_release == "disassociate"
-    o.refuse_unless(
-        set_release in ("generalize", "disassociate"),
-        f"--set-release must be 'generalize' or 'disassociate', got {set_release!r}",
-    )
-    o.refuse_unless(
-        not dis or item_search is None,
-        "--item-search generalizes the items; --set-release disassociate releases them as given",
-    )
+    dis = o.disassociates(set_release, item_search)
     o.refuse_unless(dis or max_cluster is None, "--max-cluster is for --set-release disassociate")
     return {} if max_cluster is None else {"max_cluster": max_cluster}
 
