@@ -4,7 +4,7 @@ their tables by one function (`rt_evaluate.put_items`, issue 44's copy-paste): o
 
 from __future__ import annotations
 
-from setanon_sql.relational.rt_evaluate import MixedQuery, put_items
+from setanon_sql.relational.rt_probes import MixedQuery, put_items
 from setanon_sql.store.database import Store
 
 
