@@ -99,7 +99,9 @@ class Option:
     """One declared option of an algorithm.
 
     `default` is a value, or a function of k for defaults that scale with it (Clump's batch).
-    `choices` restricts a text option; `minimum` a number.
+    `choices` restricts a text option; `minimum` a number. `acts_when` says, of the resolved
+    options, whether this one acts at all (`acts_when_note` says when it does): given where it
+    does not, it is refused, never silently ignored.
     """
 
     name: str
@@ -108,6 +110,8 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    acts_when: Callable[[Mapping[str, Any]], bool] | None = None
+    acts_when_note: str = ""
 
     def default_for(self, k: int) -> Any:
         return self.default(k) if callable(self.default) else self.default
@@ -194,7 +198,12 @@ class Algorithm:
             raise ParamsError(
                 f"unknown option(s) for {self.name}: {', '.join(unknown)}; valid keys: {valid}"
             )
-        return {
+        resolved = {
             name: opt.parse(given[name], self.name) if name in given else opt.default_for(k)
             for name, opt in known.items()
         }
+        idle = [n for n in given if (acts := known[n].acts_when) and not acts(resolved)]
+        if idle:
+            notes = "; ".join(f"{n} acts only {known[n].acts_when_note}" for n in idle)
+            raise ParamsError(f"option(s) of {self.name} that do not act here: {notes}")
+        return resolved

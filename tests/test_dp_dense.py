@@ -80,7 +80,7 @@ def test_dense_data_is_modeled_not_refused() -> None:
 
 
 def test_items_alone_draw_no_session() -> None:
-    t = run_exact(DENSE, OPTIONS | {"max_size": 1})
+    t = run_exact(DENSE, {"epsilon": 100.0, "longest": 4, "max_size": 1})  # no pair option: refused
     assert not any(modeled for *_, modeled in t["dp_baskets"])
     assert all(len(items) == 1 for items in by_tid(t["release"]).values())
 

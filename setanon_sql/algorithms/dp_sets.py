@@ -44,6 +44,7 @@ and tids. By sequential composition the run spends the sum of the steps' epsilon
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -59,6 +60,13 @@ TOP_BAND = 256
 holds every longer transaction (a few bins, so little noise, for the modeled sessions)."""
 STEPS = ("lengths", "items", "pair lengths", "pairs")
 """The noisy measurements in order; the budget's split gives each its share."""
+PAIRS_ONLY = "with max_size 2 (the pairs measured)"
+"""When the pair options act: with max_size 1 they are refused, never ignored."""
+
+
+def measures_pairs(options: Mapping[str, Any]) -> bool:
+    """The pair options act only when the pairs are measured: with max_size 1 they are refused."""
+    return int(options["max_size"]) >= 2
 
 
 @dataclass(frozen=True)
@@ -92,7 +100,7 @@ def plan(options: dict[str, Any]) -> list[Level]:
             "option split of dpsets needs positive shares for the lengths, the items, the pair "
             f"lengths and the pairs (the first {used} are used), got {options['split']!r}"
         )
-    if int(options["longest"]) < int(options["limit2"]):
+    if sizes > 1 and int(options["longest"]) < int(options["limit2"]):
         raise ParamsError("option longest of dpsets must be at least limit2")
     shares = shares[:used]
     total = sum(shares)
@@ -434,6 +442,8 @@ ALGORITHM = Algorithm(
             250,
             "the items of largest noisy count whose pairs are all estimated (no threshold)",
             minimum=2,
+            acts_when=measures_pairs,
+            acts_when_note=PAIRS_ONLY,
         ),
         Option(
             "limit2",
@@ -441,6 +451,8 @@ ALGORITHM = Algorithm(
             4,
             "kept items a transaction contributes to the pair counts (a longer one: a sample)",
             minimum=2,
+            acts_when=measures_pairs,
+            acts_when_note=PAIRS_ONLY,
         ),
         Option(
             "longest",
