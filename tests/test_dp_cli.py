@@ -36,6 +36,8 @@ def one_line(stderr: str) -> str:
         (["--option", "max_size=3"], ExitCode.USAGE, "max_size"),
         (["--option", "longest=3"], ExitCode.USAGE, "longest"),  # below limit2 = 4
         (["--option", "split=1,x"], ExitCode.USAGE, "split"),
+        (["--option", "made_up=0"], ExitCode.USAGE, "made_up"),
+        (["--option", "made_up=1.5"], ExitCode.USAGE, "made_up"),
         # the pair options act only where the pairs are measured: refused, never ignored
         (["--option", "max_size=1", "--option", "limit2=3"], ExitCode.USAGE, "limit2 acts only"),
         (["--option", "max_size=1", "--option", "pair_items=9"], ExitCode.USAGE, "pair_items"),

@@ -100,6 +100,10 @@ def plan(options: dict[str, Any]) -> list[Level]:
             "option split of dpsets needs positive shares for the lengths, the items, the pair "
             f"lengths and the pairs (the first {used} are used), got {options['split']!r}"
         )
+    if not 0 < float(options["made_up"]) <= 1:
+        raise ParamsError(
+            f"option made_up of dpsets is a share, 0 < made_up <= 1, got {options['made_up']!r}"
+        )
     if sizes > 1 and int(options["longest"]) < int(options["limit2"]):
         raise ParamsError("option longest of dpsets must be at least limit2")
     shares = shares[:used]
@@ -171,11 +175,38 @@ def pair_estimate(short: int, long: int, scale: float) -> int:
     return round(max(0, short) + scale * max(0, long))
 
 
-def top(noisy: list[int], how_many: int) -> list[bool]:
-    """The `how_many` largest noisy counts of at least 1 (ties by position): a choice from
-    noisy answers alone."""
+def release_floor(noisy: list[int], scale: float, rate: float) -> int:
+    """The least noisy count an item is released from: the least t >= 1 at which the items the
+    noise alone would lift to t or more are expected to be at most `rate` of those released.
+    Why: a leaf that never occurs still gets a noisy count of at least 1 with probability
+    q / (1 + q) (q = e^(-1/scale), about 0.47 at scale 10), so a public catalogue of many
+    leaves made up most of the release (and of the modeled sessions). How many never occur is
+    estimated from the counts at or below 0 (a zero-count leaf lands there with probability
+    1 / (1 + q)). Post-processing of noisy answers: no budget."""
+    import numpy as np
+
+    q = math.exp(-1.0 / scale)
+    values = np.sort(np.asarray(noisy, dtype=np.int64))
+    zero = int(np.searchsorted(values, 0, side="right")) * (1 + q)
+    if zero == 0:
+        return 1
+    # released(t) is constant on each run of t between two distinct noisy values of at least 1
+    # (and past the largest one); on a run holding r, t must be >= log(rate r (1 + q) / zero)
+    # / log q: the least t of the first run where that falls within the run.
+    tops = np.unique(values[values >= 1])
+    lows = np.concatenate([[1], tops + 1])
+    highs = np.concatenate([tops, [np.iinfo(np.int64).max]])
+    held = len(values) - np.searchsorted(values, lows, side="left")
+    need = np.log(rate * np.maximum(held, 1) * (1 + q) / zero) / math.log(q)
+    least = np.maximum(lows, np.ceil(need - 1e-9).astype(np.int64))
+    return int(least[least <= highs].min())
+
+
+def top(noisy: list[int], how_many: int, floor: int = 1) -> list[bool]:
+    """The `how_many` largest noisy counts of at least `floor` (ties by position): a choice
+    from noisy answers alone."""
     order = sorted(range(len(noisy)), key=lambda i: (-noisy[i], i))
-    chosen = {i for i in order[:how_many] if noisy[i] >= 1}
+    chosen = {i for i in order[:how_many] if noisy[i] >= floor}
     return [i in chosen for i in range(len(noisy))]
 
 
@@ -243,25 +274,28 @@ def measure_items(
     store: Workspace, level: Level, noise: dp_noise.Noise, options: dict[str, Any], share: float
 ) -> dict[str, Any]:
     """Every leaf's noisy count of the cut transactions: `dp_noisy_l1(a, noisy, estimate,
-    released, kept)`. Released from a noisy count of 1, estimated as the noisy count over the
-    cut's kept share; the `pair_items` largest are kept for the pairs."""
+    released, kept)`. Released from the noisy count `release_floor` sets, estimated as the
+    noisy count over the cut's kept share; the `pair_items` largest of those are kept for the
+    pairs."""
     import pyarrow as pa  # here, not at import: the registry loads every algorithm
 
     store.run("dp_bounded_items", {"limit": int(options["limit1"])})
     counted = store.run_arrow("dp_count_l1")
     noisy = noise.add(counted.column("support").to_pylist(), level.scale)
+    floor = release_floor(noisy, level.scale, float(options["made_up"]))
     table = pa.table(
         {
             "a": counted.column("a").cast(pa.int32()),
             "noisy": pa.array(noisy, pa.int64()),
             "estimate": pa.array([max(0, round(n / share)) for n in noisy], pa.int64()),
-            "released": pa.array([n >= 1 for n in noisy], pa.bool_()),
-            "kept": pa.array(top(noisy, int(options["pair_items"])), pa.bool_()),
+            "released": pa.array([n >= floor for n in noisy], pa.bool_()),
+            "kept": pa.array(top(noisy, int(options["pair_items"]), floor), pa.bool_()),
         }
     )
     store.put_arrow("dp_noisy_l1", table)
     return budget_row(level, noise) | {
-        "candidates": len(noisy), "kept_share": share, "released": sum(n >= 1 for n in noisy)
+        "candidates": len(noisy), "kept_share": share, "released": sum(n >= floor for n in noisy),
+        "floor": floor
     }  # fmt: skip
 
 
@@ -391,6 +425,7 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
         "epsilon_spent": round(sum(s["epsilon"] for s in spent), 12),
         "mechanism": noise.mechanism,
         "released_l1": spent[1]["released"],
+        "release_floor_l1": spent[1]["floor"],
         "released_l2": pairs["released"],
         "candidates_l2": pairs["candidates"],
         "modeled_sessions": drawn,
@@ -434,6 +469,15 @@ ALGORITHM = Algorithm(
             "0.05,0.3,0.03,0.62",
             "the budget's shares for the length histogram, the item counts, the kept items' "
             "length histogram and the pair counts (normalized over those used)",
+        ),
+        Option(
+            "made_up",
+            float,
+            0.2,
+            "the share of released items that may, in expectation, occur nowhere in the data: "
+            "sets the noisy count an item is released from (a catalogue of many unused leaves "
+            "raises it)",
+            minimum=0.0001,
         ),
         Option("limit1", int, 3, "items a transaction contributes to the item counts", minimum=1),
         Option(
