@@ -21,6 +21,12 @@ table in one command:
 
     python benchmarks/dp.py --before /tmp/main-src     # eps 0.5 1 2, WV1 WV2, medians of 3
 
+--catalogue N gives dpsets a tree of the data's items and N more leaves no transaction holds
+(a public catalogue larger than what occurs, as README advises giving), flat under groups of
+100; `rows` and `items` say how much of the release that made up:
+
+    python benchmarks/dp.py --data wv1 --epsilon 1 --catalogue 50000 --no-baselines
+
 --synthetic FILE times the anonymize process only (no evaluation), on a file written by
 `setanon synth FILE -n N --seed 1`.
 
@@ -71,13 +77,32 @@ def medians(rows: list[dict]) -> dict:
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
 
-def dp_release(
-    data: Path, db: Path, eps: float, rep: int, args: argparse.Namespace, code: Path | None = None
+def catalogue(data: Path, extra: int, path: Path) -> list[str]:
+    """A `child,parent` tree of the data's items and `extra` unused leaves; its -H options."""
+    items: set[int] = set()
+    with data.open() as f:
+        for line in f:
+            items.update(int(x) for x in line.replace("-1", " ").replace("-2", " ").split())
+    leaves = sorted(items) + [max(items) + 1 + i for i in range(extra)]
+    groups = sorted({x // 100 for x in leaves})
+    rows = [f"{x},g{x // 100}" for x in leaves] + [f"g{g},ALL" for g in groups]
+    path.write_text("child,parent\n" + "\n".join(rows) + "\n")
+    return ["-H", str(path)]
+
+
+def dp_release(  # noqa: PLR0913 -- one run's whole setting
+    data: Path,
+    db: Path,
+    eps: float,
+    rep: int,
+    args: argparse.Namespace,
+    code: Path | None = None,
+    tree: list[str] = TREE,
 ) -> dict:
     """One dpsets run and its evaluation (with the source tree `code`, if given)."""
     run = f"dp_{str(eps).replace('.', '_')}_{rep}"
     extra = [x for o in args.option for x in ("--option", o)]
-    made = timed(setanon("anonymize", str(data), *TREE, "-a", "dpsets", "--epsilon", str(eps),
+    made = timed(setanon("anonymize", str(data), *tree, "-a", "dpsets", "--epsilon", str(eps),
                          "--db", str(db), "--run", run, "--json", *extra), code)  # fmt: skip
     info = json.loads(made["stdout"])
     judged = json.loads(
@@ -85,7 +110,7 @@ def dp_release(
     )
     released = info["released_rows"]
     return {**are(judged), "wall": made["wall"], "cpu": made["cpu"], "rss_mb": made["rss_mb"],
-            "rows": released}  # fmt: skip
+            "rows": released, "items": info["released_l1"]}  # fmt: skip
 
 
 def release_file(data: Path, release: Path, args: argparse.Namespace) -> dict:
@@ -125,13 +150,18 @@ def compare(name: str, args: argparse.Namespace) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "dp.duckdb"
+        tree = (
+            catalogue(DATA[name], args.catalogue, Path(d) / "tree.csv") if args.catalogue else TREE
+        )
         for eps in args.epsilon:
-            runs = [dp_release(DATA[name], db, eps, r, args) for r in range(args.repeat)]
+            runs = [
+                dp_release(DATA[name], db, eps, r, args, None, tree) for r in range(args.repeat)
+            ]
             rows.append({"data": name, "release": f"dpsets eps={eps:g}", **medians(runs)})
             print(json.dumps(rows[-1]), file=sys.stderr)
             if args.before:
                 old = Path(d) / "before.duckdb"  # its own file: the other tree's schema
-                runs = [dp_release(DATA[name], old, eps, r, args, args.before)
+                runs = [dp_release(DATA[name], old, eps, r, args, args.before, tree)
                         for r in range(args.repeat)]  # fmt: skip
                 label = f"dpsets eps={eps:g} (before)"
                 rows.append({"data": name, "release": label, **medians(runs)})
@@ -154,7 +184,7 @@ def speed(path: Path, args: argparse.Namespace) -> dict:
 
 def markdown(rows: list[dict]) -> str:
     keys = ["data", "release", "r1", "r2", "r3", "f1", "f2", "f3", "sr1", "sr2", "sr3", "sf1",
-            "sf2", "sf3", "wall", "cpu", "rss_mb"]  # fmt: skip
+            "sf2", "sf3", "wall", "cpu", "rss_mb", "rows", "items"]  # fmt: skip
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     for r in rows:
         cells = []
@@ -173,6 +203,8 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--option", action="append", default=[], help="dpsets option key=value")
     p.add_argument("--synthetic", type=Path, nargs="*", default=[])
+    p.add_argument("--catalogue", type=int, default=0, metavar="N",
+                   help="dpsets' tree: the data's items and N unused leaves (default: fan-out 5)")  # fmt: skip
     p.add_argument("--memory-limit", default=None)
     p.add_argument("--sanity", type=float, default=0.001, help="evaluate --sanity (0.001)")
     p.add_argument("--release", action="append", default=[], metavar="LABEL=FILE[,FILE...]",

@@ -9,7 +9,9 @@ data is the support of small itemsets, so the budget is spent on exactly those, 
 1. each transaction is cut to at most `limit1` items (which ones depends on that transaction's
    items alone, never on its tid: a hash of its items and the item), and every leaf of the
    hierarchy (the public item domain) gets a noisy count, scaled up by the share of item
-   occurrences the cut keeps (estimated from the noisy length histogram);
+   occurrences the cut keeps (estimated from the noisy length histogram); an item is released
+   from the noisy count at which at most `made_up` of the released are expected to be noise
+   (`release_floor`: a catalogue of unused leaves would otherwise fill the release);
 2. the `pair_items` items of largest noisy count (a data-independent number) are kept, and
    the measured transactions (at most `longest` items) restricted to them; a noisy histogram
    of the restricted lengths;
@@ -99,10 +101,6 @@ def plan(options: dict[str, Any]) -> list[Level]:
         raise ParamsError(
             "option split of dpsets needs positive shares for the lengths, the items, the pair "
             f"lengths and the pairs (the first {used} are used), got {options['split']!r}"
-        )
-    if not 0 < float(options["made_up"]) <= 1:
-        raise ParamsError(
-            f"option made_up of dpsets is a share, 0 < made_up <= 1, got {options['made_up']!r}"
         )
     if sizes > 1 and int(options["longest"]) < int(options["limit2"]):
         raise ParamsError("option longest of dpsets must be at least limit2")
@@ -214,6 +212,10 @@ def check_run(store: Workspace, options: dict[str, Any]) -> None:
     """Refuse what voids the promise or cannot be released, before any work (and before a
     run is recorded): a seed, a support-ordered tree, a budget's split that does not fit."""
     plan(options)
+    if not 0 < float(options["made_up"]) <= 1:
+        raise ParamsError(
+            f"option made_up of dpsets is a share, 0 < made_up <= 1, got {options['made_up']!r}"
+        )
     if int(options["seed"]) >= 0:
         raise ParamsError(
             "dpsets takes no seed: a fixed seed lets anyone who knows it remove the noise, "
