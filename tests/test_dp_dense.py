@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import dp_noise, dp_sessions, dp_sets
+from setanon_sql.algorithms import dp_answers, dp_noise, dp_sessions
 from setanon_sql.errors import ExitCode
 
 
@@ -57,7 +57,7 @@ def run_exact(txs, options) -> dict[str, list[tuple]]:
 
 def test_length_bins_cover_every_length_once() -> None:
     for longest in (2, 4, 12, 20, 300):
-        bins = dp_sets.length_bins(longest)
+        bins = dp_answers.length_bins(longest)
         assert bins[:longest] == [(n, n) for n in range(1, longest + 1)]
         assert bins[-1][1] is None
         for (_, hi), (lo, _) in zip(bins, bins[1:], strict=False):

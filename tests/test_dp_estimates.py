@@ -10,20 +10,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import dp_noise, dp_sets
+from setanon_sql.algorithms import dp_answers, dp_noise
 
 
 def test_a_negative_half_takes_nothing_off_the_other() -> None:
-    assert dp_sets.pair_estimate(-5, 3, 3.0) == 9  # clamping the sum would give 4
-    assert dp_sets.pair_estimate(5, -3, 3.0) == 5  # and 0 here
-    assert dp_sets.pair_estimate(-5, -3, 3.0) == 0
-    assert dp_sets.pair_estimate(4, 2, 2.5) == 9
+    assert dp_answers.pair_estimate(-5, 3, 3.0) == 9  # clamping the sum would give 4
+    assert dp_answers.pair_estimate(5, -3, 3.0) == 5  # and 0 here
+    assert dp_answers.pair_estimate(-5, -3, 3.0) == 0
+    assert dp_answers.pair_estimate(4, 2, 2.5) == 9
 
 
 @given(st.integers(-50, 50), st.integers(-50, 50), st.floats(1.0, 40.0))
 def test_the_estimate_is_the_scaled_sum_of_what_the_halves_can_be(short, long, scale) -> None:
     """Against the two halves taken apart: a count below 0 is 0, then the long one scaled."""
-    got = dp_sets.pair_estimate(short, long, scale)
+    got = dp_answers.pair_estimate(short, long, scale)
     parts = (short if short > 0 else 0) + scale * (long if long > 0 else 0)
     assert got >= 0 and abs(got - parts) <= 0.5
     if short >= 0 and long >= 0:
@@ -63,6 +63,6 @@ def test_a_run_clamps_each_half_before_scaling() -> None:
             ]
             rows = store.query("SELECT short, long, estimate FROM dp_noisy_l2")
     store.close()
-    scale = dp_sets.pair_scale(lengths, 2, 4)
+    scale = dp_answers.pair_scale(lengths, 2, 4)
     assert scale > 1 and rows and all(s == -4 and g == 2 for s, g, _ in rows)
     assert all(e == round(2 * scale) for _, _, e in rows)  # not round(2 * scale - 4)

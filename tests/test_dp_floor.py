@@ -1,7 +1,7 @@
 """The noisy count dpsets releases an item from (#44): a leaf that never occurs still gets a
 noisy count of at least 1 about half the time, so a public catalogue of many unused leaves (what
 README advises giving, since a tree built from the data reveals which items occur) made up most
-of the release and of its modeled sessions. `dp_sets.release_floor` raises the floor until the
+of the release and of its modeled sessions. `dp_answers.release_floor` raises the floor until the
 items the noise alone lifts over it are expected to be at most `made_up` of those released."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from helpers.cli import cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from setanon_sql.algorithms import dp_noise, dp_sets
+from setanon_sql.algorithms import dp_answers, dp_noise
 
 
 def reference_floor(noisy: list[int], scale: float, rate: float) -> int:
@@ -35,11 +35,11 @@ def reference_floor(noisy: list[int], scale: float, rate: float) -> int:
     st.sampled_from([0.001, 0.05, 0.2, 0.5, 1.0]),
 )
 def test_the_floor_is_the_least_count_that_meets_its_rate(noisy, scale, rate) -> None:
-    assert dp_sets.release_floor(noisy, scale, rate) == reference_floor(noisy, scale, rate)
+    assert dp_answers.release_floor(noisy, scale, rate) == reference_floor(noisy, scale, rate)
 
 
 def test_with_no_count_at_or_below_zero_every_positive_count_is_released() -> None:
-    assert dp_sets.release_floor([1, 5, 300], 10.0, 0.2) == 1
+    assert dp_answers.release_floor([1, 5, 300], 10.0, 0.2) == 1
 
 
 @pytest.mark.parametrize("rate", [0.05, 0.2, 0.5])
@@ -51,7 +51,7 @@ def test_made_up_items_stay_within_their_rate(rate) -> None:
     shares, found = [], []
     for seed in range(200):
         noisy = dp_noise.SeededNoise(seed).add(true.tolist(), 10.0)
-        floor = dp_sets.release_floor(noisy, 10.0, rate)
+        floor = dp_answers.release_floor(noisy, 10.0, rate)
         released = np.asarray(noisy) >= floor
         shares.append(released[:5000].sum() / max(1, released.sum()))
         found.append(released[5000:].mean())

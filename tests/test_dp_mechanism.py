@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setanon_sql import Params, anonymize
-from setanon_sql.algorithms import dp_noise, dp_sets, dp_synth
+from setanon_sql.algorithms import dp_answers, dp_noise, dp_sets, dp_synth
 from setanon_sql.errors import ParamsError
 from setanon_sql.measure import verify_dp
 
@@ -305,10 +305,10 @@ def test_the_baskets_answer_a_clique_at_once() -> None:
 def test_pair_scale_undoes_the_cut_of_each_length() -> None:
     """Transactions of n > limit items keep C(limit, 2) of their C(n, 2) pairs; the scale is
     the ratio over the long ones only (n <= longest), from the histogram (clamped at 0)."""
-    assert dp_sets.pair_scale([9, 9, 0, 2], 2, 4) == pytest.approx(6 / 1)
-    assert dp_sets.pair_scale([9, 9, 4, 2, 7], 2, 4) == pytest.approx((4 * 3 + 2 * 6) / 6)
-    assert dp_sets.pair_scale([9, 9, -3, 2], 2, 4) == pytest.approx(6)
-    assert dp_sets.pair_scale([9, 9, 0, 0, 5], 2, 4) == 1.0
+    assert dp_answers.pair_scale([9, 9, 0, 2], 2, 4) == pytest.approx(6 / 1)
+    assert dp_answers.pair_scale([9, 9, 4, 2, 7], 2, 4) == pytest.approx((4 * 3 + 2 * 6) / 6)
+    assert dp_answers.pair_scale([9, 9, -3, 2], 2, 4) == pytest.approx(6)
+    assert dp_answers.pair_scale([9, 9, 0, 0, 5], 2, 4) == 1.0
 
 
 @SETTINGS

@@ -56,10 +56,16 @@ from ..engine.contract import Workspace
 from ..errors import InputError, ParamsError
 from ..progress import Progress
 from . import dp_noise
+from .dp_answers import (
+    kept_share,
+    length_bins,
+    modeled,
+    pair_estimate,
+    pair_scale,
+    release_floor,
+    top,
+)
 
-TOP_BAND = 256
-"""Past `longest`, the length histogram's bins double in width up to this length; one last bin
-holds every longer transaction (a few bins, so little noise, for the modeled sessions)."""
 STEPS = ("lengths", "items", "pair lengths", "pairs")
 """The noisy measurements in order; the budget's split gives each its share."""
 PAIRS_ONLY = "with max_size 2 (the pairs measured)"
@@ -110,102 +116,6 @@ def plan(options: dict[str, Any]) -> list[Level]:
     return [
         Level(STEPS[i], sensitivity[i], epsilon * share / total) for i, share in enumerate(shares)
     ]
-
-
-def length_bins(longest: int) -> list[tuple[int, int | None]]:
-    """The length histogram's bins, from the options alone: one per length 1..`longest` (the
-    measured transactions'), then bins doubling in width (the modeled ones'), the last one
-    open (`None`: that length or more)."""
-    bins: list[tuple[int, int | None]] = [(n, n) for n in range(1, longest + 1)]
-    lo, width = longest + 1, longest
-    while lo <= TOP_BAND:
-        bins.append((lo, lo + width - 1))
-        lo, width = lo + width, width * 2
-    bins.append((lo, None))
-    return bins
-
-
-def typical(lo: int, hi: int | None) -> int:
-    """The length a bin's transactions are taken to have: its middle; the open bin's least."""
-    return lo if hi is None else (lo + hi) // 2
-
-
-def kept_share(bins: list[tuple[int, int | None]], lengths: list[int], limit: int) -> float:
-    """The share of the item occurrences the cut to `limit` items keeps, estimated from the
-    noisy length histogram (`lengths[i]`: transactions in `bins[i]`, clamped at 0, each taken at
-    its bin's typical length): the items' noisy counts are scaled up by its inverse.
-    Post-processing of a noisy answer."""
-    sized = [(typical(*b), max(0, h)) for b, h in zip(bins, lengths, strict=True)]
-    whole = sum(h * n for n, h in sized)
-    kept = sum(h * min(n, limit) for n, h in sized)
-    return kept / whole if whole > 0 and kept > 0 else 1.0
-
-
-def modeled(
-    bins: list[tuple[int, int | None]], lengths: list[int], longest: int
-) -> list[tuple[int, int]]:
-    """The sessions to draw from the items' estimates: (length, how many) for every bin past
-    `longest`, from the noisy histogram clamped at 0. Post-processing of a noisy answer.
-    Measured (benchmarks/notes/dp-model.md): shrinking the counts by one or two noise scales
-    (against made-up sessions in the empty bins) cost WV1's frequent pairs 0.41 -> 0.52-0.55."""
-    return [
-        (typical(lo, hi), h)
-        for (lo, hi), h in zip(bins, lengths, strict=True)
-        if lo > longest and h >= 1
-    ]
-
-
-def pair_scale(lengths: list[int], limit: int, longest: int) -> float:
-    """How many pairs the long transactions (limit < n <= longest kept items) hold per pair
-    their cut to `limit` items keeps, from the noisy restricted histogram (`lengths[n-1]`,
-    clamped at 0): a transaction of n items keeps each of its pairs with probability
-    C(limit, 2) / C(n, 2). Post-processing of a noisy answer; 1 when nothing is left."""
-    bins = [(n, max(0, h)) for n, h in enumerate(lengths, start=1) if limit < n <= longest]
-    kept = sum(h * comb(limit, 2) for _, h in bins)
-    return sum(h * comb(n, 2) for n, h in bins) / kept if kept > 0 else 1.0
-
-
-def pair_estimate(short: int, long: int, scale: float) -> int:
-    """A pair's estimate from its two noisy halves: each half is a count, so each is clamped
-    at 0 before the long one is scaled up (a negative long half would otherwise take `scale`
-    times its noise off the short one). Measured on six seeded runs of WV1 / WV2 at epsilon 1:
-    frequent pairs' estimates 0.03 / 0.01 ARE better than clamping their sum. Post-processing."""
-    return round(max(0, short) + scale * max(0, long))
-
-
-def release_floor(noisy: list[int], scale: float, rate: float) -> int:
-    """The least noisy count an item is released from: the least t >= 1 at which the items the
-    noise alone would lift to t or more are expected to be at most `rate` of those released.
-    Why: a leaf that never occurs still gets a noisy count of at least 1 with probability
-    q / (1 + q) (q = e^(-1/scale), about 0.47 at scale 10), so a public catalogue of many
-    leaves made up most of the release (and of the modeled sessions). How many never occur is
-    estimated from the counts at or below 0 (a zero-count leaf lands there with probability
-    1 / (1 + q)). Post-processing of noisy answers: no budget."""
-    import numpy as np
-
-    q = math.exp(-1.0 / scale)
-    values = np.sort(np.asarray(noisy, dtype=np.int64))
-    zero = int(np.searchsorted(values, 0, side="right")) * (1 + q)
-    if zero == 0:
-        return 1
-    # released(t) is constant on each run of t between two distinct noisy values of at least 1
-    # (and past the largest one); on a run holding r, t must be >= log(rate r (1 + q) / zero)
-    # / log q: the least t of the first run where that falls within the run.
-    tops = np.unique(values[values >= 1])
-    lows = np.concatenate([[1], tops + 1])
-    highs = np.concatenate([tops, [np.iinfo(np.int64).max]])
-    held = len(values) - np.searchsorted(values, lows, side="left")
-    need = np.log(rate * np.maximum(held, 1) * (1 + q) / zero) / math.log(q)
-    least = np.maximum(lows, np.ceil(need - 1e-9).astype(np.int64))
-    return int(least[least <= highs].min())
-
-
-def top(noisy: list[int], how_many: int, floor: int = 1) -> list[bool]:
-    """The `how_many` largest noisy counts of at least `floor` (ties by position): a choice
-    from noisy answers alone."""
-    order = sorted(range(len(noisy)), key=lambda i: (-noisy[i], i))
-    chosen = {i for i in order[:how_many] if noisy[i] >= floor}
-    return [i in chosen for i in range(len(noisy))]
 
 
 def check_run(store: Workspace, options: dict[str, Any]) -> None:
