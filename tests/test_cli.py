@@ -81,6 +81,18 @@ def test_unknown_algorithm():
     assert r.code == ExitCode.USAGE and "unknown algorithm 'nope'" in r.stderr
 
 
+def test_an_option_that_would_not_act_is_refused(tmp_path):
+    """Every flag acts or is refused: clump's greedy options beside method=runs (#44's
+    `Option.acts_when`), before any work and with no run left behind."""
+    db = tmp_path / "w.duckdb"
+    r = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "batch=3", "--db", db)
+    assert r.code == ExitCode.USAGE and "batch acts only with method=greedy" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    ok = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "method=greedy",
+              "--option", "batch=3", "--db", db, "-q")  # fmt: skip
+    assert ok.code == 0, ok.stderr
+
+
 def test_algorithms_lists_and_shows_options():
     r = cli("algorithms", "--json")
     assert r.code == 0 and {a["name"] for a in r.json()} >= {"aa", "da", "oa", "partition"}

@@ -387,6 +387,19 @@ def test_passes_skip_only_pairs_that_would_find_no_exchange():
         ({"keep": True}, "option keep of clump must be a whole number, got True"),
         ({"batch": 2.5}, "option batch of clump must be a whole number, got 2.5"),
         (
+            {"reach": 3},
+            "option(s) of clump that do not act here: reach acts only with method=greedy",
+        ),
+        (
+            {"method": "greedy", "passes": 2, "keep": 3},
+            "option(s) of clump that do not act here: passes acts only with method=runs",
+        ),
+        (
+            {"passes": 0, "outs": 2},
+            "option(s) of clump that do not act here: "
+            "outs acts only with method=runs and passes of at least 1",
+        ),
+        (
             {"window": 3},
             "unknown option(s) for clump: window; valid keys: method, passes, span, outs, reach, batch, keep, coarse",
         ),
@@ -399,8 +412,9 @@ def test_bad_options(options, message):
 
 
 def test_options_from_text_are_typed():
-    assert Params(algorithm="clump", k=4, options={"reach": "8"}).options == {
-        "method": "runs",
+    given = {"method": "greedy", "reach": "8"}
+    assert Params(algorithm="clump", k=4, options=given).options == {
+        "method": "greedy",
         "passes": 3,
         "span": 5,
         "outs": 6,

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
@@ -301,6 +301,18 @@ def add_round(store: Workspace, *, k: int, blocks: int) -> None:
     store.run("clump_remove_free")
 
 
+def _runs(options: Mapping[str, Any]) -> bool:
+    return options["method"] == "runs"
+
+
+def _exchanges(options: Mapping[str, Any]) -> bool:
+    return options["method"] == "runs" and int(options["passes"]) > 0
+
+
+def _greedy(options: Mapping[str, Any]) -> bool:
+    return options["method"] == "greedy"
+
+
 ALGORITHM = Algorithm(
     "clump",
     "k",
@@ -323,6 +335,8 @@ ALGORITHM = Algorithm(
             3,
             "runs: passes of exchanges between nearby clusters after the cut (0: none)",
             minimum=0,
+            acts_when=_runs,
+            acts_when_note="with method=runs",
         ),
         Option(
             "span",
@@ -330,6 +344,8 @@ ALGORITHM = Algorithm(
             5,
             "runs: how many clusters apart in the order two clusters may exchange members",
             minimum=1,
+            acts_when=_exchanges,
+            acts_when_note="with method=runs and passes of at least 1",
         ),
         Option(
             "outs",
@@ -337,6 +353,8 @@ ALGORITHM = Algorithm(
             6,
             "runs: members of a cluster offered for exchange, those whose leaving saves most",
             minimum=1,
+            acts_when=_exchanges,
+            acts_when_note="with method=runs and passes of at least 1",
         ),
         Option(
             "reach",
@@ -344,6 +362,8 @@ ALGORITHM = Algorithm(
             15,
             "greedy: blocks of k transactions on either side a cluster draws candidates from",
             minimum=1,
+            acts_when=_greedy,
+            acts_when_note="with method=greedy",
         ),
         Option(
             "batch",
@@ -351,6 +371,8 @@ ALGORITHM = Algorithm(
             lambda k: k,
             "greedy: additions per cluster per round (default k)",
             minimum=1,
+            acts_when=_greedy,
+            acts_when_note="with method=greedy",
         ),
         Option(
             "keep",
@@ -358,6 +380,8 @@ ALGORITHM = Algorithm(
             lambda k: 2 * k,
             "greedy: candidates a cluster keeps on its shortlist (default 2k)",
             minimum=1,
+            acts_when=_greedy,
+            acts_when_note="with method=greedy",
         ),
         Option(
             "coarse",
