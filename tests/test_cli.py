@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 from helpers.cli import DATA, EX, cli, fig2
 
@@ -81,16 +82,30 @@ def test_unknown_algorithm():
     assert r.code == ExitCode.USAGE and "unknown algorithm 'nope'" in r.stderr
 
 
-def test_an_option_that_would_not_act_is_refused(tmp_path):
-    """Every flag acts or is refused: clump's greedy options beside method=runs (#44's
-    `Option.acts_when`), before any work and with no run left behind."""
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-a", "clump", "--k", 2, "--option", "batch=3"], "batch acts only with method=greedy"),
+        (["-a", "disassociation", "--k", 2, "--m", 2, "--option", "refine=false",
+          "--option", "joint_size=4"], "joint_size acts only with refine=true"),
+    ],
+)  # fmt: skip
+def test_an_option_that_would_not_act_is_refused(tmp_path, args, message):
+    """Every flag acts or is refused (`Option.acts_when`): before any work, one line, exit 2,
+    no run left behind."""
     db = tmp_path / "w.duckdb"
-    r = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "batch=3", "--db", db)
-    assert r.code == ExitCode.USAGE and "batch acts only with method=greedy" in r.stderr
+    r = fig2("anonymize", *args, "--db", db)
+    assert r.code == ExitCode.USAGE and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    ok = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "method=greedy",
-              "--option", "batch=3", "--db", db, "-q")  # fmt: skip
-    assert ok.code == 0, ok.stderr
+    if db.exists():
+        with duckdb.connect(str(db), read_only=True) as con:
+            assert con.execute("SELECT count(*) FROM setanon.runs").fetchone() == (0,)
+
+
+def test_the_greedy_options_act_with_the_greedy_method(tmp_path):
+    r = fig2("anonymize", "-a", "clump", "--k", 2, "--option", "method=greedy",
+             "--option", "batch=3", "--db", tmp_path / "w.duckdb", "-q")  # fmt: skip
+    assert r.code == 0, r.stderr
 
 
 def test_algorithms_lists_and_shows_options():

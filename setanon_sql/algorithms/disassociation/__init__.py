@@ -134,6 +134,8 @@ OPTIONS = (
         "REFINE: clusters per joint cluster (neighbours in HORPART's order; 8 measured best "
         "on BMS-WebView-2 of 2, 8 and 32)",
         minimum=2,
+        acts_when=lambda options: bool(options["refine"]),
+        acts_when_note="with refine=true",
     ),
 )
 
