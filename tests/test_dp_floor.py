@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from helpers.cli import cli
+from helpers.cli import EX, cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +31,7 @@ def reference_floor(noisy: list[int], scale: float, rate: float) -> int:
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(-60, 400), min_size=1, max_size=300),
-    st.sampled_from([0.5, 1.0, 3.3, 10.0, 40.0]),
+    st.sampled_from([1e-5, 0.5, 1.0, 3.3, 10.0, 40.0]),
     st.sampled_from([0.001, 0.05, 0.2, 0.5, 1.0]),
 )
 def test_the_floor_is_the_least_count_that_meets_its_rate(noisy, scale, rate) -> None:
@@ -40,6 +40,13 @@ def test_the_floor_is_the_least_count_that_meets_its_rate(noisy, scale, rate) ->
 
 def test_with_no_count_at_or_below_zero_every_positive_count_is_released() -> None:
     assert dp_answers.release_floor([1, 5, 300], 10.0, 0.2) == 1
+
+
+def test_a_noise_too_small_to_lift_a_leaf_releases_from_1() -> None:
+    """At epsilon 10^6 the items' scale is 10^-5 and e^(-1/scale) is 0 in floating point: the
+    floor is 1, not a math domain error (exit 4 before this test)."""
+    assert dp_answers.release_floor([0, 0, 0, 1, 7], 1e-5, 0.2) == 1
+    assert dp_answers.release_floor([0] * 1000 + [1], 0.01, 0.2) == 1
 
 
 @pytest.mark.parametrize("rate", [0.05, 0.2, 0.5])
@@ -86,3 +93,11 @@ def test_a_catalogue_of_unused_leaves_is_not_released(tmp_path, monkeypatch) -> 
         items = {row["item"] for row in csv.DictReader(f)}
     assert set(used) <= items  # each held by 120 transactions: far above any floor here
     assert len(items - set(used)) <= 0.5 * len(items)
+
+
+def test_a_huge_epsilon_runs(tmp_path) -> None:
+    """The noise-free end of the scale (benchmarks/dp_diagnose.py runs epsilon 10^6)."""
+    r = cli("anonymize", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-a", "dpsets",
+            "--epsilon", 1e6, "--db", tmp_path / "w.duckdb", "--json")  # fmt: skip
+    assert r.code == 0, r.stderr
+    assert r.json()["release_floor_l1"] == 1

@@ -90,7 +90,7 @@ def release_floor(noisy: list[int], scale: float, rate: float) -> int:
     q = math.exp(-1.0 / scale)
     values = np.sort(np.asarray(noisy, dtype=np.int64))
     zero = int(np.searchsorted(values, 0, side="right")) * (1 + q)
-    if zero == 0:
+    if zero == 0 or q == 0.0:  # no leaf at or below 0, or noise too small to lift one to 1
         return 1
     # released(t) is constant on each run of t between two distinct noisy values of at least 1
     # (and past the largest one); on a run holding r, t must be >= log(rate r (1 + q) / zero)
