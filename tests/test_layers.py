@@ -1,6 +1,6 @@
 """The package's layers, as ARCHITECTURE.md draws them: every import (at the top of a module or
 inside a function, for type checking or not) points down the layers, never up or across to a
-sibling layer, and the imports between modules make no circle."""
+sibling layer, and the imports between modules make no circle; and no module over 500 lines."""
 
 from __future__ import annotations
 
@@ -118,3 +118,17 @@ def test_the_registry_imports_every_algorithm_module() -> None:
         if "import_module" in p.read_text() and p != PACKAGE / "__init__.py"  # the lazy front door
     ]
     assert not by_name, f"modules loaded by name: {by_name}"
+
+
+MAX_LINES = 500
+"""STYLE.md: a module over ~500 lines is asking to be split along a seam it already has."""
+
+
+def test_no_module_is_over_500_lines() -> None:
+    """dp_sets reached 518 lines before this test held the rule (split into dp_answers)."""
+    long = {
+        module_name(p): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, f"split these modules along a seam they have: {long}"
