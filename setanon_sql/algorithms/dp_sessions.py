@@ -49,12 +49,17 @@ def lift(
     """The kept items' lift matrix: a pair's estimate over what the `measured` transactions
     would hold if its items met independently (their estimates' product over `measured`);
     `pairs` are (index, index, estimate) into `estimates`, `kept` the indices with a row."""
-    where = {int(g): i for i, g in enumerate(kept)}
+    where = np.full(len(estimates), -1, dtype=np.int64)
+    where[kept] = np.arange(len(kept))
     own = np.maximum(np.asarray(estimates, dtype=np.float64)[kept], 1.0)
     out = np.zeros((len(kept), len(kept)))
-    for a, b, estimate in pairs:
-        x, y = where[a], where[b]
-        out[x, y] = out[y, x] = max(0, estimate) * max(1, measured) / (own[x] * own[y])
+    if not len(pairs):
+        return out
+    a, b, estimate = (np.asarray(c) for c in zip(*pairs, strict=True))
+    x, y = where[a], where[b]
+    value = np.maximum(estimate, 0) * max(1, measured) / (own[x] * own[y])
+    out[x, y] = value
+    out[y, x] = value
     return out
 
 
