@@ -112,7 +112,7 @@ def grow(  # noqa: PLR0913 -- the draw's whole state, passed once per chunk
     outside_taken = np.zeros(rows)
     cumulative = np.cumsum(outside)
     outside_total = float(cumulative[-1]) if len(cumulative) else 0.0
-    held: set[tuple[int, int]] = set()
+    held: set[int] = set()  # row x items + item of every outside item a session holds
     who: list[np.ndarray] = []
     what: list[np.ndarray] = []
     for _ in range(int(need.max(initial=0)) * (1 + RETRIES)):
@@ -139,11 +139,9 @@ def grow(  # noqa: PLR0913 -- the draw's whole state, passed once per chunk
             rows_out = active[~into]
             picked = np.searchsorted(cumulative, gen.random(len(rows_out)) * outside_total, "right")
             picked = np.minimum(picked, len(outside) - 1)
-            fresh = np.array(
-                [(int(r), int(i)) not in held for r, i in zip(rows_out, picked, strict=True)],
-                dtype=bool,
-            )
-            held.update(zip(rows_out[fresh].tolist(), picked[fresh].tolist(), strict=True))
+            keys = rows_out.astype(np.int64) * len(outside) + picked
+            fresh = np.fromiter((k not in held for k in keys.tolist()), bool, len(keys))
+            held.update(keys[fresh].tolist())
             outside_taken[rows_out[fresh]] += outside[picked[fresh]]
             count[rows_out[fresh]] += 1
             who.append(rows_out[fresh])
