@@ -14,23 +14,62 @@ LIMIT $n;
 
 -- name: rt_eval_actual
 -- Every query's count on the original: rows holding its QI value and every one of its items.
+-- Worked from the rows holding the query's rarest item (that item's rows in `rt_tx`), not
+-- from every row with its QI value: only those rows are checked for the value, then for the
+-- query's other items (a query of one item needs no second look). `row_leaves` is
+-- materialized so that those rows fetch their QI leaves once, before they meet the queries
+-- (DuckDB otherwise joins the leaves after spreading the rows over every query).
 CREATE OR REPLACE TABLE eval_rt_actual AS
-WITH leaves AS (
-    SELECT v.rid, u.attr, u.leaf
-    FROM rel_value AS v
-    JOIN (
-        SELECT cid, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
-    ) AS u ON u.cid = v.cid
+WITH item_rows AS (
+    SELECT t.item, count(*) AS n
+    FROM rt_tx AS t
+    WHERE t.item IN (SELECT item FROM eval_rt_query_item)
+    GROUP BY t.item
+), ranked AS (
+    SELECT i.qid, i.item,
+           row_number() OVER (PARTITION BY i.qid ORDER BY coalesce(f.n, 0), i.item) AS pos
+    FROM eval_rt_query_item AS i
+    LEFT JOIN item_rows AS f ON f.item = i.item
+), rarest AS (
+    SELECT qid, item FROM ranked WHERE pos = 1
+), keys AS (
+    SELECT DISTINCT r.item, q.attr
+    FROM rarest AS r
+    JOIN eval_rt_query AS q ON q.qid = r.qid
+), row_leaves AS MATERIALIZED (
+    SELECT t.item, t.rid, c.leaf
+    FROM rt_tx AS t
+    JOIN rel_value AS v ON v.rid = t.rid
+    JOIN rel_combo AS c ON c.cid = v.cid
+    WHERE t.item IN (SELECT item FROM rarest)
+), row_keys AS (
+    SELECT k.item, k.attr, l.leaf[k.attr] AS leaf, l.rid
+    FROM keys AS k
+    JOIN row_leaves AS l ON l.item = k.item
+), with_value AS (
+    SELECT q.qid, q.size, k.rid
+    FROM rarest AS r
+    JOIN eval_rt_query AS q ON q.qid = r.qid
+    JOIN row_keys AS k ON k.item = r.item AND k.attr = q.attr AND k.leaf = q.leaf
 ), held AS (
-    SELECT q.qid, l.rid
-    FROM eval_rt_query AS q
-    JOIN leaves AS l ON l.attr = q.attr AND l.leaf = q.leaf
-    JOIN eval_rt_query_item AS i ON i.qid = q.qid
-    JOIN rt_tx AS t ON t.rid = l.rid AND t.item = i.item
-    GROUP BY q.qid, l.rid
-    HAVING count(*) = any_value(q.size)
+    SELECT w.qid, count(*) AS actual
+    FROM with_value AS w
+    WHERE w.size = 1
+    GROUP BY w.qid
+    UNION ALL
+    SELECT qid, count(*) AS actual
+    FROM (
+        SELECT w.qid
+        FROM with_value AS w
+        JOIN ranked AS o ON o.qid = w.qid AND o.pos > 1
+        JOIN rt_tx AS t ON t.rid = w.rid AND t.item = o.item
+        WHERE w.size > 1
+        GROUP BY w.qid, w.rid
+        HAVING count(*) = any_value(w.size) - 1
+    )
+    GROUP BY qid
 )
-SELECT q.qid, count(h.rid) AS actual
+SELECT q.qid, coalesce(sum(h.actual), 0)::BIGINT AS actual
 FROM eval_rt_query AS q
 LEFT JOIN held AS h ON h.qid = q.qid
 GROUP BY q.qid
