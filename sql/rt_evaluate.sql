@@ -183,25 +183,48 @@ ORDER BY c.rid;
 -- Every target's candidates (`eval_rt_target(tid, rid, size)`, its known items in
 -- `eval_rt_target_item(tid, item)`): the rows of its class of the release whose released
 -- items cover every item the adversary knows (an item is covered by any released node above
--- it: the adversary need not know which node stands for it).
+-- it: the adversary need not know which node stands for it). Worked without a pass over the
+-- class's rows per target: a row covers an item iff one of its *top* released nodes (under no
+-- other node of the row) is above it, and at most one is (they are disjoint subtrees). So rows
+-- of a class with the same top nodes among those above some known item (a `pattern`) are
+-- candidates alike; a target counts, per pattern of its class, its known items with a node of
+-- the pattern above them, and takes the pattern's rows when that is all of them.
 CREATE OR REPLACE TABLE eval_rt_attack AS
-WITH mine AS (
-    SELECT t.tid, t.size, c.class
+WITH known AS (
+    SELECT t.tid, t.size, c.class, i.item, n.id AS node
     FROM eval_rt_target AS t
     JOIN eval_rt_row_class AS c ON c.rid = t.rid
-), candidates AS (
-    SELECT m.tid, o.rid
-    FROM mine AS m
-    JOIN eval_rt_row_class AS o ON o.class = m.class
-    JOIN eval_rt_target_item AS i ON i.tid = m.tid
+    JOIN (SELECT DISTINCT tid, item FROM eval_rt_target_item) AS i ON i.tid = t.tid
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN rt_generalized AS g ON g.rid = o.rid AND g.node = n.id
-    GROUP BY m.tid, o.rid
-    HAVING count(DISTINCT i.item) = any_value(m.size)
+), nested AS (
+    SELECT DISTINCT g.rid, g.node
+    FROM rt_generalized AS g
+    JOIN rt_generalized AS h ON h.rid = g.rid
+    JOIN rt_node AS a ON a.id = h.node
+    WHERE a.id < g.node AND g.node <= a.last
+), row_patterns AS (
+    SELECT c.class, g.rid, list(g.node ORDER BY g.node) AS nodes
+    FROM rt_generalized AS g
+    JOIN eval_rt_row_class AS c ON c.rid = g.rid
+    LEFT JOIN nested AS x ON x.rid = g.rid AND x.node = g.node
+    WHERE x.rid IS NULL AND g.node IN (SELECT node FROM known)
+    GROUP BY c.class, g.rid
+), patterns AS (
+    SELECT class, nodes, count(*) AS n_rows, row_number() OVER (ORDER BY class, nodes) AS pid
+    FROM row_patterns
+    GROUP BY class, nodes
+), pattern_nodes AS (
+    SELECT class, pid, n_rows, unnest(nodes) AS node FROM patterns
+), matched AS (
+    SELECT k.tid, p.pid, any_value(p.n_rows) AS n_rows
+    FROM known AS k
+    JOIN pattern_nodes AS p ON p.class = k.class AND p.node = k.node
+    GROUP BY k.tid, p.pid
+    HAVING count(*) = any_value(k.size)
 )
-SELECT t.tid, t.size, count(c.rid) AS candidates
+SELECT t.tid, t.size, coalesce(sum(m.n_rows), 0)::BIGINT AS candidates
 FROM eval_rt_target AS t
-LEFT JOIN candidates AS c ON c.tid = t.tid
+LEFT JOIN matched AS m ON m.tid = t.tid
 GROUP BY t.tid, t.size
 ORDER BY t.tid;
 
