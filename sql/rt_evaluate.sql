@@ -14,23 +14,62 @@ LIMIT $n;
 
 -- name: rt_eval_actual
 -- Every query's count on the original: rows holding its QI value and every one of its items.
+-- Worked from the rows holding the query's rarest item (that item's rows in `rt_tx`), not
+-- from every row with its QI value: only those rows are checked for the value, then for the
+-- query's other items (a query of one item needs no second look). `row_leaves` is
+-- materialized so that those rows fetch their QI leaves once, before they meet the queries
+-- (DuckDB otherwise joins the leaves after spreading the rows over every query).
 CREATE OR REPLACE TABLE eval_rt_actual AS
-WITH leaves AS (
-    SELECT v.rid, u.attr, u.leaf
-    FROM rel_value AS v
-    JOIN (
-        SELECT cid, unnest(leaf) AS leaf, generate_subscripts(leaf, 1) AS attr FROM rel_combo
-    ) AS u ON u.cid = v.cid
+WITH item_rows AS (
+    SELECT t.item, count(*) AS n
+    FROM rt_tx AS t
+    WHERE t.item IN (SELECT item FROM eval_rt_query_item)
+    GROUP BY t.item
+), ranked AS (
+    SELECT i.qid, i.item,
+           row_number() OVER (PARTITION BY i.qid ORDER BY coalesce(f.n, 0), i.item) AS pos
+    FROM eval_rt_query_item AS i
+    LEFT JOIN item_rows AS f ON f.item = i.item
+), rarest AS (
+    SELECT qid, item FROM ranked WHERE pos = 1
+), keys AS (
+    SELECT DISTINCT r.item, q.attr
+    FROM rarest AS r
+    JOIN eval_rt_query AS q ON q.qid = r.qid
+), row_leaves AS MATERIALIZED (
+    SELECT t.item, t.rid, c.leaf
+    FROM rt_tx AS t
+    JOIN rel_value AS v ON v.rid = t.rid
+    JOIN rel_combo AS c ON c.cid = v.cid
+    WHERE t.item IN (SELECT item FROM rarest)
+), row_keys AS (
+    SELECT k.item, k.attr, l.leaf[k.attr] AS leaf, l.rid
+    FROM keys AS k
+    JOIN row_leaves AS l ON l.item = k.item
+), with_value AS (
+    SELECT q.qid, q.size, k.rid
+    FROM rarest AS r
+    JOIN eval_rt_query AS q ON q.qid = r.qid
+    JOIN row_keys AS k ON k.item = r.item AND k.attr = q.attr AND k.leaf = q.leaf
 ), held AS (
-    SELECT q.qid, l.rid
-    FROM eval_rt_query AS q
-    JOIN leaves AS l ON l.attr = q.attr AND l.leaf = q.leaf
-    JOIN eval_rt_query_item AS i ON i.qid = q.qid
-    JOIN rt_tx AS t ON t.rid = l.rid AND t.item = i.item
-    GROUP BY q.qid, l.rid
-    HAVING count(*) = any_value(q.size)
+    SELECT w.qid, count(*) AS actual
+    FROM with_value AS w
+    WHERE w.size = 1
+    GROUP BY w.qid
+    UNION ALL
+    SELECT qid, count(*) AS actual
+    FROM (
+        SELECT w.qid
+        FROM with_value AS w
+        JOIN ranked AS o ON o.qid = w.qid AND o.pos > 1
+        JOIN rt_tx AS t ON t.rid = w.rid AND t.item = o.item
+        WHERE w.size > 1
+        GROUP BY w.qid, w.rid
+        HAVING count(*) = any_value(w.size) - 1
+    )
+    GROUP BY qid
 )
-SELECT q.qid, count(h.rid) AS actual
+SELECT q.qid, coalesce(sum(h.actual), 0)::BIGINT AS actual
 FROM eval_rt_query AS q
 LEFT JOIN held AS h ON h.qid = q.qid
 GROUP BY q.qid
@@ -144,25 +183,48 @@ ORDER BY c.rid;
 -- Every target's candidates (`eval_rt_target(tid, rid, size)`, its known items in
 -- `eval_rt_target_item(tid, item)`): the rows of its class of the release whose released
 -- items cover every item the adversary knows (an item is covered by any released node above
--- it: the adversary need not know which node stands for it).
+-- it: the adversary need not know which node stands for it). Worked without a pass over the
+-- class's rows per target: a row covers an item iff one of its *top* released nodes (under no
+-- other node of the row) is above it, and at most one is (they are disjoint subtrees). So rows
+-- of a class with the same top nodes among those above some known item (a `pattern`) are
+-- candidates alike; a target counts, per pattern of its class, its known items with a node of
+-- the pattern above them, and takes the pattern's rows when that is all of them.
 CREATE OR REPLACE TABLE eval_rt_attack AS
-WITH mine AS (
-    SELECT t.tid, t.size, c.class
+WITH known AS (
+    SELECT t.tid, t.size, c.class, i.item, n.id AS node
     FROM eval_rt_target AS t
     JOIN eval_rt_row_class AS c ON c.rid = t.rid
-), candidates AS (
-    SELECT m.tid, o.rid
-    FROM mine AS m
-    JOIN eval_rt_row_class AS o ON o.class = m.class
-    JOIN eval_rt_target_item AS i ON i.tid = m.tid
+    JOIN (SELECT DISTINCT tid, item FROM eval_rt_target_item) AS i ON i.tid = t.tid
     JOIN rt_node AS n ON i.item BETWEEN n.id AND n.last
-    JOIN rt_generalized AS g ON g.rid = o.rid AND g.node = n.id
-    GROUP BY m.tid, o.rid
-    HAVING count(DISTINCT i.item) = any_value(m.size)
+), nested AS (
+    SELECT DISTINCT g.rid, g.node
+    FROM rt_generalized AS g
+    JOIN rt_generalized AS h ON h.rid = g.rid
+    JOIN rt_node AS a ON a.id = h.node
+    WHERE a.id < g.node AND g.node <= a.last
+), row_patterns AS (
+    SELECT c.class, g.rid, list(g.node ORDER BY g.node) AS nodes
+    FROM rt_generalized AS g
+    JOIN eval_rt_row_class AS c ON c.rid = g.rid
+    LEFT JOIN nested AS x ON x.rid = g.rid AND x.node = g.node
+    WHERE x.rid IS NULL AND g.node IN (SELECT node FROM known)
+    GROUP BY c.class, g.rid
+), patterns AS (
+    SELECT class, nodes, count(*) AS n_rows, row_number() OVER (ORDER BY class, nodes) AS pid
+    FROM row_patterns
+    GROUP BY class, nodes
+), pattern_nodes AS (
+    SELECT class, pid, n_rows, unnest(nodes) AS node FROM patterns
+), matched AS (
+    SELECT k.tid, p.pid, any_value(p.n_rows) AS n_rows
+    FROM known AS k
+    JOIN pattern_nodes AS p ON p.class = k.class AND p.node = k.node
+    GROUP BY k.tid, p.pid
+    HAVING count(*) = any_value(k.size)
 )
-SELECT t.tid, t.size, count(c.rid) AS candidates
+SELECT t.tid, t.size, coalesce(sum(m.n_rows), 0)::BIGINT AS candidates
 FROM eval_rt_target AS t
-LEFT JOIN candidates AS c ON c.tid = t.tid
+LEFT JOIN matched AS m ON m.tid = t.tid
 GROUP BY t.tid, t.size
 ORDER BY t.tid;
 
