@@ -126,10 +126,9 @@ def test_estimates_equal_a_row_by_row_reading_of_the_release(
     assert [e for (e,) in got] == pytest.approx(expected, rel=1e-12)
 
 
-def test_the_deepest_released_node_above_an_item_counts():
+def node_beside_ancestor() -> tuple[Store, str]:
     """One class of (1, b;c;d), (1, a;b;d), (1, b;c;d), k = 2, m = 2, released as {A, B, c},
-    {A, B}, {A, B, c}: c beside B, which covers it. age 1 with c: 1 + 1/2 + 1 (c itself where
-    released, else B, of two leaves); with c and d: 1/2 + 1/4 + 1/2; with a: 3 x 1/2 (A)."""
+    {A, B}, {A, B, c}: c beside B, which covers it (also test_rt_eval_brute's worked example)."""
     store = Store()
     rows = {"age": ["1", "1", "1"], "items": ["b;c;d", "a;b;d", "b;c;d"]}
     edges = (("a", "A"), ("b", "A"), ("c", "B"), ("d", "B"), ("A", "*"), ("B", "*"))
@@ -139,12 +138,22 @@ def test_the_deepest_released_node_above_an_item_counts():
     )  # fmt: skip
     with store.in_run(result.run, scratch=True):
         released = store.execute("SELECT items FROM table_release ORDER BY rid").rows
-        age = dict(store.execute("SELECT label, id FROM rel_node WHERE attr = 1").rows)
-        item = dict(store.execute("SELECT label, id FROM rt_node").rows)
-        found = query_errors(
-            store,
-            [MixedQuery(1, age["1"], tuple(item[i] for i in q)) for q in ("c", "cd", "a")],
-        )
     assert released == [("A;B;c",), ("A;B",), ("A;B;c",)]
+    return store, result.run
+
+
+def probes(store: Store, known: list[str]) -> list[MixedQuery]:
+    """Queries of age 1 with each of `known`'s item labels (one string of letters each)."""
+    age = dict(store.execute("SELECT label, id FROM rel_node WHERE attr = 1").rows)
+    item = dict(store.execute("SELECT label, id FROM rt_node").rows)
+    return [MixedQuery(1, age["1"], tuple(item[i] for i in q)) for q in known]
+
+
+def test_the_deepest_released_node_above_an_item_counts():
+    """The release of `node_beside_ancestor`. age 1 with c: 1 + 1/2 + 1 (c itself where
+    released, else B, of two leaves); with c and d: 1/2 + 1/4 + 1/2; with a: 3 x 1/2 (A)."""
+    store, run = node_beside_ancestor()
+    with store.in_run(run, scratch=True):
+        found = query_errors(store, probes(store, ["c", "cd", "a"]))
     assert [q["estimate"] for q in found] == pytest.approx([2.5, 1.25, 1.5], rel=1e-12)
     assert [q["actual"] for q in found] == [2, 2, 1]

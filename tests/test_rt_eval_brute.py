@@ -12,12 +12,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from setanon_sql.relational.rt import anonymize_rt
 from setanon_sql.relational.rt_evaluate import MixedQuery, attacks, draw, query_errors
-from setanon_sql.store.database import Store
-from setanon_sql.store.hierarchy_spec import HierarchySpec
 from tests.helpers.rt_brute import ancestors
-from tests.test_rt_estimate_brute import _release, tables
+from tests.test_rt_estimate_brute import _release, node_beside_ancestor, probes, tables
 
 SETTINGS = settings(
     max_examples=30, deadline=None,
@@ -51,6 +48,15 @@ def _read(store):
     return qi_id, item_id, released
 
 
+def _case(tmp_path, table, k: int, m: int, search: str, grow: int):  # type: ignore[no-untyped-def]
+    """A release of the drawn table and its item leaves; None where k or m cannot be met."""
+    edges, data = table
+    if k > len(data) or m > max(len(r[2]) for r in data):
+        return None
+    store, run = _release(tmp_path, edges, data, k, m, search, min(len(data), k + grow))
+    return store, run, sorted({c for c, _ in edges} - {p for _, p in edges})
+
+
 @SETTINGS
 @given(
     table=tables(), k=st.integers(1, 3), m=st.integers(1, 2),
@@ -58,10 +64,10 @@ def _read(store):
 )  # fmt: skip
 def test_actual_counts_equal_a_row_by_row_count(tmp_path, table, k, m, search, grow, seed):
     edges, data = table
-    if k > len(data) or m > max(len(r[2]) for r in data):
+    made = _case(tmp_path, table, k, m, search, grow)
+    if made is None:
         return
-    store, run = _release(tmp_path, edges, data, k, m, search, min(len(data), k + grow))
-    leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
+    store, run, leaves = made
     rng = random.Random(seed)
     with store.in_run(run, scratch=True):
         qi_id, item_id, _ = _read(store)
@@ -92,10 +98,10 @@ def test_actual_counts_equal_a_row_by_row_count(tmp_path, table, k, m, search, g
 )  # fmt: skip
 def test_attack_candidates_equal_a_row_by_row_count(tmp_path, table, k, m, search, grow, seed):
     edges, data = table
-    if k > len(data) or m > max(len(r[2]) for r in data):
+    made = _case(tmp_path, table, k, m, search, grow)
+    if made is None:
         return
-    store, run = _release(tmp_path, edges, data, k, m, search, min(len(data), k + grow))
-    leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
+    store, run, leaves = made
     rng = random.Random(seed)
     targets: list[tuple[int, list[str]]] = []
     for _ in range(12):  # a row's own items, or any leaves (maybe none of its class holds)
@@ -119,22 +125,7 @@ def test_a_row_with_a_node_beside_its_ancestor_is_one_candidate():
     (1, b;c;d): in rows 1 and 3 both B and c cover c, and the row counts once. Knowing c, c and
     d (B covers both), a and c (A, B), or b, c and d: all three rows. Counting covering nodes
     instead of covered items would see rows 1 and 3 cover c and d three times, not twice."""
-    store = Store()
-    rows = {"age": ["1", "1", "1"], "items": ["b;c;d", "a;b;d", "b;c;d"]}
-    edges = (("a", "A"), ("b", "A"), ("c", "B"), ("d", "B"), ("A", "*"), ("B", "*"))
-    result = anonymize_rt(
-        store, rows, qi=["age"], taxonomies={"age": "suppress"}, items="items",
-        hierarchy=HierarchySpec(edges=edges), k=2, m=2, mine_beam=None,
-    )  # fmt: skip
-    with store.in_run(result.run, scratch=True):
-        released = store.execute("SELECT items FROM table_release ORDER BY rid").rows
-        age = dict(store.execute("SELECT label, id FROM rel_node WHERE attr = 1").rows)
-        item = dict(store.execute("SELECT label, id FROM rt_node").rows)
-        known = ["c", "cd", "ac", "bcd"]
-        found = attacks(
-            store,
-            [MixedQuery(1, age["1"], tuple(item[i] for i in q)) for q in known],
-            [0, 0, 0, 0],
-        )
-    assert released == [("A;B;c",), ("A;B",), ("A;B;c",)]
+    store, run = node_beside_ancestor()
+    with store.in_run(run, scratch=True):
+        found = attacks(store, probes(store, ["c", "cd", "ac", "bcd"]), [0, 0, 0, 0])
     assert [t["candidates"] for t in found] == [3, 3, 3, 3]
