@@ -176,6 +176,7 @@ def test_support_ordered_builder_from_the_cli(tmp_path):
     r = cli("anonymize", DATA / "good_lines.txt", "--fanout", 2, "--order", "support", "-a",
             "partition", "-k", 2, "--json", "-q")  # fmt: skip
     assert r.code == 0 and r.json()["verified"], r.stderr
+    assert "checked" not in r.json()  # only a dp run's check is its budget record
     r = fig2("anonymize", "-a", "partition", "-k", 2, "--order", "support")
     assert r.code == ExitCode.USAGE and "--order applies to the --fanout builder" in r.stderr
 

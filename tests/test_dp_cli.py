@@ -90,6 +90,7 @@ def test_the_release_flows_through_every_judging_command(tmp_path) -> None:
     made = r.json()
     assert made["epsilon"] == 2 and made["epsilon_spent"] == pytest.approx(2)
     assert made["k"] is None and made["m"] is None and made["release"] == "synthetic"
+    assert made["checked"].startswith("budget record checked")  # not a checked promise
     r = cli("verify", "--db", db, "--run", "dp", "--json")
     assert r.code == 0, r.stderr
     verdict = r.json()

@@ -235,10 +235,20 @@ def run_summary(result: Any, output: Path | None, **extra: Any) -> dict[str, Any
             else {}
         ),
         "verified": result.report.ok,
+        **_checked(result.algorithm),
         "output": str(output) if output else None,
         **extra,
         **result.info,
     }
+
+
+def _checked(algorithm: str) -> dict[str, str]:
+    """Beside `verified`, what a differentially private run's check covers (#44): its budget
+    record only, so a script reading the JSON cannot take it for a checked promise."""
+    from ..algorithms import get
+    from ..runs import DP_CHECKED
+
+    return {"checked": DP_CHECKED} if get(algorithm).model == "dp" else {}
 
 
 def anonymize_spark(
