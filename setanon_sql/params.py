@@ -44,6 +44,10 @@ class Params:
         algo = get(self.algorithm)
         if algo.needs_m and self.m is None:
             raise ParamsError(f"{algo.name} needs m (the adversary's number of known items)")
+        if algo.model == "dp" and self.m is not None:
+            raise ParamsError(
+                f"{algo.name} promises differential privacy, not k^m-anonymity: m does not apply"
+            )
         if not algo.needs_m and self.m is not None:
             raise ParamsError(
                 f"{algo.name} gives transactional k-anonymity and takes no m; "
