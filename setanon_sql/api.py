@@ -263,10 +263,11 @@ def open_spark(
 def run_info(algorithm: str, params: Params, info: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """What a run records in its `run_info`: algorithm, k, m, every option, the search's figures,
     and last its kind of release (`measure.kinds.kind_of` reads it back)."""
-    kind = get_algorithm(algorithm).kind.value
+    algo = get_algorithm(algorithm)
+    k = None if algo.model == "dp" else params.k  # dpsets never reads a k (#44)
     return {
-        "algorithm": algorithm, **extra, "k": params.k, "m": params.m, **params.options, **info,
-        runs.KIND_KEY: kind,
+        "algorithm": algorithm, **extra, "k": k, "m": params.m, **params.options, **info,
+        runs.KIND_KEY: algo.kind.value,
     }  # fmt: skip
 
 

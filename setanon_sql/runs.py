@@ -191,7 +191,8 @@ def algorithm_run(
     from .store.publish import inputs_of
 
     name = name_for(store, params.run_name, algorithm_base(algo, params))
-    record = {"k": params.k, "m": params.m, "options": params.options}
+    private = algo.model == "dp"  # a k it never reads is not recorded as its parameter (#44)
+    record = {"k": None if private else params.k, "m": params.m, "options": params.options}
     if outputs is not None:
         outputs.check(inputs_of(store, read), replace=params.replace)
         outputs = outputs.bound(store, name, replace_table=params.replace)

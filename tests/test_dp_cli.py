@@ -33,6 +33,7 @@ def one_line(stderr: str) -> str:
         (["--epsilon", "1", "--option", "epsilon=2"], ExitCode.USAGE, "once"),
         (["--option", "seed=3"], ExitCode.USAGE, "voids the differential-privacy promise"),
         (["-k", "5"], ExitCode.USAGE, "-k does not apply"),
+        (["-m", "2"], ExitCode.USAGE, "not k^m-anonymity: m does not apply"),
         (["--option", "max_size=3"], ExitCode.USAGE, "max_size"),
         (["--option", "longest=3"], ExitCode.USAGE, "longest"),  # below limit2 = 4
         (["--option", "split=1,x"], ExitCode.USAGE, "split"),
@@ -91,6 +92,8 @@ def test_the_release_flows_through_every_judging_command(tmp_path) -> None:
     assert made["epsilon"] == 2 and made["epsilon_spent"] == pytest.approx(2)
     assert made["k"] is None and made["m"] is None and made["release"] == "synthetic"
     assert made["checked"].startswith("budget record checked")  # not a checked promise
+    listed = cli("runs", "--db", db, "--json").json()  # the registry records no k it never read
+    assert listed[0]["params"]["k"] is None and listed[0]["params"]["options"]["epsilon"] == 2
     r = cli("verify", "--db", db, "--run", "dp", "--json")
     assert r.code == 0, r.stderr
     verdict = r.json()

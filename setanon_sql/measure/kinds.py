@@ -96,8 +96,8 @@ def promise_of(store: Store, run: str, *, kind: str = "transactions") -> Promise
 def dp_promise(store: Store, run: str, params: dict, algorithm: str) -> Promise:
     """A differentially private run's promise: its epsilon (the run's parameter), the budget
     its record spent and the mechanism (its `run_info`). No candidate count is promised, so
-    k is 1, as for a synthesized release file: the k its parameters hold is a default the
-    algorithm never reads."""
+    k is 1, as for a synthesized release file (its parameters record k as null; a run of an
+    earlier version holds the default k the algorithm never read)."""
     info = runs.recorded_info(store, run)
     epsilon = params.get("options", {}).get("epsilon")
     spent = info.get("epsilon_spent")
