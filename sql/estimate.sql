@@ -11,7 +11,8 @@
 -- parent)`, numbered into `node` (est_gen_node) and `closure` (the `closure` block of
 -- sql/dataset.sql), its distinct transactions into `eval_classes` (est_gen_classes), the
 -- itemsets into `eval_probes` (est_gen_probes); est_gen_class_nodes .. est_gen_scores are the
--- estimator `setanon evaluate` runs on a stored run's classes and probes, one implementation.
+-- estimator `setanon evaluate` runs on a stored run's classes and probes, one implementation;
+-- a synthetic release reads `release(tid, item)` alone (est_syn_answers): counts, no bounds.
 
 -- name: est_dis_rows
 -- Every released row of every chunk: a record chunk's rows belong to its cluster, a shared
@@ -561,9 +562,33 @@ CREATE OR REPLACE TEMP TABLE joint_clusters (joint BIGINT, cluster BIGINT);
 CREATE OR REPLACE TEMP TABLE shared_chunks (joint BIGINT, chunk BIGINT, "row" BIGINT, item VARCHAR);
 
 -- name: est_read_release
--- A generalized release file, long (tid, item): ids and labels as text.
+-- A generalized or synthetic release file, long (tid, item): ids and labels as text.
 CREATE OR REPLACE TEMP TABLE release AS
 SELECT CAST(tid AS VARCHAR) AS tid, CAST(item AS VARCHAR) AS item FROM est_file_release;
+
+-- name: est_syn_answers
+-- A synthetic release (a dpsets release, #44: new transactions of original items): each
+-- itemset's support is the number of released transactions holding all its items, and nothing
+-- more. It proves no bound on the original's support (lower and upper NULL): the release is
+-- drawn from noisy counts, not made of the original's transactions.
+CREATE OR REPLACE TEMP TABLE est_answers AS
+WITH asked AS (SELECT DISTINCT qid, item FROM queries),
+sizes AS (SELECT qid, count(*) AS n FROM asked GROUP BY qid),
+held AS (
+    SELECT a.qid, r.tid, count(*) AS hits
+    FROM asked AS a
+    JOIN (SELECT DISTINCT tid, item FROM release) AS r USING (item)
+    GROUP BY a.qid, r.tid
+)
+SELECT s.qid, CAST(count(h.tid) AS DOUBLE) AS estimate, CAST(NULL AS BIGINT) AS lower,
+       CAST(NULL AS BIGINT) AS upper
+FROM sizes AS s
+LEFT JOIN held AS h ON h.qid = s.qid AND h.hits = s.n
+GROUP BY s.qid;
+
+-- name: est_syn_items
+-- The queried items a synthetic release holds (any other is unknown: support 0).
+SELECT DISTINCT item FROM release SEMI JOIN queries USING (item);
 
 -- name: est_dis_items
 -- Every item a disassociated release holds somewhere.

@@ -243,6 +243,9 @@ def test_the_bundled_example(tmp_path):
         (["{file}", "-i", "a1"], 2, "give the hierarchy it was made with, -H FILE"),
         (["{file}", "-i", "A", "-H", "{hier}"], 3, "'A' is a generalized node"),
         (["{rel}", "-i", "a", "--sep", ""], 2, "--sep must not be empty"),
+        (["{rel}", "-i", "a", "--synthetic"], 2, "--synthetic applies to a release file"),
+        (["{file}", "-i", "a1", "--synthetic", "-H", "{hier}"], 2, "needs none"),
+        (["{hier}", "-i", "a1", "--synthetic"], 3, "not a long tid,item release file"),
     ],
 )
 def test_bad_input_one_line_and_its_exit_code(tmp_path, args, code, message):
@@ -319,3 +322,54 @@ def test_evaluate_reports_the_estimates_estimate_gives_on_the_folder(tmp_path):
     got = ask_all(rel, {" ".join(p[3]): 0 for p in probes}, tmp_path)
     for *_, items, estimate in probes:
         assert got[" ".join(items)]["estimate"] == pytest.approx(estimate, abs=1e-5), items
+
+
+RELEASES = st.lists(
+    st.tuples(st.integers(1, 8), st.sampled_from(["a", "b", "c", "d", "é,x"])), max_size=30
+)
+ITEMSETS = st.lists(
+    st.lists(st.sampled_from(["a", "b", "c", "d", "é,x", "z"]), min_size=1, max_size=3),
+    min_size=1,
+    max_size=6,
+)
+
+
+@SETTINGS
+@given(rows=RELEASES, itemsets=ITEMSETS)
+def test_a_synthetic_release_is_counted_as_it_is_with_no_bounds(tmp_path_factory, rows, itemsets):
+    # dpsets' release (#44): each itemset's support is the count of released transactions
+    # holding all its items (a repeated row counts once), and the release proves no bound
+    from setanon_sql.measure.estimate import estimate
+
+    rel = tmp_path_factory.mktemp("syn") / "rel.csv"
+    with open(rel, "w", newline="") as f:
+        csv.writer(f).writerows([("tid", "item"), *rows])
+    held: dict[int, set[str]] = {}
+    for tid, item in rows:
+        held.setdefault(tid, set()).add(item)
+    asked = [tuple(dict.fromkeys(s)) for s in itemsets]
+    got = estimate(rel, asked, synthetic=True)
+    assert got.kind == "synthetic" and len(got.answers) == len(asked)
+    released = {i for _, i in rows}
+    for want, answer in zip(asked, got.answers, strict=True):
+        assert answer.itemset == want
+        assert answer.estimate == sum(set(want) <= t for t in held.values())
+        assert (answer.lower, answer.upper) == (None, None)
+        assert answer.unknown == tuple(i for i in want if i not in released)
+
+
+def test_a_dpsets_release_is_estimated_without_a_hierarchy(tmp_path):
+    rel = tmp_path / "rel.csv"
+    r = cli("anonymize", EX / "fig2.csv", "--fanout", 2, "--order", "id", "-a", "dpsets",
+            "--epsilon", 2, "-o", rel, "-q")  # fmt: skip
+    assert r.code == 0, r.stderr
+    with open(rel) as f:
+        rows = list(csv.DictReader(f))
+    pairs = {(r["tid"], r["item"]) for r in rows}
+    tids = {t for t, _ in pairs}
+    want = sum(((t, "a1") in pairs and (t, "b1") in pairs) for t in tids)
+    r = cli("estimate", rel, "--synthetic", "-i", "a1 b1", "--json")
+    assert r.code == 0, r.stderr
+    (answer,) = r.json()["answers"]
+    assert r.json()["kind"] == "synthetic" and "proves no bound" in r.json()["estimator"]
+    assert (answer["estimate"], answer["lower"], answer["upper"]) == (want, None, None)

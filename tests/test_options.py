@@ -353,6 +353,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--queries": acts("a file of itemsets"),
         "--sep": refused("--sep", ""),
         "--hierarchy": acts("the generalized release's hierarchy"),
+        "--synthetic": refused("--synthetic"),  # with -H, which a synthetic release needs not
         "--memory-limit": acts("DuckDB's memory limit"),
         "--threads": acts("DuckDB's threads"),
         "--json": acts("prints JSON"),

@@ -19,7 +19,8 @@ def estimate_cmd(
         Path,
         typer.Argument(
             help="A release the tool wrote: a generalized release file (long "
-            "tid,item, CSV or Parquet) or a disassociated release folder."
+            "tid,item, CSV or Parquet), a disassociated release folder, or a synthetic "
+            "release file (with --synthetic)."
         ),
     ],
     itemset: Annotated[
@@ -37,13 +38,22 @@ def estimate_cmd(
         typer.Option("--sep", help="What separates an itemset's items (default: whitespace)."),
     ] = None,
     hierarchy: o.Hierarchy = None,
+    synthetic: Annotated[
+        bool,
+        typer.Option(
+            "--synthetic",
+            help="The release is synthetic (-a dpsets): each itemset's count in it, no bounds "
+            "(it proves none on the original).",
+        ),
+    ] = False,
     memory_limit: o.MemoryLimit = None,
     threads: o.Threads = None,
     as_json: o.Json = False,
 ) -> None:
     """Each itemset's estimated support in the release and the lower and upper bounds it
     proves, from the release files alone (no database, no original). An item the release
-    does not hold has support 0 and is listed as unknown."""
+    does not hold has support 0 and is listed as unknown. A synthetic release (dpsets')
+    proves no bounds: give --synthetic."""
     from ..errors import ParamsError
     from ..measure import estimate as est
 
@@ -53,7 +63,12 @@ def estimate_cmd(
     if queries is not None:
         found += est.read_itemsets(queries, sep=sep)
     result = est.estimate(
-        release, found, hierarchy=hierarchy, memory_limit=memory_limit, threads=threads
+        release,
+        found,
+        hierarchy=hierarchy,
+        synthetic=synthetic,
+        memory_limit=memory_limit,
+        threads=threads,
     )
     if as_json:
         import json

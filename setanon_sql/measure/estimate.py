@@ -1,8 +1,8 @@
 """`setanon estimate` (#42): what an analyst can count from a release alone.
 
 Given only a release the tool wrote (a generalized release file with the hierarchy it was made
-with, or a disassociated release folder), and itemsets, answer each with its estimated support
-and the lower and upper bounds the release proves. No database, private table or original is
+with, a disassociated release folder, or a synthetic release file), and itemsets, answer each
+with its estimated support and the lower and upper bounds the release proves. No database, private table or original is
 read: the files go into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one
 statement per step, the same blocks an analyst can run on the files.
 
@@ -14,8 +14,11 @@ What each estimator assumes (README, "Counting from a release"):
 - disassociated: exact inside one chunk, chunks and term chunk independent, a term-chunk term
   held by occurrences / T records of its cluster, where the term chunk holds at least one
   occurrence per record left without a row (a record is never empty); bounds from the chunks'
-  row counts, the records' one row per chunk, and cap = min(n, k-1) for a term-chunk term.
-Both count the data as released: occurrences an algorithm suppressed are not in it.
+  row counts, the records' one row per chunk, and cap = min(n, k-1) for a term-chunk term;
+- synthetic (dpsets, #44): the release's own count, and no bounds: its transactions are drawn
+  from noisy counts, not made of the original's, so it proves nothing about the original's.
+  A file cannot say it is synthetic, so the analyst says so (`synthetic=True`).
+All count the data as released: occurrences an algorithm suppressed are not in it.
 """
 
 from __future__ import annotations
@@ -64,17 +67,19 @@ ESTIMATORS = {
     "disassociation": "disassociated: exact in a chunk, independent across chunks, "
     "term-chunk terms at their least occurrences",
     "generalized": "uniform: a node over L leaves stands for each with chance 1/L",
+    "synthetic": "the release's own count; a synthetic release proves no bound on the original",
 }
 
 
 @dataclass(frozen=True)
 class Answer:
-    """One itemset's answer: its estimated support and the bounds the release proves."""
+    """One itemset's answer: its estimated support and the bounds the release proves (None
+    where it proves none: a synthetic release)."""
 
     itemset: tuple[str, ...]
     estimate: float
-    lower: int
-    upper: int
+    lower: int | None
+    upper: int | None
     unknown: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
@@ -137,11 +142,12 @@ def estimate(
     itemsets: Sequence[tuple[str, ...]],
     *,
     hierarchy: str | Path | None = None,
+    synthetic: bool = False,
     memory_limit: str | None = None,
     threads: int | None = None,
 ) -> Estimates:
-    """Answer `itemsets` from `release` alone: a disassociated release folder, or a
-    generalized release file with its `hierarchy`."""
+    """Answer `itemsets` from `release` alone: a disassociated release folder, a generalized
+    release file with its `hierarchy`, or a `synthetic` release file (dpsets')."""
     path = Path(release)
     if not itemsets:
         raise ParamsError("give itemsets: --itemset ITEMS (repeatable) or --queries FILE")
@@ -150,20 +156,33 @@ def estimate(
     ex = Executor(memory_limit=memory_limit, threads=threads)
     try:
         put_queries(ex, itemsets)
-        if path.is_dir():
+        if path.is_dir() and synthetic:
+            raise ParamsError(
+                f"--synthetic applies to a release file (dpsets'); {path} is a folder "
+                "(a disassociated release)"
+            )
+        if synthetic:
+            if hierarchy is not None:
+                raise ParamsError(
+                    "-H applies to a generalized release; a synthetic one holds original "
+                    "items only and needs none"
+                )
+            kind, known = "synthetic", read_synthetic(ex, path)
+            steps: tuple[str, ...] = ("est_syn_answers",)
+        elif path.is_dir():
             if hierarchy is not None:
                 raise ParamsError(
                     "-H applies to a generalized release file; "
                     f"{path} is a folder (a disassociated release needs none)"
                 )
             kind, known = "disassociation", read_folder(ex, path)
-            steps: tuple[str, ...] = DISASSOCIATED_STEPS
+            steps = DISASSOCIATED_STEPS
         else:
             if hierarchy is None:
                 raise ParamsError(
                     f"{path} is a generalized release: give the hierarchy it was made with, "
                     "-H FILE (child,parent CSV or leaf;parent;...;root lines; a built one is "
-                    "written by `setanon hierarchy build -o`)"
+                    "written by `setanon hierarchy build -o`), or --synthetic for a dpsets release"
                 )
             kind, known = "generalized", read_generalized(ex, path, Path(hierarchy), itemsets)
             steps = GENERALIZED_STEPS
@@ -180,8 +199,8 @@ def estimate(
         Answer(
             itemsets[qid],
             float(est),
-            int(lo),
-            int(hi),
+            None if lo is None else int(lo),
+            None if hi is None else int(hi),
             tuple(i for i in itemsets[qid] if i not in known),
         )
         for qid, est, lo, hi in rows
@@ -265,12 +284,24 @@ def read_generalized(
                 f"itemset {' '.join(items)!r}: {named[0]!r} is a generalized node of the "
                 "hierarchy; itemsets name leaves (original items)"
             )
+    read_release(ex, path)
+    return leaves
+
+
+def read_synthetic(ex: Executor, path: Path) -> set[str]:
+    """Read a synthetic release file (long tid,item of original items); the queried items it
+    holds (`queries` is in place)."""
+    read_release(ex, path)
+    return {item for (item,) in ex.run("est_syn_items").tuples("item")}
+
+
+def read_release(ex: Executor, path: Path) -> None:
+    """A long tid,item release file into `release`, refused with its name when it is not one."""
     read_file(ex, path, "est_file_release")
     try:
         ex.run("est_read_release")
     except duckdb.Error as e:
         raise InputError(f"{path}: not a long tid,item release file ({first_line(e)})") from e
-    return leaves
 
 
 def read_file(ex: Executor, path: Path, table: str) -> None:
