@@ -111,6 +111,8 @@ def test_the_greedy_options_act_with_the_greedy_method(tmp_path):
 def test_algorithms_lists_and_shows_options():
     r = cli("algorithms", "--json")
     assert r.code == 0 and {a["name"] for a in r.json()} >= {"aa", "da", "oa", "partition"}
+    models = {a["name"]: a["model"] for a in r.json()}
+    assert (models["aa"], models["partition"], models["dpsets"]) == ("k^m", "k", "epsilon-DP")
     r = cli("algorithms", "clump")
     assert r.code == 0 and "reach" in r.stdout and "batch" in r.stdout
 

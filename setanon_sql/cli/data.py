@@ -167,6 +167,10 @@ def sql_cmd(
     typer.echo(f"-- {st.name} ({st.file}): {st.doc}\n{st.sql};")
 
 
+MODEL_NAMES = {"k": "k", "km": "k^m", "dp": "epsilon-DP"}
+"""What `algorithms` calls each privacy model: dpsets' is differential privacy (#44), not k."""
+
+
 @app.command("algorithms")
 def algorithms_cmd(
     name: Annotated[str | None, typer.Argument(help="Show this algorithm's options.")] = None,
@@ -181,7 +185,7 @@ def algorithms_cmd(
     found: list[dict[str, Any]] = [
         {
             "name": a.name,
-            "model": "k^m" if a.model == "km" else "k",
+            "model": MODEL_NAMES.get(a.model, a.model),
             "needs_m": a.needs_m,
             "summary": a.summary,
             "options": [opt.describe() for opt in a.options],
