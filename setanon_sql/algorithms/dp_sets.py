@@ -9,7 +9,8 @@ data is the support of small itemsets, so the budget is spent on exactly those, 
 1. each transaction is cut to at most `limit1` items (which ones depends on that transaction's
    items alone, never on its tid: a hash of its items and the item), and every leaf of the
    hierarchy (the public item domain) gets a noisy count, scaled up by the share of item
-   occurrences the cut keeps (estimated from the noisy length histogram); an item is released
+   occurrences the cut keeps (estimated from the noisy length histogram, its long bins fitted
+   to rise, then fall, `fitted_tail`: their clamped noise inflated small data); an item is released
    from the noisy count at which at most `made_up` of the released are expected to be noise
    (`release_floor`: a catalogue of unused leaves would otherwise fill the release);
 2. the `pair_items` items of largest noisy count (a data-independent number) are kept, and
@@ -57,6 +58,7 @@ from ..errors import InputError, ParamsError
 from ..progress import Progress
 from . import dp_noise
 from .dp_answers import (
+    fitted_tail,
     kept_share,
     length_bins,
     modeled,
@@ -317,7 +319,7 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
     lengths = measure_length_bins(store, steps[0], noise, bins)
     spent = [budget_row(steps[0], noise)]
     progress("items", 1, 3)
-    share = kept_share(bins, lengths, int(options["limit1"]))
+    share = kept_share(bins, fitted_tail(bins, lengths, longest), int(options["limit1"]))
     spent.append(measure_items(store, steps[1], noise, options, share))
     if len(steps) > 2:
         progress("pairs", 2, 3)
