@@ -561,6 +561,10 @@ CREATE OR REPLACE TEMP TABLE joint_clusters (joint BIGINT, cluster BIGINT);
 -- A release made without refinement has no shared chunks.
 CREATE OR REPLACE TEMP TABLE shared_chunks (joint BIGINT, chunk BIGINT, "row" BIGINT, item VARCHAR);
 
+-- name: est_file_columns
+-- The release file's columns (no rows): it must have tid and item.
+SELECT * FROM est_file_release LIMIT 0;
+
 -- name: est_read_release
 -- A generalized or synthetic release file, long (tid, item): ids and labels as text.
 CREATE OR REPLACE TEMP TABLE release AS

@@ -246,6 +246,7 @@ def test_the_bundled_example(tmp_path):
         (["{rel}", "-i", "a", "--synthetic"], 2, "--synthetic applies to a release file"),
         (["{file}", "-i", "a1", "--synthetic", "-H", "{hier}"], 2, "needs none"),
         (["{hier}", "-i", "a1", "--synthetic"], 3, "not a long tid,item release file"),
+        (["{hier}", "-i", "a1", "-H", "{hier}"], 3, "no column tid (its columns: child, parent)"),
     ],
 )
 def test_bad_input_one_line_and_its_exit_code(tmp_path, args, code, message):

@@ -298,6 +298,13 @@ def read_synthetic(ex: Executor, path: Path) -> set[str]:
 def read_release(ex: Executor, path: Path) -> None:
     """A long tid,item release file into `release`, refused with its name when it is not one."""
     read_file(ex, path, "est_file_release")
+    columns = ex.run("est_file_columns").columns
+    missing = [c for c in ("tid", "item") if c not in {n.lower() for n in columns}]
+    if missing:
+        raise InputError(
+            f"{path}: not a long tid,item release file: no column {missing[0]} "
+            f"(its columns: {', '.join(columns)})"
+        )
     try:
         ex.run("est_read_release")
     except duckdb.Error as e:
