@@ -132,18 +132,19 @@ def clusters(draw):
     domains = [
         [f"c{c}{i}" for i in range(draw(st.integers(1, 2)))] for c in range(draw(st.integers(0, 3)))
     ]
-    terms = [f"t{i}" for i in range(draw(st.integers(0, 2)))]
+    terms = [f"t{i}" for i in range(draw(st.integers(0 if domains else 1, 2)))]
+    holders = {
+        t: set(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=k - 1))) for t in terms
+    }
     records = []
-    for _ in range(n):
-        items: set[str] = set()
+    for r in range(n):
+        items = {t for t in terms if r in holders[t]}
         for dom in domains:
             items |= draw(st.sets(st.sampled_from(dom), max_size=len(dom)))
-        if terms:
-            items |= draw(st.sets(st.sampled_from(terms), max_size=len(terms)))
-        assume(items)
+        if not items and domains:  # a record is never empty: one domain item at least
+            items.add(draw(st.sampled_from([i for dom in domains for i in dom])))
+        assume(items)  # no domains and no term here: the rare case left to filter
         records.append(sorted(items))
-    for t in terms:
-        assume(0 < sum(t in r for r in records) < k)
     domains = [[i for i in dom if any(i in r for r in records)] for dom in domains]
     domains = [dom for dom in domains if dom]
     return records, domains, [t for t in terms if any(t in r for r in records)], k
