@@ -92,6 +92,7 @@ def test_the_release_flows_through_every_judging_command(tmp_path) -> None:
     assert made["epsilon"] == 2 and made["epsilon_spent"] == pytest.approx(2)
     assert made["k"] is None and made["m"] is None and made["release"] == "synthetic"
     assert made["checked"].startswith("budget record checked")  # not a checked promise
+    assert made["made_up_share"] > 0.25 and "the data is small for epsilon 2.0" in r.stderr
     listed = cli("runs", "--db", db, "--json").json()  # the registry records no k it never read
     assert listed[0]["params"]["k"] is None and listed[0]["params"]["options"]["epsilon"] == 2
     r = cli("verify", "--db", db, "--run", "dp", "--json")

@@ -132,3 +132,27 @@ def test_the_items_are_scaled_by_the_share_of_the_fitted_histogram() -> None:
     assert clamped < 0.5 * fitted  # the plant matters: the test can tell the two apart
     assert all(est == max(0, round(n / fitted)) for n, est in items)
     assert {n for n, _ in items} == {15}  # each item in 15 of the 30 transactions
+
+
+@pytest.mark.parametrize("scale", [2.0, 20.0])
+def test_made_up_rows_is_what_empty_long_bins_make_up_on_average(scale) -> None:
+    """The formula against 20,000 draws of the discrete Laplace noise (the test mode's sampler)
+    on every long bin of an empty histogram, clamped at 0 as the sessions take them."""
+    bins = dp_answers.length_bins(12)
+    long = [(lo, hi) for lo, hi in bins if lo > 12]
+    draws = dp_noise.SeededNoise(7).add([0] * (20000 * len(long)), scale)
+    rows = [
+        sum(max(0, draws[d * len(long) + i]) * dp_answers.typical(*b) for i, b in enumerate(long))
+        for d in range(20000)
+    ]
+    expected = dp_answers.made_up_rows(bins, 12, scale)
+    assert abs(np.mean(rows) - expected) < 0.03 * expected
+
+
+def test_small_data_is_warned_of_and_large_data_is_not() -> None:
+    from setanon_sql.algorithms.dp_sets import SMALL_DATA, small_data_note
+
+    assert small_data_note({"made_up_share": SMALL_DATA - 0.01, "epsilon": 1.0}) is None
+    note = small_data_note({"made_up_share": 0.48, "epsilon": 1.0})
+    assert note is not None and "48%" in note and "epsilon 1.0" in note
+    assert small_data_note({}) is None  # a run of an earlier version records no share

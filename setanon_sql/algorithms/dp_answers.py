@@ -90,6 +90,22 @@ def nonincreasing(values: list[float]) -> list[float]:
     return [mean for mean, size in blocks for _ in range(int(size))]
 
 
+def made_up_rows(bins: list[tuple[int, int | None]], longest: int, scale: float) -> float:
+    """The item occurrences the noise alone is expected to make up in the modeled sessions were
+    every bin past `longest` empty: E[max(0, X)] for discrete Laplace noise X of `scale`,
+    q / ((1 + q)(1 - q)) with q = e^(-1/scale) (about scale / 2), times each bin's typical
+    length. The same whatever the data's size, so small data's release is mostly these
+    (README, "Not for small data"). Parameters only: no data is read.
+
+    Example:
+        >>> round(made_up_rows(length_bins(12), 12, 20.0))
+        9426
+    """
+    q = math.exp(-1.0 / scale)
+    each = q / ((1 + q) * (1 - q)) if q < 1 else math.inf
+    return sum(each * typical(lo, hi) for lo, hi in bins if lo > longest)
+
+
 def kept_share(bins: list[tuple[int, int | None]], lengths: list[int], limit: int) -> float:
     """The share of the item occurrences the cut to `limit` items keeps, estimated from the
     noisy length histogram (`lengths[i]`: transactions in `bins[i]`, clamped at 0, each taken at

@@ -11,7 +11,7 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
-from .dp import Epsilon, dp_options
+from .dp import Epsilon, dp_notes, dp_options
 from .output import emit, warn
 from .stores import inputs, open_data
 
@@ -163,6 +163,7 @@ def anonymize_cmd(
     show = not (as_json or quiet) and sys.stderr.isatty()
     with open_data(src, hier, dbo) as store, cli_progress(show) as progress:
         result = api.anonymize(store, params, progress=progress, outputs=outputs, read=read)
+    warn(dp_notes(result))
     summary = run_summary(result, output)
     if output_table is not None:
         summary["output_table"] = output_table

@@ -3,7 +3,7 @@ an algorithm refuses of the other options (k, m, a seed)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -85,3 +85,13 @@ def dp_options(
         "give epsilon once: --epsilon or --option epsilon=, not both",
     )
     return given if epsilon is None else [*given, f"epsilon={epsilon!r}"]
+
+
+def dp_notes(result: Any) -> list[str]:
+    """The warnings a differentially private run's figures call for (dpsets' small data)."""
+    if not is_dp(result.algorithm):
+        return []
+    from ..algorithms.dp_sets import small_data_note
+
+    note = small_data_note(result.info)
+    return [note] if note else []
