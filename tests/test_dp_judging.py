@@ -78,6 +78,8 @@ def test_the_report_page_shows_the_budget_not_a_verifier_or_k(db, tmp_path) -> N
     assert "<td>1.5</td>" in text and "Laplace" in text
     assert "Verifier" not in text and "at least k =" not in text
     assert "<td>k</td>" not in text  # the parameters' default k is not shown as its promise
+    # fig2's 12 transactions are far too few for any epsilon: the page says so, as anonymize does
+    assert "<strong>Warning:</strong> the length histogram&#x27;s noise alone" in text
 
 
 def test_compare_shows_epsilon_where_the_others_show_k(db, monkeypatch) -> None:

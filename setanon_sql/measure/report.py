@@ -229,6 +229,7 @@ def _render_dp(report: dict[str, Any]) -> str:
         + (f" ({_e(problems)})" if problems else "")
         + f". {_e(verdict['note'])}.</p>",
         _table(["epsilon", "epsilon spent", "noisy measurements", "mechanism"], [promised]),
+        *_small_data(report["info"].get("made_up_share"), model["epsilon"]),
         "<h2>Utility: itemset-support queries</h2>",
         "<p>The release is new transactions of the original items: each released item stands "
         "for itself. RE = |actual - estimate| / actual.</p>",
@@ -463,3 +464,16 @@ def _num(x: float | None) -> str:
 
 def _cell(x: Any) -> str:
     return f"{x:.4g}" if isinstance(x, float) else ("" if x is None else str(x))
+
+
+def _small_data(share: Any, epsilon: Any) -> list[str]:
+    """dpsets' small-data warning (`anonymize` prints it too), from the run's recorded
+    `made_up_share` (text in run_info; absent in a run of an earlier version)."""
+    from ..algorithms.dp_sets import small_data_note
+
+    try:
+        value = float(share)
+    except (TypeError, ValueError):
+        return []
+    note = small_data_note({"made_up_share": value, "epsilon": epsilon})
+    return [f"<p><strong>Warning:</strong> {_e(note)}.</p>"] if note else []
