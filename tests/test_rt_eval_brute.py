@@ -48,27 +48,34 @@ def _read(store):
     return qi_id, item_id, released
 
 
-def _case(tmp_path, table, k: int, m: int, search: str, grow: int):  # type: ignore[no-untyped-def]
-    """A release of the drawn table and its item leaves; None where k or m cannot be met."""
+def _case(tmp_path, table, k: int, m: int, search: str, grow: int, seed: int):  # type: ignore[no-untyped-def]
+    """A release of the drawn table, its rows, item leaves and the probes' generator; None
+    where k or m cannot be met."""
     edges, data = table
     if k > len(data) or m > max(len(r[2]) for r in data):
         return None
     store, run = _release(tmp_path, edges, data, k, m, search, min(len(data), k + grow))
-    return store, run, sorted({c for c, _ in edges} - {p for _, p in edges})
+    leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
+    return data, store, run, leaves, random.Random(seed)
 
 
-@SETTINGS
-@given(
-    table=tables(), k=st.integers(1, 3), m=st.integers(1, 2),
-    search=st.sampled_from(["topdown", "lift"]), grow=st.integers(0, 4), seed=st.integers(0, 99),
-)  # fmt: skip
+def cases(test):  # type: ignore[no-untyped-def]
+    """What both tests draw: a random table's release parameters and a seed for the probes."""
+    return SETTINGS(
+        given(
+            table=tables(), k=st.integers(1, 3), m=st.integers(1, 2),
+            search=st.sampled_from(["topdown", "lift"]), grow=st.integers(0, 4),
+            seed=st.integers(0, 99),
+        )(test)
+    )  # fmt: skip
+
+
+@cases
 def test_actual_counts_equal_a_row_by_row_count(tmp_path, table, k, m, search, grow, seed):
-    edges, data = table
-    made = _case(tmp_path, table, k, m, search, grow)
+    made = _case(tmp_path, table, k, m, search, grow, seed)
     if made is None:
         return
-    store, run, leaves = made
-    rng = random.Random(seed)
+    data, store, run, leaves, rng = made
     with store.in_run(run, scratch=True):
         qi_id, item_id, _ = _read(store)
         queries = draw(store, 6, [1, 2, 3, 4], seed)  # from rows, and any value with any leaves
@@ -91,18 +98,12 @@ def test_actual_counts_equal_a_row_by_row_count(tmp_path, table, k, m, search, g
     assert got == expected
 
 
-@SETTINGS
-@given(
-    table=tables(), k=st.integers(1, 3), m=st.integers(1, 2),
-    search=st.sampled_from(["topdown", "lift"]), grow=st.integers(0, 4), seed=st.integers(0, 99),
-)  # fmt: skip
+@cases
 def test_attack_candidates_equal_a_row_by_row_count(tmp_path, table, k, m, search, grow, seed):
-    edges, data = table
-    made = _case(tmp_path, table, k, m, search, grow)
+    made = _case(tmp_path, table, k, m, search, grow, seed)
     if made is None:
         return
-    store, run, leaves = made
-    rng = random.Random(seed)
+    data, store, run, leaves, rng = made
     targets: list[tuple[int, list[str]]] = []
     for _ in range(12):  # a row's own items, or any leaves (maybe none of its class holds)
         rid = rng.randrange(len(data))
@@ -116,7 +117,7 @@ def test_attack_candidates_equal_a_row_by_row_count(tmp_path, table, k, m, searc
         ]
         found = attacks(store, probes, [rid for rid, _ in targets])
     assert [t["size"] for t in found] == [len(items) for _, items in targets]
-    expected = [brute_candidates(released, edges, rid, set(items)) for rid, items in targets]
+    expected = [brute_candidates(released, table[0], rid, set(items)) for rid, items in targets]
     assert [t["candidates"] for t in found] == expected
 
 
