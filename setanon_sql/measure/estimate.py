@@ -23,7 +23,6 @@ All count the data as released: occurrences an algorithm suppressed are not in i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,10 +33,12 @@ import duckdb
 from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..engine.log import Rows
-from ..errors import InputError, ParamsError, first_line
+from ..errors import InputError, ParamsError, SetAnonError, first_line
 from ..store import hierarchy as hierarchy_files
+from ..store import release_folder as rf
 from ..store.disassociated_files import REFINED_TABLES, TABLES
 from ..store.outputs import MANIFEST
+from ..store.textfile import quoted_items
 
 DISASSOCIATED_STEPS = (
     "est_dis_rows",
@@ -143,17 +144,25 @@ def estimate(
     *,
     hierarchy: str | Path | None = None,
     synthetic: bool = False,
+    set_column: SetColumn | None = None,
     memory_limit: str | None = None,
     threads: int | None = None,
 ) -> Estimates:
     """Answer `itemsets` from `release` alone: a disassociated release folder, a generalized
-    release file with its `hierarchy`, or a `synthetic` release file (dpsets')."""
+    release file with its `hierarchy` (a table's, `anonymize-rt`'s, with its `set_column`), or
+    a `synthetic` release file (dpsets')."""
     path = Path(release)
     if not itemsets:
         raise ParamsError("give itemsets: --itemset ITEMS (repeatable) or --queries FILE")
     if not path.exists():
         raise InputError(f"release not found: {path}")
+    if set_column is not None and (synthetic or path.is_dir()):
+        raise ParamsError(
+            "--items names the set column of a generalized table release (anonymize-rt's -o); "
+            f"{path} is {'a folder' if path.is_dir() else 'synthetic'}"
+        )
     ex = Executor(memory_limit=memory_limit, threads=threads)
+    folder: rf.Folder | None = None
     try:
         put_queries(ex, itemsets)
         if path.is_dir() and synthetic:
@@ -175,7 +184,8 @@ def estimate(
                     "-H applies to a generalized release file; "
                     f"{path} is a folder (a disassociated release needs none)"
                 )
-            kind, known = "disassociation", read_folder(ex, path)
+            folder = rf.read_manifest(path)
+            kind, known = "disassociation", read_folder(ex, folder)
             steps = DISASSOCIATED_STEPS
         else:
             if hierarchy is None:
@@ -184,10 +194,11 @@ def estimate(
                     "-H FILE (child,parent CSV or leaf;parent;...;root lines; a built one is "
                     "written by `setanon hierarchy build -o`), or --synthetic for a dpsets release"
                 )
-            kind, known = "generalized", read_generalized(ex, path, Path(hierarchy), itemsets)
+            kind = "generalized"
+            known = read_generalized(ex, path, Path(hierarchy), itemsets, set_column)
             steps = GENERALIZED_STEPS
         params: dict[str, dict[str, Any]] = {
-            "est_dis_clusters": {"k": manifest_k(path)} if kind == "disassociation" else {},
+            "est_dis_clusters": {"k": folder.k} if folder is not None else {},
             "est_gen_class_nodes": {"multiset": True},  # a set release has one copy a node
         }
         for step in steps:
@@ -195,6 +206,12 @@ def estimate(
         rows = ex.run("est_answers_read").tuples("qid", "estimate", "lower", "upper")
     finally:
         ex.close()
+    crossed = [qid for qid, _, lo, hi in rows if lo is not None and hi is not None and lo > hi]
+    if crossed:  # the checks above admit only releases whose bounds hold together
+        raise SetAnonError(
+            f"bug: itemset {' '.join(itemsets[crossed[0]])!r} got lower bound > upper bound "
+            f"on {path}; please report it"
+        )
     answers = [
         Answer(
             itemsets[qid],
@@ -215,54 +232,43 @@ def put_queries(ex: Executor, itemsets: Sequence[tuple[str, ...]]) -> None:
     ex.put_rows("queries", Rows({"qid": ("BIGINT", qids), "item": ("VARCHAR", items)}), temp=True)
 
 
-def manifest(folder: Path) -> dict[str, Any]:
-    """The release folder's `release.json`, refused unless the tool wrote it for a
-    disassociated release."""
-    file = folder / MANIFEST
-    not_ours = f"{folder} is not a release folder setanon-sql wrote"
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as e:
-        raise InputError(f"{not_ours} (no {MANIFEST})") from e
-    except (OSError, ValueError) as e:
-        raise InputError(f"{not_ours} ({MANIFEST} unreadable: {e})") from e
-    if not isinstance(data, dict) or data.get("tool") != "setanon-sql":
-        raise InputError(f"{not_ours} ({MANIFEST} does not name the tool)")
-    if data.get("release") != "disassociation" or not isinstance(data.get("k"), int):
-        raise InputError(f"{folder}: {MANIFEST} does not describe a disassociated release")
-    return data
-
-
-def manifest_k(folder: Path) -> int:
-    """The k a disassociated release was made with (its term-chunk terms' cap is k-1)."""
-    return int(manifest(folder)["k"])
-
-
-def read_folder(ex: Executor, folder: Path) -> set[str]:
-    """Read a disassociated release's files into the tables `sql/estimate.sql` reads; the
-    items it releases."""
-    files = manifest(folder).get("files", [])
-    by_table = {Path(f).stem: folder / f for f in files if isinstance(f, str)}
+def read_folder(ex: Executor, folder: rf.Folder) -> set[str]:
+    """Read a disassociated release's files into the tables `sql/estimate.sql` reads, refused
+    unless they hold together with the manifest's k (`est_dis_problems`); the items it
+    releases."""
     for table in TABLES + REFINED_TABLES:
-        file = by_table.get(table)
-        if file is None and table in REFINED_TABLES:
+        file = folder.files.get(table)
+        if file is None:  # the manifest lists every table but the refined ones
             ex.run(f"est_no_{table}")
             continue
-        if file is None or not file.is_file():
-            raise InputError(f"{folder}: the release's {table} file is missing")
         read_file(ex, file, f"est_file_{table}")
         try:
             ex.run(f"est_read_{table}")
         except duckdb.Error as e:  # a column missing or not a number: not the tool's file
             raise InputError(f"{file}: not a {table} file of a release ({first_line(e)})") from e
+    found = ex.run("est_dis_problems", {"k": folder.k}).tuples("problem", "detail", "n")
+    if found:
+        problem, detail, n = found[0]
+        more = f"; {len(found) - 1} other kind(s) of problem" if len(found) > 1 else ""
+        raise InputError(
+            f"{folder.path}: not a disassociated release as its {MANIFEST} describes (k = "
+            f"{folder.k}): {problem} ({detail}{f', and {n - 1} more' if n > 1 else ''}){more}; "
+            "a folder edited after the tool wrote it answers nothing"
+        )
     return {row[0] for row in ex.run("est_dis_items").rows}
 
 
 def read_generalized(
-    ex: Executor, path: Path, hierarchy: Path, itemsets: Sequence[tuple[str, ...]]
+    ex: Executor,
+    path: Path,
+    hierarchy: Path,
+    itemsets: Sequence[tuple[str, ...]],
+    set_column: SetColumn | None = None,
 ) -> set[str]:
-    """Read a generalized release file (long tid,item) and its hierarchy; refuse an itemset
-    naming a generalized node; the hierarchy's leaves."""
+    """Read a generalized release file (long tid,item, or a table's rows with a `set_column`)
+    and its hierarchy; refuse an itemset naming a generalized node, and a release with a
+    label that is no node of the hierarchy (made with another one: every answer would be
+    wrong); the hierarchy's leaves."""
     tree = hierarchy_files.read(hierarchy)
     edges = tree.edges()
     ex.put_rows(
@@ -284,8 +290,63 @@ def read_generalized(
                 f"itemset {' '.join(items)!r}: {named[0]!r} is a generalized node of the "
                 "hierarchy; itemsets name leaves (original items)"
             )
-    read_release(ex, path)
+    if set_column is None:
+        read_release(ex, path, "; a table release of anonymize-rt: give --items COLUMN")
+    else:
+        read_table_sets(ex, path, set_column)
+    foreign = ex.run("est_gen_foreign_labels").one()
+    if foreign:
+        raise InputError(
+            f"{path}: {foreign['labels']} released label(s) are no node of the hierarchy "
+            f"{hierarchy}, e.g. {foreign['label']!r} ({foreign['occurrences']} times): the "
+            "release was made with another hierarchy; give the one it was made with"
+        )
     return leaves
+
+
+@dataclass(frozen=True)
+class SetColumn:
+    """The set column of a table release (`anonymize-rt`'s generalized `-o`) and what joins
+    its labels in text (a one-character `sep` respects CSV quoting, as `anonymize-rt` writes
+    it)."""
+
+    name: str
+    sep: str = ";"
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.sep:
+            raise ParamsError("the set column and its separator must not be empty")
+
+
+def read_table_sets(ex: Executor, path: Path, column: SetColumn) -> None:
+    """A table release's set column into `release(tid, item)`, one transaction a row, its
+    labels read back as `anonymize-rt`'s verifier reads them."""
+    read_file(ex, path, "est_file_table")
+    described = ex.execute(ddl.describe("est_file_table"), step="est_file_table_columns")
+    types = dict(described.tuples("column_name", "column_type"))
+    if column.name not in types:
+        raise InputError(f"{path}: no set column {column.name!r} (its columns: {', '.join(types)})")
+    chosen = ddl.select_renamed(ddl.table("est_file_table", temp=True), [(column.name, "items")])
+    ex.execute(ddl.create_table_as("est_file_set_column", chosen, temp=True), step="est_set")
+    ex.run("est_rt_rows")
+    try:
+        if types[column.name].endswith("[]"):
+            ex.run("rt_release_set_list")
+        elif len(column.sep) == 1:
+            quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
+            ex.run("rt_release_set_quoted_text", quoting)
+        else:
+            ex.run("rt_release_set_text", {"sep": column.sep})
+    except duckdb.Error as e:
+        raise InputError(f"{path}: set column {column.name!r} unreadable ({first_line(e)})") from e
+    blank = ex.run("est_rt_blank").one()
+    if blank["n"]:
+        raise InputError(
+            f"{path}: {blank['n']} row(s) of set column {column.name!r} hold a blank label, "
+            f"the first row {blank['first']} (is --items-sep {column.sep!r} the one it was "
+            "written with?)"
+        )
+    ex.run("est_rt_release")
 
 
 def read_synthetic(ex: Executor, path: Path) -> set[str]:
@@ -295,15 +356,16 @@ def read_synthetic(ex: Executor, path: Path) -> set[str]:
     return {item for (item,) in ex.run("est_syn_items").tuples("item")}
 
 
-def read_release(ex: Executor, path: Path) -> None:
-    """A long tid,item release file into `release`, refused with its name when it is not one."""
+def read_release(ex: Executor, path: Path, hint: str = "") -> None:
+    """A long tid,item release file into `release`, refused with its name (and `hint`) when it
+    is not one."""
     read_file(ex, path, "est_file_release")
     columns = ex.run("est_file_columns").columns
     missing = [c for c in ("tid", "item") if c not in {n.lower() for n in columns}]
     if missing:
         raise InputError(
             f"{path}: not a long tid,item release file: no column {missing[0]} "
-            f"(its columns: {', '.join(columns)})"
+            f"(its columns: {', '.join(columns)}){hint}"
         )
     try:
         ex.run("est_read_release")
