@@ -247,6 +247,9 @@ def test_the_bundled_example(tmp_path):
         (["{file}", "-i", "a1", "--synthetic", "-H", "{hier}"], 2, "needs none"),
         (["{hier}", "-i", "a1", "--synthetic"], 3, "not a long tid,item release file"),
         (["{hier}", "-i", "a1", "-H", "{hier}"], 3, "no column tid (its columns: child, parent)"),
+        (["{rel}", "-i", "a", "--items", "items"], 2, "--items names the set column"),
+        (["{file}", "-i", "a1", "--items-sep", ","], 2, "--items-sep splits the set column"),
+        (["{file}", "-i", "a1", "-H", "{hier}", "--items", "x"], 3, "no set column 'x'"),
     ],
 )
 def test_bad_input_one_line_and_its_exit_code(tmp_path, args, code, message):
