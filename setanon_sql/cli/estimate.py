@@ -73,9 +73,7 @@ def estimate_cmd(
         raise ParamsError("--sep must not be empty")
     if items is None and items_sep is not None:
         raise ParamsError("--items-sep splits the set column --items names: give --items")
-    column = (
-        None if items is None else est.SetColumn(items, ";" if items_sep is None else items_sep)
-    )
+    column = None if items is None else est.SetColumn(items, items_sep)
     found = est.parse_itemsets(itemset or [], sep=sep, source="--itemset", unit="number")
     if queries is not None:
         found += est.read_itemsets(queries, sep=sep)

@@ -307,14 +307,14 @@ def read_generalized(
 @dataclass(frozen=True)
 class SetColumn:
     """The set column of a table release (`anonymize-rt`'s generalized `-o`) and what joins
-    its labels in text (a one-character `sep` respects CSV quoting, as `anonymize-rt` writes
-    it)."""
+    its labels when it is text (`sep`, `;` when not given; one character respects CSV
+    quoting, as `anonymize-rt` writes it); a list column takes no separator."""
 
     name: str
-    sep: str = ";"
+    sep: str | None = None
 
     def __post_init__(self) -> None:
-        if not self.name or not self.sep:
+        if not self.name or self.sep == "":
             raise ParamsError("the set column and its separator must not be empty")
 
 
@@ -330,21 +330,25 @@ def read_table_sets(ex: Executor, path: Path, column: SetColumn) -> None:
     ex.execute(ddl.create_table_as("est_file_set_column", chosen, temp=True), step="est_set")
     ex.run("est_rt_rows")
     try:
+        sep = ";" if column.sep is None else column.sep
         if types[column.name].endswith("[]"):
+            if column.sep is not None:
+                raise ParamsError(
+                    f"--items-sep splits a text set column; {column.name!r} of {path} is a list"
+                )
             ex.run("rt_release_set_list")
-        elif len(column.sep) == 1:
-            quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
-            ex.run("rt_release_set_quoted_text", quoting)
+        elif len(sep) == 1:
+            ex.run("rt_release_set_quoted_text", {"sep": sep, "pattern": quoted_items(sep)})
         else:
-            ex.run("rt_release_set_text", {"sep": column.sep})
+            ex.run("rt_release_set_text", {"sep": sep})
     except duckdb.Error as e:
         raise InputError(f"{path}: set column {column.name!r} unreadable ({first_line(e)})") from e
     blank = ex.run("est_rt_blank").one()
     if blank["n"]:
         raise InputError(
             f"{path}: {blank['n']} row(s) of set column {column.name!r} hold a blank label, "
-            f"the first row {blank['first']} (is --items-sep {column.sep!r} the one it was "
-            "written with?)"
+            f"the first row {blank['first']} (is --items-sep {sep!r} the one it was written "
+            "with?)"
         )
     ex.run("est_rt_release")
 
