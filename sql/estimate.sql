@@ -704,11 +704,25 @@ GROUP BY r.item
 ORDER BY occurrences DESC, label
 LIMIT 1;
 
--- name: est_rt_rows
--- A table release's set column (`est_file_set_column(items)`) numbered by row, as the
--- verifier's `rt_release_column(rid, items)` reads it back.
-CREATE OR REPLACE TEMP TABLE rt_release_column AS
-SELECT row_number() OVER () AS rid, items FROM est_file_set_column;
+-- name: est_rt_numbered
+-- A table release's rows (`est_file_table`) numbered: one record a row, its set column and its
+-- QI columns read apart by this number.
+CREATE OR REPLACE TEMP TABLE est_file_rows AS
+SELECT row_number() OVER () AS est_row_number, * FROM est_file_table;
+
+-- name: est_rt_qi_release
+-- A table release's QI column (`est_file_qi(rid, label)`) as items of `release(tid, item)`,
+-- each label as $prefix || label (`COLUMN=label`).
+INSERT INTO release
+SELECT CAST(rid AS VARCHAR), $prefix || CAST(label AS VARCHAR)
+FROM est_file_qi
+WHERE label IS NOT NULL AND trim(CAST(label AS VARCHAR)) <> '';
+
+-- name: est_rt_qi_blank
+-- The rows of a table release without a value in a QI column (`est_file_qi`), the first.
+SELECT min(rid) AS first, count(*) AS n
+FROM est_file_qi
+WHERE label IS NULL OR trim(CAST(label AS VARCHAR)) = '';
 
 -- name: est_rt_release
 -- A table release's released sets, read back as the verifier does (`rt_released_labels`), as

@@ -249,6 +249,8 @@ def test_the_bundled_example(tmp_path):
         (["{hier}", "-i", "a1", "-H", "{hier}"], 3, "no column tid (its columns: child, parent)"),
         (["{rel}", "-i", "a", "--items", "items"], 2, "--items names the set column"),
         (["{file}", "-i", "a1", "--items-sep", ","], 2, "--items-sep splits the set column"),
+        (["{file}", "-i", "a1", "-t", "x={hier}"], 2, "-t names a QI column"),
+        (["{file}", "-i", "a1", "--items", "x", "-t", "x"], 2, "-t takes COLUMN=FILE"),
         (["{file}", "-i", "a1", "-H", "{hier}", "--items", "x"], 3, "no set column 'x'"),
     ],
 )

@@ -5,7 +5,9 @@ reconstruction gives each released row any set of leaves such that each leaf lie
 the row's released labels and each label lies above one of the leaves (what the brute-force
 verifier, tests/helpers/rt_brute.py, asks of a release row by row); the rows are independent,
 so an itemset's least support counts the rows every such set holds it in, its most the rows
-some set does. The original lies among the reconstructions: its support is inside too."""
+some set does. A mixed query (`x=v` and items, with the QI's taxonomy) also asks that the row's
+value, any leaf under its released QI label, be v. The original lies among the reconstructions:
+its support is inside too."""
 
 from __future__ import annotations
 
@@ -49,6 +51,11 @@ def reconstructions(labels: set[str], edges: list[tuple[str, str]], leaves: list
                 yield set(held)
 
 
+def ancestors_of_leaves(label: str) -> set[str]:
+    """The QI values (leaves of QI_EDGES) a released QI label may stand for."""
+    return {x for x in "0123" if label in ancestors(QI_EDGES, x)}
+
+
 def write_csv(path: Path, head: tuple[str, ...], rows: list[tuple]) -> Path:
     with open(path, "w", newline="") as f:
         csv.writer(f).writerows([head, *rows])
@@ -83,28 +90,40 @@ def test_bounds_are_the_least_and_most_support_over_the_reconstructions(
     )  # fmt: skip
     assert r.code == 0, r.stderr
     with open(rel, newline="") as f:
-        released = [set(row["items"].split(";")) for row in csv.DictReader(f)]
+        released = [(row["x"], set(row["items"].split(";"))) for row in csv.DictReader(f)]
     leaves = sorted({c for c, _ in edges} - {p for _, p in edges})
     rng = random.Random(seed)
-    queries = sorted(
-        {tuple(sorted(rng.sample(leaves, rng.randint(1, min(3, len(leaves)))))) for _ in range(12)}
-        | {tuple(sorted(items))[:3] for _, items in data[:4]}
-    )
+    itemsets = {
+        tuple(sorted(rng.sample(leaves, rng.randint(1, min(3, len(leaves)))))) for _ in range(12)
+    } | {tuple(sorted(items))[:3] for _, items in data[:4]}
+    # plain item queries, and mixed ones: rows with QI value x=v holding the items
+    queries = sorted((None, q) for q in itemsets) + [
+        (rng.choice("0123"), q) for q in sorted(itemsets)[:8]
+    ]
+    asked = [(f"x={v} " if v else "") + " ".join(q) for v, q in queries]
     ask = tmp / "q.txt"
-    ask.write_text("".join(" ".join(q) + "\n" for q in queries))
-    e = cli("estimate", rel, "-H", tree, "--items", "items", "--queries", ask, "--json")
+    ask.write_text("".join(line + "\n" for line in asked))
+    e = cli("estimate", rel, "-H", tree, "--items", "items", "-t", f"x={qi}", "--queries", ask,
+            "--json")  # fmt: skip
     assert e.code == 0, e.stderr
-    got = {tuple(a["itemset"]): a for a in e.json()["answers"]}
-    options = [list(reconstructions(labels, edges, leaves)) for labels in released]
+    got = {" ".join(a["itemset"]): a for a in e.json()["answers"]}
+    values = [ancestors_of_leaves(label) for label, _ in released]
+    options = [list(reconstructions(labels, edges, leaves)) for _, labels in released]
     assert all(options), "the original is a reconstruction: every row has one"
-    for q in queries:
-        least = sum(all(set(q) <= s for s in row) for row in options)
-        most = sum(any(set(q) <= s for s in row) for row in options)
-        truth = sum(set(q) <= items for _, items in data)
-        a = got[q]
-        assert (a["lower"], a["upper"]) == (least, most), (q, released, a)
+    for (v, q), line in zip(queries, asked, strict=True):
+        least = sum(
+            (v is None or values[i] == {v}) and all(set(q) <= s for s in row)
+            for i, row in enumerate(options)
+        )
+        most = sum(
+            (v is None or v in values[i]) and any(set(q) <= s for s in row)
+            for i, row in enumerate(options)
+        )
+        truth = sum((v is None or x == v) and set(q) <= items for x, items in data)
+        a = got[line]
+        assert (a["lower"], a["upper"]) == (least, most), (line, released, a)
         assert least <= truth <= most
-        assert a["lower"] - 1e-9 <= a["estimate"] <= a["upper"] + 1e-9, (q, a)
+        assert a["lower"] - 1e-9 <= a["estimate"] <= a["upper"] + 1e-9, (line, a)
         assert a["unknown"] == []
 
 
@@ -131,3 +150,29 @@ def test_a_list_set_column_is_read_as_the_text_one_and_takes_no_separator(tmp_pa
     assert [(a["lower"], a["upper"]) for a in answers[0]] == [(2, 2), (1, 1)]
     r = cli("estimate", out, "-H", tree, "--items", "items", "--items-sep", ",", "-i", "a")
     assert (r.code, r.stdout) == (2, "") and "is a list" in r.stderr
+
+
+def test_a_qi_taxonomy_that_does_not_match_the_release_is_refused(tmp_path):
+    tree = write_csv(tmp_path / "h.csv", ("child", "parent"), [("a", "*"), ("b", "*")])
+    ages = write_csv(tmp_path / "age.csv", ("child", "parent"), [
+        ("1", "1-2"), ("2", "1-2"), ("3", "3-4"), ("4", "3-4"), ("1-2", "*"), ("3-4", "*"),
+    ])  # fmt: skip
+    other = write_csv(tmp_path / "other.csv", ("child", "parent"), [
+        ("1", "*"), ("2", "*"), ("3", "*"), ("4", "*"),
+    ])  # fmt: skip
+    source = write_csv(tmp_path / "t.csv", ("age", "items"),
+                       [("1", "a"), ("2", "a;b"), ("3", "b"), ("4", "a")])  # fmt: skip
+    out = tmp_path / "r.csv"
+    r = cli("anonymize-rt", source, "--qi", "age", "-t", f"age={ages}", "--items", "items",
+            "-H", tree, "-k", 2, "-m", 1, "-o", out, "-q")  # fmt: skip
+    assert r.code == 0, r.stderr
+    assert {row.split(",")[0] for row in out.read_text().splitlines()[1:]} == {"1-2", "3-4"}
+    ask = ("estimate", out, "-H", tree, "--items", "items", "-i", "age=1 a", "--json")
+    e = cli(*ask, "-t", f"age={ages}")
+    assert e.code == 0, e.stderr
+    (a,) = e.json()["answers"]
+    # both rows of 1-2 released as {*} over a, b: each 1/2 (age 1 of 1-2) x 1/2 (a of *)
+    assert out.read_text().splitlines()[1:3] == ["1-2,*", "1-2,*"]
+    assert (a["estimate"], a["lower"], a["upper"]) == (0.5, 0, 2)
+    r = cli(*ask, "-t", f"age={other}")
+    assert (r.code, r.stdout) == (3, "") and "nor of a QI taxonomy" in r.stderr, r.stderr

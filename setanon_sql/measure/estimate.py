@@ -38,7 +38,8 @@ from ..store import hierarchy as hierarchy_files
 from ..store import release_folder as rf
 from ..store.disassociated_files import REFINED_TABLES, TABLES
 from ..store.outputs import MANIFEST
-from ..store.textfile import quoted_items
+from . import estimate_table
+from .estimate_table import SetColumn, qi_edges
 
 DISASSOCIATED_STEPS = (
     "est_dis_rows",
@@ -270,7 +271,14 @@ def read_generalized(
     label that is no node of the hierarchy (made with another one: every answer would be
     wrong); the hierarchy's leaves."""
     tree = hierarchy_files.read(hierarchy)
-    edges = tree.edges()
+    extra = qi_edges(set_column) if set_column is not None else []
+    clash = set(tree.labels) & {label for edge in extra for label in edge}
+    if clash:
+        raise InputError(
+            f"{hierarchy}: label {sorted(clash)[0]!r} is also a QI value as COLUMN=VALUE; the "
+            "itemsets could not tell them apart"
+        )
+    edges = tree.edges() + extra
     ex.put_rows(
         "hierarchy",
         Rows(
@@ -281,8 +289,9 @@ def read_generalized(
         ),
         temp=True,
     )
-    leaves = {tree.labels[i] for i in tree.leaves()}
-    inner = set(tree.labels) - leaves
+    children = {c for c, _ in edges}
+    leaves = children - {p for _, p in edges}
+    inner = {p for _, p in edges}
     for items in itemsets:
         named = [i for i in items if i in inner]
         if named:
@@ -293,64 +302,16 @@ def read_generalized(
     if set_column is None:
         read_release(ex, path, "; a table release of anonymize-rt: give --items COLUMN")
     else:
-        read_table_sets(ex, path, set_column)
+        read_file(ex, path, "est_file_table")
+        estimate_table.read_table(ex, path, set_column)
     foreign = ex.run("est_gen_foreign_labels").one()
     if foreign:
         raise InputError(
             f"{path}: {foreign['labels']} released label(s) are no node of the hierarchy "
-            f"{hierarchy}, e.g. {foreign['label']!r} ({foreign['occurrences']} times): the "
+            f"{hierarchy}{' nor of a QI taxonomy' if extra else ''}, e.g. {foreign['label']!r} ({foreign['occurrences']} times): the "
             "release was made with another hierarchy; give the one it was made with"
         )
     return leaves
-
-
-@dataclass(frozen=True)
-class SetColumn:
-    """The set column of a table release (`anonymize-rt`'s generalized `-o`) and what joins
-    its labels when it is text (`sep`, `;` when not given; one character respects CSV
-    quoting, as `anonymize-rt` writes it); a list column takes no separator."""
-
-    name: str
-    sep: str | None = None
-
-    def __post_init__(self) -> None:
-        if not self.name or self.sep == "":
-            raise ParamsError("the set column and its separator must not be empty")
-
-
-def read_table_sets(ex: Executor, path: Path, column: SetColumn) -> None:
-    """A table release's set column into `release(tid, item)`, one transaction a row, its
-    labels read back as `anonymize-rt`'s verifier reads them."""
-    read_file(ex, path, "est_file_table")
-    described = ex.execute(ddl.describe("est_file_table"), step="est_file_table_columns")
-    types = dict(described.tuples("column_name", "column_type"))
-    if column.name not in types:
-        raise InputError(f"{path}: no set column {column.name!r} (its columns: {', '.join(types)})")
-    chosen = ddl.select_renamed(ddl.table("est_file_table", temp=True), [(column.name, "items")])
-    ex.execute(ddl.create_table_as("est_file_set_column", chosen, temp=True), step="est_set")
-    ex.run("est_rt_rows")
-    try:
-        sep = ";" if column.sep is None else column.sep
-        if types[column.name].endswith("[]"):
-            if column.sep is not None:
-                raise ParamsError(
-                    f"--items-sep splits a text set column; {column.name!r} of {path} is a list"
-                )
-            ex.run("rt_release_set_list")
-        elif len(sep) == 1:
-            ex.run("rt_release_set_quoted_text", {"sep": sep, "pattern": quoted_items(sep)})
-        else:
-            ex.run("rt_release_set_text", {"sep": sep})
-    except duckdb.Error as e:
-        raise InputError(f"{path}: set column {column.name!r} unreadable ({first_line(e)})") from e
-    blank = ex.run("est_rt_blank").one()
-    if blank["n"]:
-        raise InputError(
-            f"{path}: {blank['n']} row(s) of set column {column.name!r} hold a blank label, "
-            f"the first row {blank['first']} (is --items-sep {sep!r} the one it was written "
-            "with?)"
-        )
-    ex.run("est_rt_release")
 
 
 def read_synthetic(ex: Executor, path: Path) -> set[str]:
