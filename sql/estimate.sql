@@ -13,6 +13,8 @@
 -- itemsets into `eval_probes` (est_gen_probes); est_gen_class_nodes .. est_gen_scores are the
 -- estimator `setanon evaluate` runs on a stored run's classes and probes, one implementation;
 -- a synthetic release reads `release(tid, item)` alone (est_syn_answers): counts, no bounds.
+-- Before answering, est_dis_problems checks a folder's tables against its k, and
+-- est_gen_foreign_labels a generalized release's labels against its hierarchy.
 
 -- name: est_dis_rows
 -- Every released row of every chunk: a record chunk's rows belong to its cluster, a shared
@@ -492,7 +494,8 @@ LEFT JOIN numbered AS p ON p.label = n.parent;
 -- name: est_gen_classes
 -- A generalized release's distinct transactions (node ids sorted, copies kept) and how many
 -- transactions were released as each: `eval_classes` as `evaluate` has it. A released label
--- the hierarchy lacks stands for nothing.
+-- the hierarchy lacks would stand for nothing: `setanon estimate` refuses such a release first
+-- (est_gen_foreign_labels), as one made with another hierarchy.
 CREATE OR REPLACE TEMP TABLE eval_classes AS
 WITH per_tx AS (
     SELECT r.tid, list(n.id ORDER BY n.id) AS itemset

@@ -1,10 +1,13 @@
 """`setanon estimate` (#42): what an analyst can count from a release alone.
 
 Given only a release the tool wrote (a generalized release file with the hierarchy it was made
-with, a disassociated release folder, or a synthetic release file), and itemsets, answer each
-with its estimated support and the lower and upper bounds the release proves. No database, private table or original is
-read: the files go into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one
-statement per step, the same blocks an analyst can run on the files.
+with, `anonymize-rt`'s table release (`estimate_table`), a disassociated release folder, or a
+synthetic release file), and itemsets, answer each with its estimated support and the lower and
+upper bounds the release proves. No database, private table or original is read: the files go
+into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one statement per
+step, the same blocks an analyst can run on the files. What would make the bounds false is
+refused first (exit 3): a released label that is no node of the hierarchy given (a release
+made with another one), a folder whose files do not hold together with its manifest's k.
 
 What each estimator assumes (README, "Counting from a release"):
 - generalized: a released node over L leaves stands for each of them with chance 1/L (COAT,
