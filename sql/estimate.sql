@@ -13,6 +13,8 @@
 -- itemsets into `eval_probes` (est_gen_probes); est_gen_class_nodes .. est_gen_scores are the
 -- estimator `setanon evaluate` runs on a stored run's classes and probes, one implementation;
 -- a synthetic release reads `release(tid, item)` alone (est_syn_answers): counts, no bounds.
+-- Before answering, est_dis_problems checks a folder's tables against its k, and
+-- est_gen_foreign_labels a generalized release's labels against its hierarchy.
 
 -- name: est_dis_rows
 -- Every released row of every chunk: a record chunk's rows belong to its cluster, a shared
@@ -492,7 +494,8 @@ LEFT JOIN numbered AS p ON p.label = n.parent;
 -- name: est_gen_classes
 -- A generalized release's distinct transactions (node ids sorted, copies kept) and how many
 -- transactions were released as each: `eval_classes` as `evaluate` has it. A released label
--- the hierarchy lacks stands for nothing.
+-- the hierarchy lacks would stand for nothing: `setanon estimate` refuses such a release first
+-- (est_gen_foreign_labels), as one made with another hierarchy.
 CREATE OR REPLACE TEMP TABLE eval_classes AS
 WITH per_tx AS (
     SELECT r.tid, list(n.id ORDER BY n.id) AS itemset
@@ -603,3 +606,136 @@ UNION SELECT item FROM term_chunks;
 -- name: est_answers_read
 -- The answers, by query.
 SELECT qid, estimate, lower, upper FROM est_answers ORDER BY qid;
+
+-- name: est_dis_problems
+-- A disassociated release folder checked before it is answered, from its files alone: the
+-- tables hold together (no empty value, every cluster released once, every chunk of a
+-- released cluster and every shared chunk of a released joint cluster, a cluster in one joint
+-- cluster at most, no item twice in a row nor in two places of a cluster), every cluster of
+-- at least $k records, no chunk with more rows than its (joint) cluster has records, no item
+-- of a chunk in 1..k-1 of its rows (k^m for m >= 1), and enough rows and terms that no record
+-- is empty. The first offending row of each problem, with how many there are.
+WITH rows AS (
+    SELECT 'record' AS kind, cluster AS unit, chunk, "row", item FROM record_chunks
+    UNION ALL
+    SELECT 'shared', joint, chunk, "row", item FROM shared_chunks
+), unit_size AS (
+    SELECT 'record' AS kind, cluster AS unit, size FROM clusters
+    UNION ALL
+    SELECT 'shared', j.joint, sum(c.size)
+    FROM joint_clusters AS j JOIN clusters AS c USING (cluster)
+    GROUP BY j.joint
+), chunk_rows AS (
+    SELECT kind, unit, chunk, count(DISTINCT "row") AS rows FROM rows GROUP BY ALL
+), found(problem, detail) AS (
+    SELECT 'an empty value', 'clusters' FROM clusters WHERE cluster IS NULL OR size IS NULL
+    UNION ALL
+    SELECT 'an empty value', kind || ' chunks' FROM rows
+    WHERE unit IS NULL OR chunk IS NULL OR "row" IS NULL OR item IS NULL OR item = ''
+    UNION ALL
+    SELECT 'an empty value', 'term_chunks' FROM term_chunks
+    WHERE cluster IS NULL OR item IS NULL OR item = ''
+    UNION ALL
+    SELECT 'an empty value', 'joint_clusters' FROM joint_clusters
+    WHERE joint IS NULL OR cluster IS NULL
+    UNION ALL
+    SELECT 'a cluster released twice', 'cluster ' || cluster
+    FROM clusters GROUP BY cluster HAVING count(*) > 1
+    UNION ALL
+    SELECT 'a cluster of fewer than k = ' || $k || ' records',
+           'cluster ' || cluster || ' of size ' || size
+    FROM clusters WHERE size < $k
+    UNION ALL
+    SELECT 'a chunk of a cluster not released', 'cluster ' || x.cluster
+    FROM (SELECT cluster FROM record_chunks UNION SELECT cluster FROM term_chunks
+          UNION SELECT cluster FROM joint_clusters) AS x
+    ANTI JOIN clusters AS c ON c.cluster = x.cluster
+    UNION ALL
+    SELECT 'a shared chunk of a joint cluster not released', 'joint cluster ' || s.joint
+    FROM (SELECT DISTINCT joint FROM shared_chunks) AS s
+    ANTI JOIN joint_clusters AS j ON j.joint = s.joint
+    UNION ALL
+    SELECT 'a cluster in two joint clusters', 'cluster ' || cluster
+    FROM joint_clusters GROUP BY cluster HAVING count(*) > 1
+    UNION ALL
+    SELECT 'an item twice in a row', kind || ' chunk ' || chunk || ' of ' || unit || ': ' || item
+    FROM rows GROUP BY kind, unit, chunk, "row", item HAVING count(*) > 1
+    UNION ALL
+    SELECT 'an item in two places of a cluster', 'cluster ' || cluster || ': ' || item
+    FROM (SELECT DISTINCT cluster, chunk, item FROM record_chunks
+          UNION ALL
+          SELECT cluster, NULL, item FROM term_chunks)
+    GROUP BY cluster, item
+    HAVING count(*) > 1
+    UNION ALL
+    SELECT 'a chunk with more rows than its cluster has records',
+           r.kind || ' chunk ' || r.chunk || ' of ' || r.unit || ': ' || r.rows || ' rows, '
+               || coalesce(s.size, 0) || ' records'
+    FROM chunk_rows AS r
+    LEFT JOIN unit_size AS s ON s.kind = r.kind AND s.unit = r.unit
+    WHERE r.rows > coalesce(s.size, 0)
+    UNION ALL
+    SELECT 'an item of a chunk in fewer than k = ' || $k || ' of its rows',
+           kind || ' chunk ' || chunk || ' of ' || unit || ': ' || item
+    FROM rows GROUP BY kind, unit, chunk, item HAVING count(DISTINCT "row") < $k
+    UNION ALL
+    SELECT 'records that no row nor term can hold', 'cluster ' || c.cluster
+    FROM clusters AS c
+    LEFT JOIN (SELECT unit, sum(rows) AS rows FROM chunk_rows WHERE kind = 'record'
+               GROUP BY unit) AS r ON r.unit = c.cluster
+    LEFT JOIN (SELECT cluster, count(*) AS terms FROM term_chunks GROUP BY cluster) AS t
+      ON t.cluster = c.cluster
+    LEFT JOIN joint_clusters AS j ON j.cluster = c.cluster
+    LEFT JOIN (SELECT unit, sum(rows) AS rows FROM chunk_rows WHERE kind = 'shared'
+               GROUP BY unit) AS s ON s.unit = j.joint
+    WHERE c.size > coalesce(r.rows, 0) + coalesce(t.terms, 0) * least(c.size, $k - 1)
+                   + coalesce(s.rows, 0)
+)
+SELECT problem, any_value(detail ORDER BY detail) AS detail, count(*) AS n
+FROM found
+GROUP BY problem
+ORDER BY problem;
+
+-- name: est_gen_foreign_labels
+-- The release's labels that are no node of the hierarchy (a release made with another one),
+-- the most frequent first, with how many distinct ones there are.
+SELECT r.item AS label, count(*) AS occurrences, count(*) OVER () AS labels
+FROM release AS r
+ANTI JOIN (SELECT child AS label FROM hierarchy UNION SELECT parent FROM hierarchy) AS h
+  ON h.label = r.item
+GROUP BY r.item
+ORDER BY occurrences DESC, label
+LIMIT 1;
+
+-- name: est_rt_numbered
+-- A table release's rows (`est_file_table`) numbered: one record a row, its set column and its
+-- QI columns read apart by this number.
+CREATE OR REPLACE TEMP TABLE est_file_rows AS
+SELECT row_number() OVER () AS est_row_number, * FROM est_file_table;
+
+-- name: est_rt_qi_release
+-- A table release's QI column (`est_file_qi(rid, label)`) as items of `release(tid, item)`,
+-- each label as $prefix || label (`COLUMN=label`).
+INSERT INTO release
+SELECT CAST(rid AS VARCHAR), $prefix || CAST(label AS VARCHAR)
+FROM est_file_qi
+WHERE label IS NOT NULL AND trim(CAST(label AS VARCHAR)) <> '';
+
+-- name: est_rt_qi_blank
+-- The rows of a table release without a value in a QI column (`est_file_qi`), the first.
+SELECT min(rid) AS first, count(*) AS n
+FROM est_file_qi
+WHERE label IS NULL OR trim(CAST(label AS VARCHAR)) = '';
+
+-- name: est_rt_release
+-- A table release's released sets, read back as the verifier does (`rt_released_labels`), as
+-- a generalized release `release(tid, item)`: one transaction a row.
+CREATE OR REPLACE TEMP TABLE release AS
+SELECT CAST(rid AS VARCHAR) AS tid, label AS item FROM rt_released_labels;
+
+-- name: est_rt_blank
+-- The rows whose released set reads back with an empty label (a NULL or blank item, a quote
+-- left open), the first of them.
+SELECT min(rid) AS first, count(DISTINCT rid) AS n
+FROM rt_released_labels
+WHERE label IS NULL OR trim(label) = '';

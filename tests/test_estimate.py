@@ -80,14 +80,14 @@ def test_term_chunk_terms_take_the_records_left_without_a_row(tmp_path):
 
 
 def test_a_lone_term_holds_every_record_left_without_a_row(tmp_path):
-    # 5 records, k=4: a chunk of 3 rows {a}; the term chunk {x} alone: the 2 records without
+    # 6 records, k=4: a chunk of 4 rows {a}; the term chunk {x} alone: the 2 records without
     # a row hold x, so x is held by 2..3 records (cap = k - 1).
     rel = write_folder(
         tmp_path / "rel",
         4,
         {
-            "clusters": [(1, 5)],
-            "record_chunks": [(1, 1, r, "a") for r in (1, 2, 3)],
+            "clusters": [(1, 6)],
+            "record_chunks": [(1, 1, r, "a") for r in (1, 2, 3, 4)],
             "term_chunks": [(1, "x")],
         },
     )
@@ -237,7 +237,7 @@ def test_the_bundled_example(tmp_path):
         (["{rel}", "-i", ""], 3, "--itemset number 1: empty itemset"),
         (["{rel}", "--queries", "{empty_line}"], 3, "line 2: empty itemset"),
         (["{rel}"], 2, "give itemsets"),
-        (["{tmp}", "-i", "a"], 3, "is not a release folder setanon-sql wrote"),
+        (["{tmp}", "-i", "a"], 3, "is not a disassociated release folder written by setanon"),
         (["{tmp}/nothing", "-i", "a"], 3, "release not found"),
         (["{rel}", "-i", "a", "-H", "{hier}"], 2, "-H applies to a generalized release file"),
         (["{file}", "-i", "a1"], 2, "give the hierarchy it was made with, -H FILE"),
@@ -247,6 +247,11 @@ def test_the_bundled_example(tmp_path):
         (["{file}", "-i", "a1", "--synthetic", "-H", "{hier}"], 2, "needs none"),
         (["{hier}", "-i", "a1", "--synthetic"], 3, "not a long tid,item release file"),
         (["{hier}", "-i", "a1", "-H", "{hier}"], 3, "no column tid (its columns: child, parent)"),
+        (["{rel}", "-i", "a", "--items", "items"], 2, "--items names the set column"),
+        (["{file}", "-i", "a1", "--items-sep", ","], 2, "--items-sep splits the set column"),
+        (["{file}", "-i", "a1", "-t", "x={hier}"], 2, "-t names a QI column"),
+        (["{file}", "-i", "a1", "--items", "x", "-t", "x"], 2, "-t takes COLUMN=FILE"),
+        (["{file}", "-i", "a1", "-H", "{hier}", "--items", "x"], 3, "no set column 'x'"),
     ],
 )
 def test_bad_input_one_line_and_its_exit_code(tmp_path, args, code, message):

@@ -38,6 +38,28 @@ def estimate_cmd(
         typer.Option("--sep", help="What separates an itemset's items (default: whitespace)."),
     ] = None,
     hierarchy: o.Hierarchy = None,
+    items: Annotated[
+        str | None,
+        typer.Option(
+            "--items",
+            help="The release is a table with a set column (anonymize-rt's generalized -o): "
+            "the column; each row is one record (needs -H).",
+        ),
+    ] = None,
+    items_sep: Annotated[
+        str | None,
+        typer.Option("--items-sep", help="With --items: what joins its labels (;)."),
+    ] = None,
+    taxonomy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--taxonomy",
+            "-t",
+            help="With --items: COLUMN=FILE, a QI column and the taxonomy file (child,parent "
+            "CSV) it was generalized in; itemsets then name its values as COLUMN=VALUE "
+            "(repeatable).",
+        ),
+    ] = None,
     synthetic: Annotated[
         bool,
         typer.Option(
@@ -53,12 +75,24 @@ def estimate_cmd(
     """Each itemset's estimated support in the release and the lower and upper bounds it
     proves, from the release files alone (no database, no original). An item the release
     does not hold has support 0 and is listed as unknown. A synthetic release (dpsets')
-    proves no bounds: give --synthetic."""
+    proves no bounds: give --synthetic. A table release of anonymize-rt: --items COLUMN, and
+    -t COLUMN=FILE for a QI's values in the itemsets (COLUMN=VALUE)."""
     from ..errors import ParamsError
     from ..measure import estimate as est
+    from ..measure.estimate_table import SetColumn
 
     if sep == "":
         raise ParamsError("--sep must not be empty")
+    if items is None and items_sep is not None:
+        raise ParamsError("--items-sep splits the set column --items names: give --items")
+    if items is None and taxonomy:
+        raise ParamsError("-t names a QI column of a table release: give --items")
+    given = [t.partition("=") for t in taxonomy or []]
+    bad = [f"{c}{eq}{f}" for c, eq, f in given if not (c and eq and f)]
+    if bad:
+        raise ParamsError(f"-t takes COLUMN=FILE, got {bad[0]!r}")
+    qis = tuple((c, Path(f)) for c, _, f in given)
+    column = None if items is None else SetColumn(items, items_sep, qis)
     found = est.parse_itemsets(itemset or [], sep=sep, source="--itemset", unit="number")
     if queries is not None:
         found += est.read_itemsets(queries, sep=sep)
@@ -67,6 +101,7 @@ def estimate_cmd(
         found,
         hierarchy=hierarchy,
         synthetic=synthetic,
+        set_column=column,
         memory_limit=memory_limit,
         threads=threads,
     )

@@ -1,10 +1,13 @@
 """`setanon estimate` (#42): what an analyst can count from a release alone.
 
 Given only a release the tool wrote (a generalized release file with the hierarchy it was made
-with, a disassociated release folder, or a synthetic release file), and itemsets, answer each
-with its estimated support and the lower and upper bounds the release proves. No database, private table or original is
-read: the files go into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one
-statement per step, the same blocks an analyst can run on the files.
+with, `anonymize-rt`'s table release (`estimate_table`), a disassociated release folder, or a
+synthetic release file), and itemsets, answer each with its estimated support and the lower and
+upper bounds the release proves. No database, private table or original is read: the files go
+into an in-memory DuckDB and `sql/estimate.sql` answers every itemset in one statement per
+step, the same blocks an analyst can run on the files. What would make the bounds false is
+refused first (exit 3): a released label that is no node of the hierarchy given (a release
+made with another one), a folder whose files do not hold together with its manifest's k.
 
 What each estimator assumes (README, "Counting from a release"):
 - generalized: a released node over L leaves stands for each of them with chance 1/L (COAT,
@@ -23,7 +26,6 @@ All count the data as released: occurrences an algorithm suppressed are not in i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,10 +36,13 @@ import duckdb
 from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..engine.log import Rows
-from ..errors import InputError, ParamsError, first_line
+from ..errors import InputError, ParamsError, SetAnonError, first_line
 from ..store import hierarchy as hierarchy_files
+from ..store import release_folder as rf
 from ..store.disassociated_files import REFINED_TABLES, TABLES
 from ..store.outputs import MANIFEST
+from . import estimate_table
+from .estimate_table import SetColumn, qi_edges
 
 DISASSOCIATED_STEPS = (
     "est_dis_rows",
@@ -143,17 +148,25 @@ def estimate(
     *,
     hierarchy: str | Path | None = None,
     synthetic: bool = False,
+    set_column: SetColumn | None = None,
     memory_limit: str | None = None,
     threads: int | None = None,
 ) -> Estimates:
     """Answer `itemsets` from `release` alone: a disassociated release folder, a generalized
-    release file with its `hierarchy`, or a `synthetic` release file (dpsets')."""
+    release file with its `hierarchy` (a table's, `anonymize-rt`'s, with its `set_column`), or
+    a `synthetic` release file (dpsets')."""
     path = Path(release)
     if not itemsets:
         raise ParamsError("give itemsets: --itemset ITEMS (repeatable) or --queries FILE")
     if not path.exists():
         raise InputError(f"release not found: {path}")
+    if set_column is not None and (synthetic or path.is_dir()):
+        raise ParamsError(
+            "--items names the set column of a generalized table release (anonymize-rt's -o); "
+            f"{path} is {'a folder' if path.is_dir() else 'synthetic'}"
+        )
     ex = Executor(memory_limit=memory_limit, threads=threads)
+    folder: rf.Folder | None = None
     try:
         put_queries(ex, itemsets)
         if path.is_dir() and synthetic:
@@ -175,7 +188,8 @@ def estimate(
                     "-H applies to a generalized release file; "
                     f"{path} is a folder (a disassociated release needs none)"
                 )
-            kind, known = "disassociation", read_folder(ex, path)
+            folder = rf.read_manifest(path)
+            kind, known = "disassociation", read_folder(ex, folder)
             steps = DISASSOCIATED_STEPS
         else:
             if hierarchy is None:
@@ -184,10 +198,11 @@ def estimate(
                     "-H FILE (child,parent CSV or leaf;parent;...;root lines; a built one is "
                     "written by `setanon hierarchy build -o`), or --synthetic for a dpsets release"
                 )
-            kind, known = "generalized", read_generalized(ex, path, Path(hierarchy), itemsets)
+            kind = "generalized"
+            known = read_generalized(ex, path, Path(hierarchy), itemsets, set_column)
             steps = GENERALIZED_STEPS
         params: dict[str, dict[str, Any]] = {
-            "est_dis_clusters": {"k": manifest_k(path)} if kind == "disassociation" else {},
+            "est_dis_clusters": {"k": folder.k} if folder is not None else {},
             "est_gen_class_nodes": {"multiset": True},  # a set release has one copy a node
         }
         for step in steps:
@@ -195,6 +210,12 @@ def estimate(
         rows = ex.run("est_answers_read").tuples("qid", "estimate", "lower", "upper")
     finally:
         ex.close()
+    crossed = [qid for qid, _, lo, hi in rows if lo is not None and hi is not None and lo > hi]
+    if crossed:  # the checks above admit only releases whose bounds hold together
+        raise SetAnonError(
+            f"bug: itemset {' '.join(itemsets[crossed[0]])!r} got lower bound > upper bound "
+            f"on {path}; please report it"
+        )
     answers = [
         Answer(
             itemsets[qid],
@@ -215,56 +236,52 @@ def put_queries(ex: Executor, itemsets: Sequence[tuple[str, ...]]) -> None:
     ex.put_rows("queries", Rows({"qid": ("BIGINT", qids), "item": ("VARCHAR", items)}), temp=True)
 
 
-def manifest(folder: Path) -> dict[str, Any]:
-    """The release folder's `release.json`, refused unless the tool wrote it for a
-    disassociated release."""
-    file = folder / MANIFEST
-    not_ours = f"{folder} is not a release folder setanon-sql wrote"
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as e:
-        raise InputError(f"{not_ours} (no {MANIFEST})") from e
-    except (OSError, ValueError) as e:
-        raise InputError(f"{not_ours} ({MANIFEST} unreadable: {e})") from e
-    if not isinstance(data, dict) or data.get("tool") != "setanon-sql":
-        raise InputError(f"{not_ours} ({MANIFEST} does not name the tool)")
-    if data.get("release") != "disassociation" or not isinstance(data.get("k"), int):
-        raise InputError(f"{folder}: {MANIFEST} does not describe a disassociated release")
-    return data
-
-
-def manifest_k(folder: Path) -> int:
-    """The k a disassociated release was made with (its term-chunk terms' cap is k-1)."""
-    return int(manifest(folder)["k"])
-
-
-def read_folder(ex: Executor, folder: Path) -> set[str]:
-    """Read a disassociated release's files into the tables `sql/estimate.sql` reads; the
-    items it releases."""
-    files = manifest(folder).get("files", [])
-    by_table = {Path(f).stem: folder / f for f in files if isinstance(f, str)}
+def read_folder(ex: Executor, folder: rf.Folder) -> set[str]:
+    """Read a disassociated release's files into the tables `sql/estimate.sql` reads, refused
+    unless they hold together with the manifest's k (`est_dis_problems`); the items it
+    releases."""
     for table in TABLES + REFINED_TABLES:
-        file = by_table.get(table)
-        if file is None and table in REFINED_TABLES:
+        file = folder.files.get(table)
+        if file is None:  # the manifest lists every table but the refined ones
             ex.run(f"est_no_{table}")
             continue
-        if file is None or not file.is_file():
-            raise InputError(f"{folder}: the release's {table} file is missing")
         read_file(ex, file, f"est_file_{table}")
         try:
             ex.run(f"est_read_{table}")
         except duckdb.Error as e:  # a column missing or not a number: not the tool's file
             raise InputError(f"{file}: not a {table} file of a release ({first_line(e)})") from e
+    found = ex.run("est_dis_problems", {"k": folder.k}).tuples("problem", "detail", "n")
+    if found:
+        problem, detail, n = found[0]
+        more = f"; {len(found) - 1} other kind(s) of problem" if len(found) > 1 else ""
+        raise InputError(
+            f"{folder.path}: not a disassociated release as its {MANIFEST} describes (k = "
+            f"{folder.k}): {problem} ({detail}{f', and {n - 1} more' if n > 1 else ''}){more}; "
+            "a folder edited after the tool wrote it answers nothing"
+        )
     return {row[0] for row in ex.run("est_dis_items").rows}
 
 
 def read_generalized(
-    ex: Executor, path: Path, hierarchy: Path, itemsets: Sequence[tuple[str, ...]]
+    ex: Executor,
+    path: Path,
+    hierarchy: Path,
+    itemsets: Sequence[tuple[str, ...]],
+    set_column: SetColumn | None = None,
 ) -> set[str]:
-    """Read a generalized release file (long tid,item) and its hierarchy; refuse an itemset
-    naming a generalized node; the hierarchy's leaves."""
+    """Read a generalized release file (long tid,item, or a table's rows with a `set_column`)
+    and its hierarchy; refuse an itemset naming a generalized node, and a release with a
+    label that is no node of the hierarchy (made with another one: every answer would be
+    wrong); the hierarchy's leaves."""
     tree = hierarchy_files.read(hierarchy)
-    edges = tree.edges()
+    extra = qi_edges(set_column) if set_column is not None else []
+    clash = set(tree.labels) & {label for edge in extra for label in edge}
+    if clash:
+        raise InputError(
+            f"{hierarchy}: label {sorted(clash)[0]!r} is also a QI value as COLUMN=VALUE; the "
+            "itemsets could not tell them apart"
+        )
+    edges = tree.edges() + extra
     ex.put_rows(
         "hierarchy",
         Rows(
@@ -275,8 +292,9 @@ def read_generalized(
         ),
         temp=True,
     )
-    leaves = {tree.labels[i] for i in tree.leaves()}
-    inner = set(tree.labels) - leaves
+    children = {c for c, _ in edges}
+    leaves = children - {p for _, p in edges}
+    inner = {p for _, p in edges}
     for items in itemsets:
         named = [i for i in items if i in inner]
         if named:
@@ -284,7 +302,18 @@ def read_generalized(
                 f"itemset {' '.join(items)!r}: {named[0]!r} is a generalized node of the "
                 "hierarchy; itemsets name leaves (original items)"
             )
-    read_release(ex, path)
+    if set_column is None:
+        read_release(ex, path, "; a table release of anonymize-rt: give --items COLUMN")
+    else:
+        read_file(ex, path, "est_file_table")
+        estimate_table.read_table(ex, path, set_column)
+    foreign = ex.run("est_gen_foreign_labels").one()
+    if foreign:
+        raise InputError(
+            f"{path}: {foreign['labels']} released label(s) are no node of the hierarchy "
+            f"{hierarchy}{' nor of a QI taxonomy' if extra else ''}, e.g. {foreign['label']!r} ({foreign['occurrences']} times): the "
+            "release was made with another hierarchy; give the one it was made with"
+        )
     return leaves
 
 
@@ -295,15 +324,16 @@ def read_synthetic(ex: Executor, path: Path) -> set[str]:
     return {item for (item,) in ex.run("est_syn_items").tuples("item")}
 
 
-def read_release(ex: Executor, path: Path) -> None:
-    """A long tid,item release file into `release`, refused with its name when it is not one."""
+def read_release(ex: Executor, path: Path, hint: str = "") -> None:
+    """A long tid,item release file into `release`, refused with its name (and `hint`) when it
+    is not one."""
     read_file(ex, path, "est_file_release")
     columns = ex.run("est_file_columns").columns
     missing = [c for c in ("tid", "item") if c not in {n.lower() for n in columns}]
     if missing:
         raise InputError(
             f"{path}: not a long tid,item release file: no column {missing[0]} "
-            f"(its columns: {', '.join(columns)})"
+            f"(its columns: {', '.join(columns)}){hint}"
         )
     try:
         ex.run("est_read_release")

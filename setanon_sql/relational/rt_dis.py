@@ -161,6 +161,9 @@ class DisOutput:
     def stage(self, store: Store, run: Run, publication: Publication) -> None:
         self.table.stage(store, run, publication)
         manifest = {"run": run.name, "table": self.table.path.name, **self.manifest}
+        # the occurrences the cover repair suppressed, as the transaction folder says them, so
+        # that `verify DATA -r DIR` accounts for them
+        manifest["suppressed"] = store.count("suppressed_items")
         write_folder(
             store, self.chunks, fmt=self.fmt, refined=self.refined, manifest=manifest,
             publication=publication,

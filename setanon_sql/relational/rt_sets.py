@@ -29,6 +29,7 @@ from ..progress import Progress
 from ..store import hierarchy
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
+from ..store.textfile import quoted_items
 
 LIST_TYPE_SUFFIX = "[]"
 
@@ -123,18 +124,6 @@ def load_sets(
         )
     store.run("rt_make_tx")
     return tree
-
-
-def quoted_items(sep: str) -> str:
-    r"""The RE2 pattern of one item of a set joined by the character `sep`, CSV quoting
-    respected: a quoted item (it may hold `sep`; "" is one quote inside), or text up to `sep`.
-
-    Example:
-        >>> print(quoted_items(";"))
-        "(?:[^"]|"")*"|[^"\;][^\;]*
-    """
-    one = sep if sep.isalnum() else "\\" + sep
-    return f'"(?:[^"]|"")*"|[^"{one}][^{one}]*'
 
 
 def node_table(tree: hierarchy.Hierarchy) -> pa.Table:

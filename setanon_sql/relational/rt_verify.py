@@ -19,8 +19,9 @@ from ..engine import ddl
 from ..engine.builders import render
 from ..engine.rt_builders import class_itemsets_below_k, release_classes, release_column
 from ..store.database import Store
+from ..store.textfile import quoted_items
 from .output import TableReport, verify_table
-from .rt_sets import SetColumn, quoted_items
+from .rt_sets import SetColumn
 
 
 @dataclass(frozen=True)

@@ -211,3 +211,15 @@ def undecodable(path: Path, data: bytes, e: UnicodeDecodeError, encoding: str, o
         f"{path}: line {line} is not {name} text (byte 0x{byte} at column {column}); give the "
         f"file's encoding with {option}, e.g. {option} {hint}"
     )
+
+
+def quoted_items(sep: str) -> str:
+    r"""The RE2 pattern of one item of a set joined by the character `sep`, CSV quoting
+    respected: a quoted item (it may hold `sep`; "" is one quote inside), or text up to `sep`.
+
+    Example:
+        >>> print(quoted_items(";"))
+        "(?:[^"]|"")*"|[^"\;][^\;]*
+    """
+    one = sep if sep.isalnum() else "\\" + sep
+    return f'"(?:[^"]|"")*"|[^"{one}][^{one}]*'
