@@ -364,7 +364,7 @@ ALGORITHM = Algorithm(
             "epsilon",
             float,
             None,
-            "required: the privacy budget the whole run spends (smaller: more noise, more "
+            "the privacy budget the whole run spends (smaller: more noise, more "
             f"privacy; above {LARGE_EPSILON:g}, a warning)",
             minimum=0.001,
         ),
