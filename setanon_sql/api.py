@@ -22,7 +22,7 @@ from .params import Params
 from .progress import Progress, quiet
 from .store import sources as load_mod
 from .store.database import Store
-from .store.hierarchy_spec import HierarchySpec
+from .store.hierarchy_spec import HierarchySpec, refuse_catalogue
 from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
@@ -220,6 +220,7 @@ def anonymize(
     else:
         store.require_data()
     if algo.model != "dp":  # a differentially private run takes no k (#44)
+        refuse_catalogue(getattr(store, "hierarchy", None), algo.name)
         runs.check_k(params.k, store.count("tids"))
     else:  # a seed, a domain from the data: refused before a run is recorded
         from .algorithms.dp_plan import check_run

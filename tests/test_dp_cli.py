@@ -209,3 +209,15 @@ def test_a_seeded_run_is_written_but_says_it_is_not_private(tmp_path, monkeypatc
     r = cli(*DP, "--epsilon", 1, "--db", db, "--run", "real", "-q")
     assert r.code == 0 and "seeded" not in r.stderr
     assert cli("verify", "--db", db, "--run", "real", "-q").code == 0
+
+
+def test_a_stored_catalogue_is_refused_to_another_algorithm(tmp_path) -> None:
+    """The transactions encoded over a catalogue lack the items it lacks: an aa run reading
+    that stored tree would release a dataset without them, silently."""
+    data, db = tmp_path / "d.csv", tmp_path / "w.duckdb"
+    data.write_text(FIG2.read_text() + "t9,secret_item\n")
+    assert cli("anonymize", data, "-H", CATALOGUE, "-a", "dpsets", "--epsilon", 1, "--db", db,
+               "-q").code == 0  # fmt: skip
+    r = cli("anonymize", "--db", db, "-a", "aa", "-k", 2, "-m", 2)
+    assert r.code == ExitCode.USAGE and "catalogue" in one_line(r.stderr)
+    assert "secret_item" not in r.stderr

@@ -6,10 +6,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import ParamsError
 from . import hierarchy, textfile
+
+CATALOGUE = " (catalogue)"
+"""How the registry marks a tree the transactions were encoded over as a catalogue: the items
+it lacks were dropped, so only a differentially private run may use it."""
 
 
 class ItemSource(Protocol):
@@ -73,8 +77,20 @@ class HierarchySpec:
 
     def describe(self) -> str:
         """How the tree was made, for the registry."""
-        if self.path is not None:
-            return str(textfile.shown(Path(self.path))) + (" (catalogue)" if self.catalogue else "")
+        if self.path is not None or self.edges is not None:
+            given = "edges" if self.path is None else str(textfile.shown(Path(self.path)))
+            return given + (CATALOGUE if self.catalogue else "")
         if self.fanout is not None:
             return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
-        return "code-prefix" if self.code_prefix else "edges"
+        return "code-prefix"
+
+
+def refuse_catalogue(tree: Any, algorithm: str) -> None:
+    """Refuse a tree (a registered `HierarchyRef`, or None) that a dpsets run encoded the
+    transactions over as a catalogue, the items it lacks dropped: another algorithm's release
+    would silently lack them."""
+    if tree is not None and str(tree.source).endswith(CATALOGUE):
+        raise ParamsError(
+            f"the dataset's hierarchy {tree.source} is a differentially private run's catalogue, "
+            f"which drops the items it lacks: give -a {algorithm} its own tree with -H"
+        )
