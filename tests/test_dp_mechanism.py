@@ -108,6 +108,21 @@ def test_the_steps_spend_epsilon_and_no_more(epsilon, shares, limits, sizes) -> 
         assert s.sensitivity / s.scale == pytest.approx(s.epsilon)
 
 
+def test_no_budget_is_chosen_for_the_user() -> None:
+    """Neither anonymize nor a sweep runs dpsets at an epsilon nobody gave (it was 1)."""
+    from setanon_sql.sweep import sweep
+
+    store = make_store(FIG2_TX, CATALOGUE)
+    try:
+        with pytest.raises(ParamsError, match="needs option epsilon"):
+            anonymize(store, Params(algorithm="dpsets", k=1))
+        with pytest.raises(ParamsError, match="needs epsilons"):
+            sweep(store, algorithm_names=["aa", "dpsets"], ks=[2])
+        assert store.query("SELECT count(*) FROM setanon.runs") == [(0,)]
+    finally:
+        store.close()
+
+
 def test_longest_below_the_pair_limit_is_refused() -> None:
     options = dp_sets_defaults() | {"epsilon": 1.0, "limit2": 5, "longest": 4}
     with pytest.raises(ParamsError, match="longest"):
