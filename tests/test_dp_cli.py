@@ -221,3 +221,14 @@ def test_a_stored_catalogue_is_refused_to_another_algorithm(tmp_path) -> None:
     r = cli("anonymize", "--db", db, "-a", "aa", "-k", 2, "-m", 2)
     assert r.code == ExitCode.USAGE and "catalogue" in one_line(r.stderr)
     assert "secret_item" not in r.stderr
+
+
+def test_a_seeded_sweep_says_its_runs_are_not_private(monkeypatch) -> None:
+    from setanon_sql.algorithms.dp_noise import TEST_SEED_ENV
+
+    args = ["sweep", FIG2, "-H", CATALOGUE, "-a", "dpsets", "--epsilon", 2, "--queries", 5,
+            "--targets", 5, "--json"]  # fmt: skip
+    assert "seeded" not in cli(*args).stderr
+    monkeypatch.setenv(TEST_SEED_ENV, "3")
+    r = cli(*args)
+    assert r.code == 0 and "NOT differentially private" in r.stderr

@@ -10,6 +10,7 @@ import typer
 
 from ..errors import ParamsError
 from . import options as o
+from .output import warn
 
 Epsilon = Annotated[
     float | None,
@@ -45,6 +46,7 @@ def sweep_epsilons(algorithms: list[str], text: str | None) -> list[float]:
             "--epsilon 0.5,1,2): none is chosen for you",
         )  # fmt: skip
         return []
+    seeded_sweep_note()
     values = []
     for part in text.split(","):
         try:
@@ -52,6 +54,17 @@ def sweep_epsilons(algorithms: list[str], text: str | None) -> list[float]:
         except ValueError:
             raise ParamsError(f"--epsilon takes numbers, e.g. 0.5,1,2; got {part!r}") from None
     return values
+
+
+def seeded_sweep_note() -> None:
+    """A line before a sweep's runs, under --quiet too, when the test mode's seed is set."""
+    import os
+
+    from ..algorithms.dp_noise import TEST_SEED_ENV  # not at every start of the CLI
+
+    if os.environ.get(TEST_SEED_ENV):
+        warn([f"{TEST_SEED_ENV} is set: the dpsets runs of this sweep are seeded test runs, "
+              "NOT differentially private"])  # fmt: skip
 
 
 def is_dp(algorithm: str) -> bool:
