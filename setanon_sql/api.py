@@ -22,7 +22,7 @@ from .params import Params
 from .progress import Progress, quiet
 from .store import sources as load_mod
 from .store.database import Store
-from .store.hierarchy_spec import HierarchySpec
+from .store.hierarchy_spec import HierarchySpec, refuse_catalogue
 from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
@@ -220,9 +220,10 @@ def anonymize(
     else:
         store.require_data()
     if algo.model != "dp":  # a differentially private run takes no k (#44)
+        refuse_catalogue(getattr(store, "hierarchy", None), algo.name)
         runs.check_k(params.k, store.count("tids"))
-    else:  # a seed, a support-ordered tree: refused before a run is recorded
-        from .algorithms.dp_sets import check_run
+    else:  # a seed, a domain from the data: refused before a run is recorded
+        from .algorithms.dp_plan import check_run
 
         check_run(store, params.options)
     started = time.perf_counter()
@@ -290,7 +291,7 @@ def checked_release(
             from .measure import verify_dp
 
             found = verify_dp.verify(store, epsilon=float(params.options["epsilon"]))
-            if not found.ok:
+            if found.problems:  # a seeded test run is written, and says it is not private
                 raise VerificationError(f"{algo.name} left a bad budget record: {found.as_dict()}")
             # every item is released as itself (no generalization); the transactions are
             # synthetic, so suppression has no meaning: `evaluate` measures what it is good for

@@ -137,8 +137,9 @@ class Option:
 
     def describe(self) -> str:
         what = "|".join(self.choices) if self.choices else _kind_name(self.kind)
-        default = "depends on k" if callable(self.default) else repr(self.default)
-        return f"{self.name} ({what}, default {default}): {self.help}"
+        default = "default depends on k" if callable(self.default) else f"default {self.default!r}"
+        default = "required, no default" if self.default is None else default
+        return f"{self.name} ({what}, {default}): {self.help}"
 
 
 def _kind_name(kind: type) -> str:

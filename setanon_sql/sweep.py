@@ -8,6 +8,7 @@ from typing import Any
 
 from .algorithms import get
 from .api import anonymize
+from .errors import ParamsError
 from .measure.compare import compare
 from .measure.evaluate import DEFAULT_WORKLOAD, Workload
 from .params import Params
@@ -20,7 +21,7 @@ def sweep(
     algorithm_names: Iterable[str],
     ks: Iterable[int],
     ms: Iterable[int | None] = (None,),
-    epsilons: Iterable[float] = (1.0,),
+    epsilons: Iterable[float] = (),
     workload: Workload = DEFAULT_WORKLOAD,
     replace: bool = False,
     progress: Callable[[str], None] = lambda _: None,
@@ -29,12 +30,17 @@ def sweep(
     """Anonymize with every algorithm x k (x m for the k^m algorithms), then compare the runs.
 
     A k^m algorithm runs once per m (m = 2 when none is given); the others ignore m. A
-    differentially private one runs once per epsilon and ignores k and m (#44). `tag` names
+    differentially private one runs once per epsilon (required: none is chosen for it) and
+    ignores k and m (#44). `tag` names
     the hierarchy in use, in the run names and in a `hierarchy` column of the rows.
     """
     runs = []
     suffix = f"_{tag}" if tag else ""
-    for name in algorithm_names:
+    epsilons, names = tuple(epsilons), list(algorithm_names)
+    unset = [a.name for a in map(get, names) if a.model == "dp" and not epsilons]
+    if unset:  # before any run
+        raise ParamsError(f"{unset[0]} needs epsilons, its privacy budgets: none is chosen")
+    for name in names:
         algo = get(name)
         if algo.model == "dp":
             for eps in epsilons:

@@ -66,6 +66,13 @@ WHERE n.is_leaf
 GROUP BY n.id
 ORDER BY n.id;
 
+-- name: dp_unused_leaves
+-- How many leaves of the hierarchy no transaction holds: none, and the leaves are exactly the
+-- data's items, as in a tree built from the data (a domain that is not public).
+SELECT count(*) AS unused
+FROM node AS n
+WHERE n.is_leaf AND NOT EXISTS (SELECT 1 FROM tx AS t WHERE t.item = n.id);
+
 -- name: dp_candidates_l2
 -- Candidate pairs: every pair of items kept at level 1.
 CREATE OR REPLACE TABLE dp_candidates_l2 AS
@@ -130,8 +137,10 @@ ORDER BY tid, node;
 
 -- name: dp_verify_budget
 -- The budget record: measurements, their total epsilon, the least one, the run's epsilon as
--- recorded, and rows missing a mechanism or a positive sensitivity and scale.
+-- recorded, rows missing a mechanism or a positive sensitivity and scale, and rows whose
+-- noise was the seeded test mode's ($seeded: its mechanism).
 SELECT count(*) AS steps,
+       count(*) FILTER (WHERE mechanism = $seeded) AS seeded,
        coalesce(sum(epsilon), 0) AS spent,
        min(epsilon) AS least,
        max(run_epsilon) AS recorded,

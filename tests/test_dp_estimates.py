@@ -52,8 +52,8 @@ class HalvesNoise:
 def test_a_run_clamps_each_half_before_scaling() -> None:
     edges = [(f"i{j}", "*") for j in range(5)]
     txs = [["i0", "i1"], ["i0", "i1", "i2"], ["i0", "i1", "i2", "i3"], ["i2", "i3", "i4"]] * 3
-    options = {"epsilon": 1.0, "pair_items": 5, "limit2": 2, "longest": 4}
-    store = make_store(txs, edges)
+    options = {"epsilon": 1.0, "pair_items": 5, "limit2": 2, "longest": 4, "public_domain": True}
+    store = make_store(txs, edges)  # the test's own tree, fixed before the data: public
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dp_noise, "noise_source", HalvesNoise)
         run = anonymize(store, Params(algorithm="dpsets", k=1, options=options)).run

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setanon_sql.algorithms import dp_answers, dp_noise
+from setanon_sql.errors import ExitCode
 
 
 def reference_floor(noisy: list[int], scale: float, rate: float) -> int:
@@ -87,7 +88,7 @@ def test_a_catalogue_of_unused_leaves_is_not_released(tmp_path, monkeypatch) -> 
     db = tmp_path / "w.duckdb"
     r = cli("anonymize", data, "-H", tree, "-a", "dpsets", "--epsilon", 1, "--db", db,
             "--run", "dp", "--json", "-o", tmp_path / "rel.csv")  # fmt: skip
-    assert r.code == 0, r.stderr
+    assert r.code == ExitCode.VIOLATED and "seeded test run" in r.stderr  # written, not private
     assert r.json()["release_floor_l1"] > 1
     with (tmp_path / "rel.csv").open() as f:
         items = {row["item"] for row in csv.DictReader(f)}
@@ -95,9 +96,15 @@ def test_a_catalogue_of_unused_leaves_is_not_released(tmp_path, monkeypatch) -> 
     assert len(items - set(used)) <= 0.5 * len(items)
 
 
-def test_a_huge_epsilon_runs(tmp_path) -> None:
-    """The noise-free end of the scale (benchmarks/dp_diagnose.py runs epsilon 10^6)."""
-    r = cli("anonymize", EX / "fig2.csv", "-H", EX / "fig2_hierarchy.csv", "-a", "dpsets",
-            "--epsilon", 1e6, "--db", tmp_path / "w.duckdb", "--json")  # fmt: skip
+def test_a_huge_epsilon_runs_and_says_it_promises_nothing(tmp_path) -> None:
+    """The noise-free end of the scale (benchmarks/dp_diagnose.py runs epsilon 10^6): it runs,
+    with one line, even under --quiet, saying such an epsilon is no privacy; 10 has none."""
+    args = ["anonymize", EX / "fig2.csv", "-H", EX / "fig2_catalogue.csv", "-a", "dpsets"]
+    r = cli(*args, "--epsilon", 1e6, "--db", tmp_path / "w.duckdb", "--json")
     assert r.code == 0, r.stderr
     assert r.json()["release_floor_l1"] == 1
+    for epsilon in (1e9, 10.5):
+        r = cli(*args, "--epsilon", epsilon, "-q")
+        assert r.code == 0, r.stderr
+        assert [x for x in r.stderr.splitlines() if f"epsilon {epsilon:g} is above 10" in x]
+    assert "is above" not in cli(*args, "--epsilon", 10, "-q").stderr

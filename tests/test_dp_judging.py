@@ -11,7 +11,7 @@ from helpers.cli import EX, cli
 
 from setanon_sql.runs import DP_CHECKED
 
-FIG2, FIG2_H = EX / "fig2.csv", EX / "fig2_hierarchy.csv"
+FIG2, FIG2_H, CATALOGUE = EX / "fig2.csv", EX / "fig2_hierarchy.csv", EX / "fig2_catalogue.csv"
 SMALL = ["--queries", 5, "--targets", 5]
 
 
@@ -25,7 +25,7 @@ def made(tmp_path_factory) -> dict:
     """A database with a dpsets run `dp` (epsilon 1.5) and an aa run `aa` beside it, and what
     anonymize printed of each."""
     db = tmp_path_factory.mktemp("dp_judging") / "w.duckdb"
-    dp = cli("anonymize", FIG2, "-H", FIG2_H, "-a", "dpsets", "--epsilon", 1.5, "--db", db,
+    dp = cli("anonymize", FIG2, "-H", CATALOGUE, "-a", "dpsets", "--epsilon", 1.5, "--db", db,
              "--run", "dp")  # fmt: skip
     assert dp.code == 0, dp.stderr
     aa = cli("anonymize", FIG2, "-H", FIG2_H, "-a", "aa", "-k", 2, "-m", 2, "--db", db,

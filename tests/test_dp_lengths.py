@@ -118,6 +118,7 @@ def test_the_items_are_scaled_by_the_share_of_the_fitted_histogram() -> None:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(dp_noise, "noise_source", Planted)
             options = {"epsilon": 100.0, "longest": LONGEST, "limit2": 2, "limit1": 3}
+            options["public_domain"] = True  # the test's own tree, fixed before the data
             params = Params(algorithm="dpsets", k=1, options=options, keep_intermediate=True)
             result = anonymize(store, params)
         with store.in_run(result.run):
@@ -156,3 +157,27 @@ def test_small_data_is_warned_of_and_large_data_is_not() -> None:
     note = small_data_note({"made_up_share": 0.48, "epsilon": 1.0})
     assert note is not None and "48%" in note and "epsilon 1.0" in note
     assert small_data_note({}) is None  # a run of an earlier version records no share
+
+
+@pytest.mark.parametrize("share", [1.0, 16.06, 9426.07])  # 1.0: the most a run now records
+def test_the_small_data_note_never_gives_more_than_all_the_rows(share) -> None:
+    """Where the noise is expected to make up more rows than the release holds (an earlier
+    version recorded 16.06, printed "1606 %"), the note says so, with no share past 100 %."""
+    from setanon_sql.algorithms.dp_sets import small_data_note
+
+    note = small_data_note({"made_up_share": share, "epsilon": 1.0, "released_rows": 580})
+    assert note is not None and "%" not in note and "as many rows as this release holds" in note
+    empty = small_data_note({"made_up_share": share, "epsilon": 1.0, "released_rows": 0})
+    assert empty is not None and "the release is empty" in empty and "%" not in empty
+
+
+def test_a_runs_made_up_share_is_at_most_one() -> None:
+    """Thirty short transactions at epsilon 1: the long bins' noise alone is expected to make
+    up thousands of rows, more than the release holds; the run records a share of 1 at most."""
+    store = make_store(SHORT, [(f"i{j}", "*") for j in range(6)])
+    try:
+        options = {"epsilon": 1.0, "public_domain": True}  # the test's own tree: public
+        info = anonymize(store, Params(algorithm="dpsets", k=1, options=options)).info
+    finally:
+        store.close()
+    assert 0 < info["made_up_share"] <= 1

@@ -366,7 +366,7 @@ def test_a_synthetic_release_is_counted_as_it_is_with_no_bounds(tmp_path_factory
 
 def test_a_dpsets_release_is_estimated_without_a_hierarchy(tmp_path):
     rel = tmp_path / "rel.csv"
-    r = cli("anonymize", EX / "fig2.csv", "--fanout", 2, "--order", "id", "-a", "dpsets",
+    r = cli("anonymize", EX / "fig2.csv", "-H", EX / "fig2_catalogue.csv", "-a", "dpsets",
             "--epsilon", 2, "-o", rel, "-q")  # fmt: skip
     assert r.code == 0, r.stderr
     with open(rel) as f:

@@ -169,12 +169,13 @@ def test_a_synthesized_release_is_scored_on_its_own_transactions(tmp_path) -> No
 def test_a_synthesized_file_scores_as_its_stored_run(tmp_path) -> None:
     """The same dpsets release, once as a stored run, once written and read back as a file."""
     d = write(tmp_path / "d.csv", {t: "abcde"[t % 5 :] + "a" for t in range(40)})
-    db, r = tmp_path / "dp.duckdb", tmp_path / "dp.csv"
-    made = cli("anonymize", d, "--fanout", 2, "--order", "id", "-a", "dpsets", "--epsilon", 4,
+    db, r, tree = tmp_path / "dp.duckdb", tmp_path / "dp.csv", tmp_path / "catalogue.csv"
+    tree.write_text("child,parent\n" + "".join(f"{x},ALL\n" for x in "abcdefg"))  # public
+    made = cli("anonymize", d, "-H", tree, "-a", "dpsets", "--epsilon", 4,
                "--db", db, "--run", "p", "-o", r, "-q")  # fmt: skip
     assert made.code == 0, made.stderr
     stored = cli("evaluate", "--db", db, "--run", "p", "--sanity", 0.1, "--json").json()
-    read = cli("evaluate", d, "--fanout", 2, "--order", "id", "-r", r, "--synthesized",
+    read = cli("evaluate", d, "-H", tree, "-r", r, "--synthesized",
                "--sanity", 0.1, "--json").json()  # fmt: skip
     for key in ("itemset_queries", "frequent_queries"):
         assert read[key] == stored[key]

@@ -23,6 +23,8 @@ from ..errors import ParamsError
 TEST_SEED_ENV = "SETANON_DP_TEST_SEED"
 """The test mode's environment variable: its value seeds the noise, which voids the promise."""
 MECHANISM = "discrete Laplace (OpenDP make_laplace over integer counts, L1 sensitivity)"
+SEEDED_MECHANISM = "discrete Laplace, SEEDED TEST MODE (no privacy promise)"
+"""What the budget record says of the test mode's noise: `verify` fails a run that used it."""
 
 
 class Noise(Protocol):
@@ -72,7 +74,7 @@ class SeededNoise:
     seeded generator. Reproducible, hence no promise at all; never chosen without the env var."""
 
     seed: int
-    mechanism: str = "discrete Laplace, SEEDED TEST MODE (no privacy promise)"
+    mechanism: str = SEEDED_MECHANISM
 
     def __post_init__(self) -> None:
         import numpy as np

@@ -46,15 +46,12 @@ and tids. By sequential composition the run spends the sum of the steps' epsilon
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass
-from math import comb
 from typing import Any
 
 from ..catalog import Algorithm, Option, ReleaseKind, Settings
 from ..engine.contract import Workspace
-from ..errors import InputError, ParamsError
+from ..errors import InputError
 from ..progress import Progress
 from . import dp_noise
 from .dp_answers import (
@@ -68,9 +65,8 @@ from .dp_answers import (
     release_floor,
     top,
 )
+from .dp_plan import DEFAULT_SPLIT, Level, check_run, plan
 
-STEPS = ("lengths", "items", "pair lengths", "pairs")
-"""The noisy measurements in order; the budget's split gives each its share."""
 PAIRS_ONLY = "with max_size 2 (the pairs measured)"
 """When the pair options act: with max_size 1 they are refused, never ignored."""
 
@@ -78,69 +74,6 @@ PAIRS_ONLY = "with max_size 2 (the pairs measured)"
 def measures_pairs(options: Mapping[str, Any]) -> bool:
     """The pair options act only when the pairs are measured: with max_size 1 they are refused."""
     return int(options["max_size"]) >= 2
-
-
-@dataclass(frozen=True)
-class Level:
-    """One noisy measurement: `what` it counts, its L1 sensitivity (what one transaction more or
-    less changes the vector of counts by at most), and its share of the budget."""
-
-    what: str
-    sensitivity: int
-    epsilon: float
-
-    @property
-    def scale(self) -> float:
-        return self.sensitivity / self.epsilon
-
-
-def plan(options: dict[str, Any]) -> list[Level]:
-    """The measurements with their sensitivities and budgets, from the options alone (never
-    from the data): with max_size 1, the lengths and the items only."""
-    epsilon = float(options["epsilon"])
-    sizes = int(options["max_size"])
-    if sizes > 2:
-        raise ParamsError(f"option max_size of dpsets must be 1..2, got {sizes}")
-    try:
-        shares = [float(s) for s in str(options["split"]).split(",")]
-    except ValueError:
-        shares = []
-    used = 2 if sizes == 1 else 4
-    if len(shares) < used or any(not math.isfinite(s) or s <= 0 for s in shares):
-        raise ParamsError(
-            "option split of dpsets needs positive shares for the lengths, the items, the pair "
-            f"lengths and the pairs (the first {used} are used), got {options['split']!r}"
-        )
-    if sizes > 1 and int(options["longest"]) < int(options["limit2"]):
-        raise ParamsError("option longest of dpsets must be at least limit2")
-    shares = shares[:used]
-    total = sum(shares)
-    sensitivity = [1, int(options["limit1"]), 1, comb(int(options["limit2"]), 2)]
-    return [
-        Level(STEPS[i], sensitivity[i], epsilon * share / total) for i, share in enumerate(shares)
-    ]
-
-
-def check_run(store: Workspace, options: dict[str, Any]) -> None:
-    """Refuse what voids the promise or cannot be released, before any work (and before a
-    run is recorded): a seed, a support-ordered tree, a budget's split that does not fit."""
-    plan(options)
-    if not 0 < float(options["made_up"]) <= 1:
-        raise ParamsError(
-            f"option made_up of dpsets is a share, 0 < made_up <= 1, got {options['made_up']!r}"
-        )
-    if int(options["seed"]) >= 0:
-        raise ParamsError(
-            "dpsets takes no seed: a fixed seed lets anyone who knows it remove the noise, "
-            f"which voids the differential-privacy promise (the test mode {dp_noise.TEST_SEED_ENV}"
-            " is for tests only)"
-        )
-    tree = getattr(store, "hierarchy", None)  # the DuckDB store's registered hierarchy
-    if tree is not None and "by support" in str(tree.source):
-        raise ParamsError(
-            "dpsets refuses a support-ordered hierarchy: its shape depends on the items' "
-            "supports, which leaks the data; build it with --order id or give a file"
-        )
 
 
 def budget_row(level: Level, noise: dp_noise.Noise) -> dict[str, Any]:
@@ -347,7 +280,8 @@ def run(store: Workspace, params: Settings, progress: Progress) -> dict[str, Any
         "candidates_l2": pairs["candidates"],
         "modeled_sessions": drawn,
         "released_rows": rows,
-        "made_up_share": round(made_up / max(1, rows), 3),
+        "made_up_share": round(min(1.0, made_up / rows if rows else made_up), 3),
+        "seeded_test": isinstance(noise, dp_noise.SeededNoise),
     }
 
 
@@ -358,15 +292,49 @@ epsilon 1 (share about 0.3) frequent pairs scored 1.49, worse than an empty rele
 
 def small_data_note(info: Mapping[str, Any]) -> str | None:
     """A warning when the long bins' noise alone is expected to make up a large share of the
-    release's rows (`made_up_share`, from the run's parameters and its release size)."""
+    release's rows (`made_up_share`, from the run's parameters and its release size, at most 1:
+    the expected made-up rows may outnumber those released)."""
     share = info.get("made_up_share")
+    small = f"the data is small for epsilon {info.get('epsilon')}"
+    if info.get("released_rows") == 0:
+        return f'the release is empty: {small} (README, "Not for small data")'
     if not isinstance(share, (int, float)) or share < SMALL_DATA:
         return None
+    much = "as many rows as this release holds, or more" if share >= 1 else (
+        f"about {share:.0%} of this release's rows"
+    )  # fmt: skip
     return (
-        f"the length histogram's noise alone is expected to make up about {share:.0%} of this "
-        "release's rows (sessions of up to hundreds of items): the data is small for epsilon "
-        f"{info.get('epsilon')}, and its pairs and triples will be overstated (README, "
+        f"the length histogram's noise alone is expected to make up {much} (sessions of up to "
+        f"hundreds of items): {small}, and its pairs and triples will be overstated (README, "
         '"Not for small data"); a larger epsilon or more transactions help'
+    )
+
+
+LARGE_EPSILON = 10.0
+"""From here `epsilon_note` warns: e^10 is about 22,000, a bound on the odds no reader would
+call private; larger values are for diagnostics (noise-free runs), not releases."""
+
+
+def epsilon_note(info: Mapping[str, Any]) -> str | None:
+    """A warning when the run's epsilon is too large to promise anything worth the name."""
+    epsilon = info.get("epsilon")
+    if not isinstance(epsilon, (int, float)) or epsilon <= LARGE_EPSILON:
+        return None
+    return (
+        f"epsilon {epsilon:g} is above {LARGE_EPSILON:g}: one transaction may change the odds of "
+        f"a release e^{epsilon:g} times, which promises no privacy worth the name (a diagnostic "
+        "setting, not a release)"
+    )
+
+
+def seeded_note(info: Mapping[str, Any]) -> str | None:
+    """The line a seeded test run prints, even under --quiet: its release is not private."""
+    if not info.get("seeded_test"):
+        return None
+    return (
+        f"a seeded test run ({dp_noise.TEST_SEED_ENV} is set): anyone who knows the seed can "
+        "remove the noise, so this release is NOT differentially private and must not be "
+        "published"
     )
 
 
@@ -395,17 +363,25 @@ ALGORITHM = Algorithm(
         Option(
             "epsilon",
             float,
-            1.0,
-            "the privacy budget the whole run spends (smaller: more noise, more privacy)",
+            None,
+            "the privacy budget the whole run spends (smaller: more noise, more "
+            f"privacy; above {LARGE_EPSILON:g}, a warning)",
             minimum=0.001,
+        ),
+        Option(
+            "public_domain",
+            bool,
+            False,
+            "the tree's leaves are public knowledge though every one occurs in the data (a tree "
+            "whose leaves are exactly the data's items is refused otherwise: it leaks them)",
         ),
         Option("max_size", int, 2, "largest itemset measured (1: items only, 2: pairs)", minimum=1),
         Option(
             "split",
             str,
-            "0.05,0.3,0.03,0.62",
+            DEFAULT_SPLIT,
             "the budget's shares for the length histogram, the item counts, the kept items' "
-            "length histogram and the pair counts (normalized over those used)",
+            "length histogram and the pair counts (normalized); with max_size 1, the first two",
         ),
         Option(
             "made_up",

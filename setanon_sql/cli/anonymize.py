@@ -11,7 +11,7 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
-from .dp import Epsilon, dp_notes, dp_options
+from .dp import Epsilon, dp_catalogue, dp_exit, dp_notes, dp_options
 from .output import emit, warn
 from .stores import inputs, open_data
 
@@ -105,6 +105,7 @@ def anonymize_cmd(
 
     src = o.SourceOpts(source, format, table, tid_col, item_col, dataset, encoding)
     hier = o.HierOpts(hierarchy, hierarchy_format, fanout, code_prefix, order, hierarchy_encoding)
+    hier = dp_catalogue(algorithm, hier)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     o.refuse_unless(
         engine in ("duckdb", "spark"), f"--engine must be duckdb or spark, not {engine!r}"
@@ -168,6 +169,7 @@ def anonymize_cmd(
     if output_table is not None:
         summary["output_table"] = output_table
     emit(summary, as_json, verdict_title(params.algorithm), quiet=quiet)
+    dp_exit(result)
 
 
 def verdict_title(algorithm: str) -> str:

@@ -9,7 +9,7 @@ import typer
 
 from . import options as o
 from .app import app
-from .output import emit, rows
+from .output import emit, rows, warn
 from .stores import open_data, open_db, run_only
 
 if TYPE_CHECKING:
@@ -113,6 +113,10 @@ def verify_cmd(
             else:
                 shown = {n: violations(store, n, limit) for n in names}
     data = report.as_dict()
+    if getattr(report, "seeded", False):  # said even under --quiet: the release is not private
+        from ..measure.verify_dp import SEEDED
+
+        warn([SEEDED])
     if as_json:
         typer.echo(json.dumps(data | {"examples": shown}, default=str))
     elif not quiet:

@@ -332,6 +332,7 @@ class HierOpts:
     code_prefix: bool = False
     order: str | None = None
     hierarchy_encoding: str | None = None
+    catalogue: bool = False  # the data's items the file lacks are dropped, unnamed (dpsets)
 
     def spec(self) -> HierarchySpec | None:
         from ..store.hierarchy_spec import HierarchySpec
@@ -354,6 +355,7 @@ class HierOpts:
             code_prefix=self.code_prefix,
             order=self.order,
             encoding=self.hierarchy_encoding,
+            catalogue=self.catalogue,
         )
         spec.check()
         return spec

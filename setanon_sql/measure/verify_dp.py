@@ -13,11 +13,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..algorithms.dp_noise import SEEDED_MECHANISM, TEST_SEED_ENV
 from ..engine.contract import Workspace
 
 CANNOT = (
     "no check of a release can prove differential privacy: the promise is the mechanism's; "
     "checked here: the budget record sums to at most epsilon and the release holds original items"
+)
+SEEDED = (
+    f"a seeded test run ({TEST_SEED_ENV}): its noise can be recomputed from the seed, so its "
+    "release is not differentially private"
 )
 TOLERANCE = 1e-9
 """Relative slack for the floating-point sum of the steps' epsilons."""
@@ -33,10 +38,11 @@ class DPReport:
     steps: int
     problems: tuple[str, ...]
     model: str = "dp"
+    seeded: bool = False  # the test mode's noise: a run that promises nothing (SEEDED)
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.seeded
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -46,7 +52,8 @@ class DPReport:
             "epsilon": self.epsilon,
             "epsilon_spent": self.spent,
             "measurements": self.steps,
-            "problems": list(self.problems),
+            "problems": [*self.problems, *([SEEDED] if self.seeded else [])],
+            "seeded_test": self.seeded,
             "note": CANNOT,
         }
 
@@ -85,12 +92,13 @@ def verify(store: Workspace, *, epsilon: float, schema: str | None = None) -> DP
     problems = []
     if not has_budget(store, schema):
         problems.append("the run has no budget record (dp_budget)")
-        row = {"steps": 0, "spent": 0.0}
+        row = {"steps": 0, "spent": 0.0, "seeded": 0}
     else:
-        row = store.run("dp_verify_budget").one()
+        row = store.run("dp_verify_budget", {"seeded": SEEDED_MECHANISM}).one()
         problems += budget_problems(row, epsilon)
     bad = int(store.run("dp_verify_release").one()["problems"])
     if bad:
         problems.append(f"{bad} released row(s) are not an original item of a transaction")
     where = schema or store.current_schema()
-    return DPReport(where, epsilon, float(row["spent"]), int(row["steps"]), tuple(problems))
+    spent, steps = float(row["spent"]), int(row["steps"])
+    return DPReport(where, epsilon, spent, steps, tuple(problems), seeded=bool(row["seeded"]))

@@ -253,8 +253,9 @@ def fingerprint_of(parts: dict[str, Any]) -> str:
 
 
 def hierarchy_fingerprint(h: Hierarchy) -> str:
-    """Of the tree's (child, parent) edges, whatever order they were given in."""
-    digest = hashlib.sha256()
+    """Of the tree's (child, parent) edges, whatever order they were given in; a catalogue's
+    apart (its encoding drops the items it lacks, which another use of the tree must not)."""
+    digest = hashlib.sha256(b"catalogue\n" if h.catalogue else b"")
     for child, parent in sorted(h.edges()):
         digest.update(f"{len(child)}:{child}{len(parent)}:{parent}\n".encode())
     return digest.hexdigest()[:24]
@@ -267,16 +268,22 @@ def item_labels(ex: Executor, dataset: Dataset) -> list[str]:
 
 
 def check_covers(h: Hierarchy, items: list[str]) -> None:
-    """Every item of the data must be a leaf of the hierarchy."""
+    """Every item of the data must be a leaf of the hierarchy (of a catalogue, those it holds:
+    the others are dropped, unnamed)."""
     ids = h.id_of()
-    missing = [x for x in items if x not in ids]
+    missing = [] if h.catalogue else [x for x in items if x not in ids]
     if missing:
         shown = ", ".join(repr(x) for x in missing[:10])
         hint = _whitespace_hint(missing, ids)
         raise HierarchyError(
             f"{len(missing)} item(s) of the data are missing from the hierarchy: {shown}{hint}"
         )
-    internal = [x for x in items if not h.is_leaf(ids[x])]
+    internal = [x for x in items if x in ids and not h.is_leaf(ids[x])]
+    if internal and h.catalogue:
+        raise HierarchyError(
+            "items of the data are internal nodes of the catalogue (not named: which items the "
+            "data holds is what a differentially private run keeps to itself)"
+        )
     if internal:
         shown = ", ".join(repr(x) for x in internal[:10])
         raise HierarchyError(f"items of the data are internal nodes of the hierarchy: {shown}")

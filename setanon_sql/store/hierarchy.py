@@ -52,6 +52,9 @@ class Hierarchy:
     last: tuple[int, ...]
     leaf_count: tuple[int, ...]
     warnings: tuple[str, ...] = field(default=())
+    catalogue: bool = False
+    """A public list of the items (dpsets): the data's items it lacks are dropped when the
+    transactions are encoded over it, never named (which ones are there leaks the data)."""
 
     @property
     def size(self) -> int:

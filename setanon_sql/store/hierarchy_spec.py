@@ -3,12 +3,17 @@ the data's items, or code prefixes. Checked before any work; built against the d
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import ParamsError
 from . import hierarchy, textfile
+
+CATALOGUE = " (catalogue)"
+"""How the registry marks a tree the transactions were encoded over as a catalogue: the items
+it lacks were dropped, so only a differentially private run may use it."""
 
 
 class ItemSource(Protocol):
@@ -32,6 +37,7 @@ class HierarchySpec:
     code_prefix: bool = False
     order: str | None = None  # the --fanout builder's leaf order; None: hierarchy.DEFAULT_ORDER
     encoding: str | None = None  # of the file; None: UTF-8
+    catalogue: bool = False  # a public item list: the data's items it lacks are dropped (dpsets)
 
     @property
     def leaf_order(self) -> str:
@@ -48,23 +54,43 @@ class HierarchySpec:
             raise ParamsError("--order applies to the --fanout builder")
         if self.encoding is not None and self.path is None:
             raise ParamsError("--hierarchy-encoding applies to a --hierarchy file")
+        if self.catalogue and self.path is None and self.edges is None:
+            raise ParamsError(
+                "a catalogue is a --hierarchy file or edges, never built from the data"
+            )
 
     def build(self, store: ItemSource) -> hierarchy.Hierarchy:
         """The tree: read from its file or edges, or built over the items of the store's
         dataset (the fan-out builder runs in SQL there)."""
         self.check()
         if self.edges is not None:
-            return hierarchy.from_edges(self.edges)
+            return self._as_given(hierarchy.from_edges(self.edges))
         if self.path is not None:
-            return hierarchy.read(self.path, self.format, self.encoding)
+            return self._as_given(hierarchy.read(self.path, self.format, self.encoding))
         if self.fanout is not None:
             return store.build_fanout(self.fanout, by_support=self.leaf_order == "support")
         return hierarchy.build_code_prefix(store.item_labels())
 
+    def _as_given(self, tree: hierarchy.Hierarchy) -> hierarchy.Hierarchy:
+        """A given tree, marked a catalogue when asked (its encoding drops the items it lacks)."""
+        return dataclasses.replace(tree, catalogue=True) if self.catalogue else tree
+
     def describe(self) -> str:
         """How the tree was made, for the registry."""
-        if self.path is not None:
-            return str(textfile.shown(Path(self.path)))
+        if self.path is not None or self.edges is not None:
+            given = "edges" if self.path is None else str(textfile.shown(Path(self.path)))
+            return given + (CATALOGUE if self.catalogue else "")
         if self.fanout is not None:
             return f"fanout {self.fanout}" + (" by support" if self.leaf_order == "support" else "")
-        return "code-prefix" if self.code_prefix else "edges"
+        return "code-prefix"
+
+
+def refuse_catalogue(tree: Any, algorithm: str) -> None:
+    """Refuse a tree (a registered `HierarchyRef`, or None) that a dpsets run encoded the
+    transactions over as a catalogue, the items it lacks dropped: another algorithm's release
+    would silently lack them."""
+    if tree is not None and str(tree.source).endswith(CATALOGUE):
+        raise ParamsError(
+            f"the dataset's hierarchy {tree.source} is a differentially private run's catalogue, "
+            f"which drops the items it lacks: give -a {algorithm} its own tree with -H"
+        )
