@@ -31,6 +31,10 @@ from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
 
 LIST_TYPE_SUFFIX = "[]"
+DEFAULT_SEP = ";"
+"""What joins the items of a text set column unless told, and a LIST column's in a CSV file."""
+MARK = "\x1f"
+"""A separator of several characters is read as this one character (the unit separator)."""
 
 
 @dataclass(frozen=True)
@@ -42,13 +46,25 @@ class SetColumn:
     sep: str
 
 
-def set_column(name: str, kind: str, sep: str, qi: Sequence[str], source: str) -> SetColumn:
-    """Refuse a set column that is a QI, of nested type, or neither text nor a list."""
+def set_column(name: str, kind: str, sep: str | None, qi: Sequence[str], source: str) -> SetColumn:
+    """Refuse a set column that is a QI, of nested type, or neither text nor a list, and a
+    separator (`sep`, None: `;`) that cannot apply: given for a list, empty, or holding the
+    quote that protects an item holding it."""
     if name in qi:
         raise ParamsError(f"column {name!r} cannot be both the set column and a quasi-identifier")
+    is_list = kind.endswith(LIST_TYPE_SUFFIX)
+    if is_list and sep is not None:
+        raise ParamsError(
+            f"--items-sep splits a text set column; {name!r} is a list, its items already apart"
+        )
+    sep = DEFAULT_SEP if sep is None else sep
     if not sep:
         raise ParamsError("--items-sep must be a non-empty string")
-    is_list = kind.endswith(LIST_TYPE_SUFFIX)
+    if '"' in sep or MARK in sep:
+        raise ParamsError(
+            "--items-sep cannot hold a double quote (it quotes an item holding the separator)"
+            " or the control character U+001F"
+        )
     inner = kind[: -len(LIST_TYPE_SUFFIX)] if is_list else kind
     if any(t in inner.upper() for t in ("[", "STRUCT", "MAP", "UNION")):
         raise InputError(
@@ -98,11 +114,8 @@ def load_sets(
         )
     if column.is_list:
         store.run("rt_labels_from_list")
-    elif len(column.sep) == 1:
-        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
-        store.run("rt_labels_from_quoted_text", quoting)
     else:
-        store.run("rt_labels_from_text", {"sep": column.sep})
+        store.run("rt_labels_from_quoted_text", quoting(column.sep))
     tree = spec.build(_Items(store))
     store.put_arrow("rt_node", node_table(tree))
     found = store.run("rt_label_problems").one()
@@ -123,6 +136,19 @@ def load_sets(
         )
     store.run("rt_make_tx")
     return tree
+
+
+def quoting(sep: str) -> dict[str, str]:
+    """The parameters of the quoted text readers: the separator, the one character it is read
+    as (itself when it is one: a pattern cannot say "up to a string" without look-ahead, which
+    RE2 has not), and the pattern of one item.
+
+    Example:
+        >>> quoting("::")["mark"] == MARK
+        True
+    """
+    mark = sep if len(sep) == 1 else MARK
+    return {"sep": sep, "mark": mark, "pattern": quoted_items(mark)}
 
 
 def quoted_items(sep: str) -> str:
