@@ -156,3 +156,18 @@ def test_an_existing_file_is_replaced_only_with_replace(stored, tmp_path):
 def test_replace_with_nothing_to_replace_is_refused(stored):
     r = cli("compare", "ra", "--db", stored, "--replace")
     assert r.code == ExitCode.USAGE and "--report" in r.stderr, r.stderr
+
+
+def test_a_spark_release_folder_is_replaced_only_with_replace(tmp_path):
+    from setanon_sql.errors import ParamsError
+    from setanon_sql.store.publish import RunOutputs
+    from setanon_sql.store.spark_release import check_outputs
+
+    out = tmp_path / "rel.parquet"  # a folder Spark wrote
+    out.mkdir()
+    (out / "part-0.parquet").write_bytes(b"PAR1")
+    (out / "_SUCCESS").touch()
+    with pytest.raises(ParamsError, match="exists \\(use --replace\\)"):
+        check_outputs(RunOutputs(path=out), [], replace=False)
+    check_outputs(RunOutputs(path=out), [], replace=True)
+    assert sorted(p.name for p in out.iterdir()) == ["_SUCCESS", "part-0.parquet"]
