@@ -166,6 +166,42 @@ SELECT source FROM setanon.datasets
 UNION
 SELECT source FROM setanon.hierarchies;
 
+-- name: registry_files_exists
+-- Whether the registry has its table of files read (`found` 0 or 1; a database made before
+-- it has not).
+SELECT count(*) AS found
+FROM information_schema.tables
+WHERE table_catalog = $catalog AND table_schema = 'setanon' AND table_name = 'files';
+
+-- name: registry_create_files
+-- The files read that `datasets` and `hierarchies` do not name: every file a dataset found by
+-- its content was loaded from, a hierarchy's found by its edges, a table run's taxonomies and
+-- hierarchy; owner is dataset | hierarchy | run.
+CREATE TABLE IF NOT EXISTS setanon.files (
+    path VARCHAR,
+    owner VARCHAR,
+    owner_id INTEGER,
+    created TIMESTAMP
+);
+
+-- name: registry_record_file
+-- Record that `owner` read the file $path, once.
+INSERT INTO setanon.files
+SELECT $path, $owner, $owner_id, current_timestamp
+WHERE NOT EXISTS (
+    SELECT 1 FROM setanon.files WHERE path = $path AND owner = $owner AND owner_id = $owner_id
+);
+
+-- name: registry_file_sources
+-- The files `files` records: a dataset's and a hierarchy's, and a run's while it is the
+-- complete run of its name.
+SELECT f.path AS source
+FROM setanon.files AS f
+WHERE f.owner <> 'run'
+   OR EXISTS (
+       SELECT 1 FROM setanon.runs AS r WHERE r.run_id = f.owner_id AND r.status = 'complete'
+   );
+
 -- name: registry_add_dataset
 -- Record a new dataset.
 INSERT INTO setanon.datasets VALUES (

@@ -10,13 +10,6 @@
 SELECT count(*) FILTER (WHERE items IS NULL OR len(items) = 0) AS empty_sets
 FROM rt_set;
 
--- name: rt_labels_from_text
--- The items of a text set column, split at $sep, each item once per record.
-CREATE OR REPLACE TABLE rt_labels AS
-SELECT DISTINCT rid, label
-FROM (SELECT rid, unnest(string_split(items, $sep)) AS label FROM rt_set)
-ORDER BY rid, label;
-
 -- name: rt_labels_from_list
 -- The items of a LIST set column as text, each item once per record.
 CREATE OR REPLACE TABLE rt_labels AS
@@ -96,14 +89,6 @@ FROM rt_tx AS t
 JOIN cluster AS c ON c.rid = t.rid
 JOIN rt_cut AS u ON u.cluster = c.cluster AND u.item = t.item
 JOIN rt_node AS n ON n.id = u.node;
-
--- name: rt_release_set_text
--- The released set column of `rt_release_column(rid, items)`, text split at $sep, read back as
--- items, each once per record: what the verifier checks.
-CREATE OR REPLACE TABLE rt_released_labels AS
-SELECT DISTINCT rid, label
-FROM (SELECT rid, unnest(string_split(items, $sep)) AS label FROM rt_release_column)
-ORDER BY rid, label;
 
 -- name: rt_release_set_list
 -- The released set column of `rt_release_column(rid, items)`, a list, read back as items.

@@ -50,7 +50,7 @@ def test_spark_outputs_are_refused_before_any_work(tmp_path, monkeypatch, asked,
     monkeypatch.chdir(tmp_path)
     write_parquet(tmp_path / "in.parquet", TABLE2_TX)
     with pytest.raises(ParamsError, match=message):
-        check_outputs(asked, [tmp_path / "in.parquet"])
+        check_outputs(asked, [tmp_path / "in.parquet"], replace=True)
 
 
 def test_an_input_spark_wrote_is_never_a_release(tmp_path):
@@ -60,7 +60,7 @@ def test_an_input_spark_wrote_is_never_a_release(tmp_path):
     write_parquet(source / "part-0.parquet", TABLE2_TX)
     (source / "_SUCCESS").touch()
     with pytest.raises(ParamsError, match="names or holds an input"):
-        check_outputs(RunOutputs(path=source), [source])
+        check_outputs(RunOutputs(path=source), [source], replace=True)
     assert sorted(p.name for p in source.iterdir()) == ["_SUCCESS", "part-0.parquet"]
 
 
@@ -68,7 +68,7 @@ def test_a_folder_spark_did_not_write_is_refused(tmp_path):
     (tmp_path / "rel.parquet").mkdir()
     (tmp_path / "rel.parquet" / "notes.txt").write_text("mine")
     with pytest.raises(ParamsError, match="is not a Parquet folder Spark wrote"):
-        check_outputs(RunOutputs(path=tmp_path / "rel.parquet"), [])
+        check_outputs(RunOutputs(path=tmp_path / "rel.parquet"), [], replace=True)
     assert (tmp_path / "rel.parquet" / "notes.txt").read_text() == "mine"
 
 

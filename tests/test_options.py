@@ -251,6 +251,7 @@ RULES: dict[str, dict[str, tuple]] = {
         "--tail": refused("--tail", "nan"),
         "--max-length": acts("the longest transaction"),
         "--fanout": acts("the patterns' subtrees"),
+        "--replace": acts("replaces an existing file"),
         "--json": acts("prints JSON"),
     },
     "verify": {
@@ -302,12 +303,14 @@ RULES: dict[str, dict[str, tuple]] = {
         "--sanity": acts("bounds the ARE's denominator (are_sanity)"),
         "--run": refused("--run", "t"),  # a table run has no such page
         "--output": refused("-o", "/nonexistent/r.html"),
+        "--replace": acts("replaces an existing page"),
         "--json": acts("prints JSON"),
     },  # fmt: skip
     "compare": {
         **DB,
         **WORKLOAD,
         "--report": refused("--report", "/nonexistent/c.html"),
+        "--replace": refused("--replace"),  # without --report
         "--sanity": refused("--sanity", "nan"),
         "--json": acts("prints JSON"),
     },  # fmt: skip
@@ -422,10 +425,12 @@ RULES: dict[str, dict[str, tuple]] = {
     "reconstruct": {
         **DB,
         "--output": refused("-o", "/nonexistent/x.csv"),
+        "--replace": acts("replaces an existing file"),
         "--json": acts("prints JSON"),
     },
     "hierarchy build": {
         "--output": acts("the file written"),
+        "--replace": acts("replaces an existing file"),
         "--format": acts("reads the INPUT as this format"),
         "--table": refused("--table", "x"),
         "--tid-col": acts("names the tid column"),

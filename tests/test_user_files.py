@@ -409,7 +409,7 @@ def test_written_files_honour_the_umask_and_a_replaced_file_keeps_its_mode(store
         assert cli("report", "--run", "ra", "--db", db, "-o", page).code == 0
         assert page.stat().st_mode & 0o777 == 0o644
         os.chmod(page, 0o664)
-        assert cli("report", "--run", "ra", "--db", db, "-o", page).code == 0
+        assert cli("report", "--run", "ra", "--db", db, "-o", page, "--replace").code == 0
         assert page.stat().st_mode & 0o777 == 0o664
         args = ("anonymize", "--db", db, "-k", 2, "-m", 2, "-q", "--sql-log", log)
         assert cli(*args).code == 0

@@ -121,11 +121,10 @@ def anonymize_cmd(
     o.refuse_unless(
         output_table is None or bool(output_table.strip()), "--output-table needs a table name"
     )
-    folder_out = output is not None and _disassociates(algorithm)  # a release folder (#28)
     o.refuse_unless(
-        not replace or run is not None or output_table is not None or folder_out,
-        "--replace replaces the run named by --run, the --output-table or a disassociated "
-        "release folder (-o DIR); give one",
+        not replace or (run, output_table, output, sql_log) != (None, None, None, None),
+        "--replace replaces the run named by --run, the --output-table, or the file or "
+        "folder of -o or --sql-log; give one",
     )
     if engine == "spark":  # before Params, whose complaints are about other algorithms
         from ..algorithms import get, on_engine
@@ -179,15 +178,6 @@ def verdict_title(algorithm: str) -> str:
     from ..runs import DP_CHECKED
 
     return f"release: {DP_CHECKED}" if get(algorithm).model == "dp" else "release (verified)"
-
-
-def _disassociates(algorithm: str) -> bool:
-    """Whether `algorithm` names disassociation (an unknown name is refused later, by Params)."""
-    from ..algorithms import ALGORITHMS
-    from ..store.publish import writes_folder
-
-    found = ALGORITHMS.get(algorithm.lower())
-    return found is not None and writes_folder(found.kind)
 
 
 def refuse_release_options(
@@ -296,7 +286,7 @@ def anonymize_spark(
         params, get(params.algorithm), path=output, per_transaction=per_transaction,
         sql_log=sql_log,
     )  # fmt: skip
-    check_outputs(outputs, read)  # before a JVM starts
+    check_outputs(outputs, read, replace=params.replace)  # before a JVM starts
     source = SparkSource(
         path=src.source if src.table is None else None,
         table=src.table,

@@ -227,6 +227,7 @@ def synth_cmd(
     fanout: Annotated[
         int, typer.Option("--fanout", help="Fan-out the in-subtree patterns follow.", min=2)
     ] = 5,
+    replace: o.ReplaceOutput = False,
     as_json: o.Json = False,
 ) -> None:
     """Write seeded synthetic baskets (Zipf-like popularity, correlated patterns) as Parquet,
@@ -234,10 +235,10 @@ def synth_cmd(
     from ..measure.synthetic import SynthSpec, write_baskets
     from ..store import outputs
 
-    output = outputs.check_file(output, [], formats=("parquet",))[0]
     spec = SynthSpec(
         transactions=transactions, items=items, seed=seed, patterns=patterns,
         pattern_share=pattern_share, min_length=min_length, tail=tail,
         max_length=max_length, fanout=fanout,
     )  # fmt: skip
+    output = outputs.check_file(output, [], replace=replace, formats=("parquet",))[0]
     emit(write_baskets(output, spec), as_json, f"baskets written to {output}")

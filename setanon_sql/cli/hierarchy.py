@@ -34,6 +34,7 @@ def hierarchy_build(
         str | None,
         typer.Option("--order", help="Leaf order for --fanout: support (default) or id."),
     ] = None,
+    replace: o.ReplaceOutput = False,
     as_json: o.Json = False,
 ) -> None:
     """Build a balanced fan-out (leaves by id or by support) or a code-prefix hierarchy over the
@@ -47,7 +48,7 @@ def hierarchy_build(
         raise ParamsError("give exactly one of --fanout F or --code-prefix")
     spec = HierarchySpec(fanout=fanout, code_prefix=code_prefix, order=order)
     spec.check()
-    output = outputs.check_file(output, [source], formats=("csv",))[0]
+    output = outputs.check_file(output, [source], replace=replace, formats=("csv",))[0]
     src = o.SourceOpts(source, format, table, tid_col, item_col, encoding=encoding)
     with open_data(src, o.HierOpts(), o.DbOpts()) as store:
         h = spec.build(store)

@@ -229,6 +229,7 @@ def report_cmd(
     exact: o.Exact = False,
     sample: o.Sample = None,
     sanity: o.Sanity = None,
+    replace: o.ReplaceOutput = False,
     as_json: o.Json = False,
 ) -> None:
     """One self-contained HTML page on a stored run: verdict, loss, generalization, query error,
@@ -239,10 +240,10 @@ def report_cmd(
     from ..relational.rt_report import rt_report
     from ..store import outputs
 
-    page(output, [db, *registered(db)])
+    page(output, [db, *registered(db)], replace=replace)
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, exact, sample, sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
-        target = page(output, [db], store)
+        target = page(output, [db], store, replace=replace)
         if _is_rt(store, run, "report"):
             text = render_rt_html(rt_report(store, run, **_rt_workload(run, wl)))
         else:
@@ -267,6 +268,7 @@ def compare_cmd(
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
+    replace: o.ReplaceOutput = False,
     as_json: o.Json = False,
 ) -> None:
     """Evaluate stored runs on one seeded workload and print them side by side (a table with a
@@ -274,11 +276,12 @@ def compare_cmd(
     from ..measure.compare import compare
     from ..relational.rt_report import compare_row, rt_report
 
+    o.refuse_unless(not replace or report is not None, "--replace replaces the --report page")
     if report is not None:
-        page(report, [db, *registered(db)])
+        page(report, [db, *registered(db)], replace=replace)
     wl = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads), read_only=False) as store:
-        target = page(report, [db], store) if report is not None else None
+        target = page(report, [db], store, replace=replace) if report is not None else None
         found = [
             compare_row(rt_report(store, r, **_rt_workload(r, wl)))
             if _is_rt(store, r, "compare")
@@ -296,14 +299,14 @@ SHOWN = [
 ]  # fmt: skip
 
 
-def page(path: Path, read: list[Path | None], store: Any = None) -> Path:
-    """An HTML page to write, checked before the work: `.html`, and no input of the command
-    (with `store`, none its registry names either)."""
+def page(path: Path, read: list[Path | None], store: Any = None, *, replace: bool) -> Path:
+    """An HTML page to write, checked before the work: `.html`, no input of the command
+    (with `store`, none its registry names either), and new unless `replace`."""
     from ..store import outputs
     from ..store.publish import inputs_of
 
     every = read if store is None else inputs_of(store, read)
-    return outputs.check_file(path, every, formats=("html",))[0]
+    return outputs.check_file(path, every, replace=replace, formats=("html",))[0]
 
 
 def _comparison(found: list[dict[str, Any]], as_json: bool, report: Path | None) -> None:
@@ -355,7 +358,9 @@ def sweep_cmd(
         str | None,
         typer.Option("--order", help="With --fanout: leaf orders, e.g. id,support (support)."),
     ] = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace earlier sweep runs.")] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace earlier sweep runs and the --report page.")
+    ] = False,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
@@ -380,11 +385,11 @@ def sweep_cmd(
     specs = _hierarchies(hierarchy, fanout, order, needed=needed)
     read = inputs(src, o.HierOpts(), dbo) + [spec.path for _, spec in specs if spec is not None]
     if report is not None:
-        page(report, read)
+        page(report, read, replace=replace)
     workload = o.WorkloadOpts(queries, targets, sizes, minsup, seed, sanity=sanity).workload()
     found: list[dict[str, Any]] = []
     with open_data(src, o.HierOpts(), dbo) as store:
-        target = page(report, read, store) if report is not None else None
+        target = page(report, read, store, replace=replace) if report is not None else None
         for tag, spec in specs:
             if spec is not None:
                 store.use_hierarchy(spec.build(store), spec.describe())

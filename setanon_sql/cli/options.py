@@ -244,8 +244,9 @@ TableEncoding = Annotated[
 ]
 TableRun = Annotated[str | None, typer.Option("--run", help="Name of the run's schema.")]
 TableReplace = Annotated[
-    bool, typer.Option("--replace", help="Replace a run the tool made before.")
+    bool, typer.Option("--replace", help="Replace a run the tool made before, or an output file.")
 ]
+ReplaceOutput = Annotated[bool, typer.Option("--replace", help="Replace an existing output file.")]
 
 # -- the options the table commands share (anonymize-table, anonymize-rt, sweep-rt) -------------
 TableSource = Annotated[

@@ -24,6 +24,7 @@ def reconstruct_cmd(
     memory_limit: o.MemoryLimit = None,
     temp_dir: o.TempDir = None,
     threads: o.Threads = None,
+    replace: o.ReplaceOutput = False,
     as_json: o.Json = False,
 ) -> None:
     """Write one random reconstruction of a disassociated release as ordinary transactions
@@ -33,7 +34,7 @@ def reconstruct_cmd(
     from .. import api
     from ..store import outputs
 
-    outputs.check_file(output, [db, *registered(db)])
+    outputs.check_file(output, [db, *registered(db)], replace=replace)
     with open_db(o.DbOpts(db, memory_limit, temp_dir, threads)) as store:
         data = api.reconstruct(store, run, output)
     emit(data, as_json, "reconstruction written")

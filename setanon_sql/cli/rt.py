@@ -146,7 +146,10 @@ def anonymize_rt_cmd(
         l is not None or sensitive is None,
         "--sensitive is the l-diversity's (--l); without --l it changes nothing",
     )
-    o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
+    o.refuse_unless(
+        not replace or run is not None or output is not None,
+        "--replace replaces the run named by --run or the outputs of -o",
+    )
     o.refuse_unless((items_table is None) == (key is None), "--items-table and --key go together")
     o.refuse_unless(
         items_table is None or items_sep is None,
@@ -191,16 +194,16 @@ def anonymize_rt_cmd(
     if rows is not None and rows.path is not None:
         read.append(rows.path)
     if output is not None:
-        outputs.check_file(output, read)
+        outputs.check_file(output, read, replace=replace)
     if items_output is not None:
-        outputs.check_file(items_output, [*read, output])
+        outputs.check_file(items_output, [*read, output], replace=replace)
     if chunks_output is not None:
-        outputs.check_folder(chunks_output, [*read, output], replace=False)
+        outputs.check_folder(chunks_output, [*read, output], replace=replace)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=specs, items=items,
-            hierarchy=spec, k=k, m=m, items_sep=";" if items_sep is None else items_sep, sensitive=sensitive, l=l,
+            hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,
             w=DEFAULT_W, columns=names,
             table=table, drop_missing=missing, encoding=encoding, run_name=run,
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,

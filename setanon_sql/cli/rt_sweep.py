@@ -48,8 +48,9 @@ def sweep_rt_cmd(
     hierarchy_format: o.HierarchyFormat = None,
     hierarchy_encoding: o.HierarchyEncoding = None,
     items_sep: Annotated[
-        str, typer.Option("--items-sep", help="Separator of the items of a text set column.")
-    ] = ";",
+        str | None,
+        typer.Option("--items-sep", help="Separator of the items of a text set column (;)."),
+    ] = None,
     k: o.K = 10,
     m: o.ItemsKnown = 2,
     class_size: Annotated[
@@ -83,7 +84,9 @@ def sweep_rt_cmd(
     table: o.TableOfFile = None,
     missing: o.DropMissing = None,
     encoding: o.TableEncoding = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace earlier sweep runs.")] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace earlier sweep runs and the --report page.")
+    ] = False,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the trade-off page (HTML).")
     ] = None,
@@ -110,10 +113,10 @@ def sweep_rt_cmd(
     specs = o.taxonomies(taxonomy)
     read = [source, db, hierarchy, *o.taxonomy_files(specs)]
     if report is not None:
-        page(report, read)
+        page(report, read, replace=replace)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
     with Store(db, **dbo.settings()) as store:
-        target = page(report, read, store) if report is not None else None
+        target = page(report, read, store, replace=replace) if report is not None else None
         found = sweep_rt(
             store, source, sizes=sizes, deltas=deltas(delta), replace=replace, qi=qi,
             taxonomies=specs, items=items, hierarchy=spec, k=k, m=m,

@@ -74,12 +74,15 @@ def anonymize_table_cmd(
         l is not None or (sensitive is None and w is None),
         "--sensitive and --w are the l-diversity's (--l); without --l they change nothing",
     )
-    o.refuse_unless(not replace or run is not None, "--replace replaces the run named by --run")
+    o.refuse_unless(
+        not replace or run is not None or output is not None,
+        "--replace replaces the run named by --run or the -o file",
+    )
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     specs = o.taxonomies(taxonomy)
     read = [source, db, *o.taxonomy_files(specs)]
     if output is not None:
-        outputs.check_file(output, read)
+        outputs.check_file(output, read, replace=replace)
     with Store(db, **dbo.settings()) as store:
         result = anonymize_table(
             store,

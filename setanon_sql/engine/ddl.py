@@ -117,6 +117,19 @@ def json_column(query: str, column: str) -> str:
     return f"SELECT * REPLACE (to_json({quote(column)}) AS {quote(column)}) FROM ({query})"
 
 
+def joined_list_column(query: str, column: str, sep: str) -> str:
+    """A query's rows with one list column written as text (for a CSV file): its items joined
+    by `sep`, an item holding a character of `sep` or a double quote quoted as in CSV (`"`
+    doubled inside), as a text set column is read back; the other columns as they are."""
+    q, s = quote(column), literal(sep)
+    item = (
+        f"CASE WHEN length(translate(x, {s}, '')) < length(x) OR contains(x, '\"') "
+        f"THEN '\"' || replace(x, '\"', '\"\"') || '\"' ELSE x END"
+    )
+    joined = f"array_to_string(list_transform({q}, lambda x: {item}), {s})"
+    return f"SELECT * REPLACE ({joined} AS {q}) FROM ({query})"
+
+
 def describe_query(query: str) -> str:
     """A query's columns and their types, unrun (DESCRIBE: column_name, column_type...)."""
     return f"DESCRIBE {query}"

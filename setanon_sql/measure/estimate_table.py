@@ -18,7 +18,7 @@ from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..errors import InputError, ParamsError, first_line
 from ..store import hierarchy as hierarchy_files
-from ..store.textfile import quoted_items
+from ..store.textfile import quoting
 
 ROW = "est_row_number"
 """The column numbering a table release's rows (`est_rt_numbered`)."""
@@ -27,7 +27,7 @@ ROW = "est_row_number"
 @dataclass(frozen=True)
 class SetColumn:
     """The set column of a table release and what joins its labels when it is text (`sep`,
-    `;` when not given; one character respects CSV quoting, as `anonymize-rt` writes it; a
+    `;` when not given; read with CSV quoting respected, as `anonymize-rt` writes it; a
     list column takes none), and the QI columns asked about with their taxonomy files."""
 
     name: str
@@ -78,10 +78,8 @@ def read_table(ex: Executor, path: Path, column: SetColumn) -> None:
                     f"--items-sep splits a text set column; {column.name!r} of {path} is a list"
                 )
             ex.run("rt_release_set_list")
-        elif len(sep) == 1:
-            ex.run("rt_release_set_quoted_text", {"sep": sep, "pattern": quoted_items(sep)})
         else:
-            ex.run("rt_release_set_text", {"sep": sep})
+            ex.run("rt_release_set_quoted_text", quoting(sep))
     except duckdb.Error as e:
         raise InputError(f"{path}: set column {column.name!r} unreadable ({first_line(e)})") from e
     blank = ex.run("est_rt_blank").one()

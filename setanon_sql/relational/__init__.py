@@ -29,7 +29,7 @@ from ..store.dataset import Dataset
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
-from .data import TableData, TableSource, load_table, table_dataset
+from .data import TableData, TableSource, load_table, record_read, table_dataset
 from .diversity import check_feasible, l_diversify
 from .improve import ImproveStats
 from .improve import improve as improve_clusters
@@ -43,7 +43,7 @@ from .output import (
     verify_table,
     write_table_release,
 )
-from .taxonomy import CostMeasure, TaxonomySpec, measure
+from .taxonomy import CostMeasure, TaxonomySpec, measure, spec_files
 
 __all__ = [
     "COVER_CAP",
@@ -160,12 +160,13 @@ def anonymize_table(
     record |= {"improve": improve, "mine_beam": mine_beam, "cover_cap": cover_cap}
     out = None
     if output is not None:
-        out = TableOutput(check_file(output, inputs_of(store, read))[0])
+        out = TableOutput(check_file(output, inputs_of(store, read), replace=replace)[0])
     dataset = table_dataset(store, source, columns=columns, table=table, encoding=encoding)
     with runs.making(
         store, name, kind="table", algorithm="k-anon-cf", params=record, replace=replace,
         outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
+        record_read(store, run, spec_files(taxonomies.values()))
         data = load_table(
             store,
             dataset,

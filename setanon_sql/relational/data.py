@@ -18,7 +18,7 @@ from ..engine import ddl
 from ..engine.builders import render
 from ..engine.table_release import empty_values, long_qi, trimmed_source
 from ..errors import InputError, ParamsError
-from ..store.database import Store
+from ..store.database import Run, Store
 from ..store.dataset import Dataset, DatasetKind
 from ..store.hierarchy import Hierarchy
 from ..store.sources import check_scalar
@@ -229,3 +229,11 @@ def _shown(source: TableSource | Dataset) -> str:
     if isinstance(source, Dataset):
         return source.source if source.source != "python" else "python table"
     return str(Path(source)) if isinstance(source, (str, Path)) else "python table"
+
+
+def record_read(store: Store, run: Run, files: Sequence[Path]) -> None:
+    """Record the files a table run reads beside its table (its taxonomies, its hierarchy)
+    as the run's in the registry, so that no output replaces them while the run is kept."""
+    for path in files:
+        if path.is_file():
+            store.registry.record_file(str(path), "run", run.id)

@@ -112,11 +112,16 @@ def write_table_release(
     *,
     fmt: str | None = None,
     publication: Publication | None = None,
+    list_column: tuple[str, str] | None = None,
 ) -> Path:
     """Write a run's release (the source's columns, in row order) to CSV or Parquet, atomically
-    (staged in `publication` when one is given)."""
-    path, fmt = check_file(path, fmt=fmt)
+    (staged in `publication` when one is given). `list_column` (name, separator): a list
+    column, which a CSV file holds as its items joined by the separator, quoted where needed
+    as a text set column is read back."""
+    path, fmt = check_file(path, fmt=fmt, replace=True)  # its run checked it before the work
     sql = render(release_rows(columns, run, store.ex.catalog))
+    if list_column is not None and fmt == "csv":
+        sql = ddl.joined_list_column(sql, *list_column)
     return copy_to_file(store, sql, path, fmt, step="write_table_release", publication=publication)
 
 
@@ -127,9 +132,13 @@ class TableOutput:
 
     path: Path
     columns: list[str] = field(default_factory=list)
+    list_column: tuple[str, str] | None = None  # a list set column and its CSV separator
 
     def stage(self, store: Store, run: Run, publication: Publication) -> None:
-        write_table_release(store, run.schema, self.path, self.columns, publication=publication)
+        write_table_release(
+            store, run.schema, self.path, self.columns, publication=publication,
+            list_column=self.list_column,
+        )  # fmt: skip
 
     def in_swap(self, store: Store, run: Run) -> None:
         """Nothing goes into the database."""

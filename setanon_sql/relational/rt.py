@@ -44,7 +44,14 @@ from ..store.hierarchy_spec import HierarchySpec
 from ..store.outputs import check_file, check_folder
 from ..store.publish import inputs_of
 from . import COVER_CAP, MINE_BEAM, cluster_rows
-from .data import TableData, TableSource, load_table, source_columns, table_dataset
+from .data import (
+    TableData,
+    TableSource,
+    load_table,
+    record_read,
+    source_columns,
+    table_dataset,
+)
 from .diversity import check_feasible
 from .output import TableOutput, loss
 from .rt_cuts import cut_classes
@@ -59,10 +66,10 @@ from .rt_dis import (
 from .rt_dis_verify import RtDisReport, verify_rt_dis
 from .rt_merge import merge_classes
 from .rt_pairs import ItemRows, PairOutput, read_item_rows
-from .rt_sets import SetColumn, km_in_classes, load_sets, set_column
+from .rt_sets import DEFAULT_SEP, SetColumn, km_in_classes, load_sets, set_column
 from .rt_topdown import km_topdown
 from .rt_verify import RtReport, verify_rt
-from .taxonomy import TaxonomySpec, measure
+from .taxonomy import TaxonomySpec, measure, spec_files
 
 RUN_KIND = "rt"
 CLASSES = {"cover": "k-anon-cf", "cuts": "cuts"}
@@ -112,7 +119,7 @@ def anonymize_rt(
     hierarchy: HierarchySpec,
     k: int,
     m: int,
-    items_sep: str = ";",
+    items_sep: str | None = None,
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
     w: float = 0.15,
@@ -202,17 +209,18 @@ def anonymize_rt(
     record |= {"delta": delta, "set_release": set_release}
     if dis:
         record |= {"set_options": dis_options}
-    record |= {"items_sep": items_sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
+    sep = DEFAULT_SEP if items_sep is None else items_sep
+    record |= {"items_sep": sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
     if dis:
         out: TableOutput | PairOutput | DisOutput | None = _dis_outputs(
-            store, output, chunks_output, read, record
+            store, output, chunks_output, read, record, replace
         )
     elif chunks_output is not None:
         raise ParamsError("a folder of chunks is for set_release='disassociate'")
     else:
-        out = _outputs(store, output, rows_output, item_rows, items, read)
+        out = _outputs(store, output, rows_output, item_rows, items, read, replace)
     dataset = table_dataset(
         store, source, columns=columns, table=table, encoding=encoding, kind="table_sets"
     )
@@ -221,13 +229,15 @@ def anonymize_rt(
         algorithm=f"{CLASSES[classes]}+{'disassociation' if dis else ITEM_SEARCHES[item_search]}",
         replace=replace, outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
+        hierarchy_file = [Path(hierarchy.path).resolve()] if hierarchy.path is not None else []
+        record_read(store, run, [*spec_files(taxonomies.values()), *hierarchy_file])
         data = load_table(
             store, dataset, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,
             table=table, drop_missing=drop_missing, encoding=encoding, measure=fn,
         )  # fmt: skip
         if item_rows is not None:
             read_item_rows(store, item_rows, items, data, source, encoding)
-            column = SetColumn(items, True, items_sep)
+            column = SetColumn(items, True, sep)
         else:
             if items not in data.columns:
                 raise_missing(data, items)
@@ -249,6 +259,7 @@ def anonymize_rt(
             out.table.columns = dis_columns(data, items)
         elif out is not None:
             out.columns = list(data.columns)
+            out.list_column = (items, DEFAULT_SEP) if column.is_list else None
         if l is not None:
             check_feasible(store, l, sensitive)
         if classes == "cover":
@@ -299,6 +310,7 @@ def _outputs(
     item_rows: ItemRows | None,
     items: str,
     read: Sequence[str | Path | None],
+    replace: bool,
 ) -> TableOutput | PairOutput | None:
     """The release's files, checked before the work: one table's, or the two-table layout's
     records and item rows (both or neither, two different files)."""
@@ -311,10 +323,10 @@ def _outputs(
     if output is None:
         return None
     every = inputs_of(store, read)
-    records = TableOutput(check_file(output, every)[0])
+    records = TableOutput(check_file(output, every, replace=replace)[0])
     if rows_output is None or item_rows is None:
         return records
-    rows = check_file(rows_output, [*every, records.path])[0]
+    rows = check_file(rows_output, [*every, records.path], replace=replace)[0]
     return PairOutput(records, rows, item_rows.key, items)
 
 
@@ -324,6 +336,7 @@ def _dis_outputs(
     chunks: str | Path | None,
     read: Sequence[str | Path | None],
     record: dict[str, Any],
+    replace: bool,
 ) -> DisOutput | None:
     """The disassociated release's files, checked before the work: the table and the folder
     of its chunks (both or neither)."""
@@ -334,8 +347,8 @@ def _dis_outputs(
     if output is None or chunks is None:
         return None
     every = inputs_of(store, read)
-    path, fmt = check_file(output, every)
-    folder = check_folder(chunks, [*every, path], replace=False)
+    path, fmt = check_file(output, every, replace=replace)
+    folder = check_folder(chunks, [*every, path], replace=replace)
     options = record["set_options"]
     manifest = {
         "release": "disassociation",  # the chunks read as a disassociated release (`estimate`)

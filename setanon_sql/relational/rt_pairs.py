@@ -167,7 +167,7 @@ class PairOutput:
 
     def stage(self, store: Store, run: Run, publication: Publication) -> None:
         self.records.stage(store, run, publication)
-        path, fmt = check_file(self.rows)
+        path, fmt = check_file(self.rows, replace=True)  # checked before the work
         sql = render(released_rows_query(run.schema, store.ex.catalog, self.key, self.items))
         copy_to_file(store, sql, path, fmt, step="write_item_rows", publication=publication)
 

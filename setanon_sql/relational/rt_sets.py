@@ -29,9 +29,11 @@ from ..progress import Progress
 from ..store import hierarchy
 from ..store.database import Store
 from ..store.hierarchy_spec import HierarchySpec
-from ..store.textfile import quoted_items
+from ..store.textfile import MARK, quoting
 
 LIST_TYPE_SUFFIX = "[]"
+DEFAULT_SEP = ";"
+"""What joins the items of a text set column unless told, and a LIST column's in a CSV file."""
 
 
 @dataclass(frozen=True)
@@ -43,13 +45,25 @@ class SetColumn:
     sep: str
 
 
-def set_column(name: str, kind: str, sep: str, qi: Sequence[str], source: str) -> SetColumn:
-    """Refuse a set column that is a QI, of nested type, or neither text nor a list."""
+def set_column(name: str, kind: str, sep: str | None, qi: Sequence[str], source: str) -> SetColumn:
+    """Refuse a set column that is a QI, of nested type, or neither text nor a list, and a
+    separator (`sep`, None: `;`) that cannot apply: given for a list, empty, or holding the
+    quote that protects an item holding it."""
     if name in qi:
         raise ParamsError(f"column {name!r} cannot be both the set column and a quasi-identifier")
+    is_list = kind.endswith(LIST_TYPE_SUFFIX)
+    if is_list and sep is not None:
+        raise ParamsError(
+            f"--items-sep splits a text set column; {name!r} is a list, its items already apart"
+        )
+    sep = DEFAULT_SEP if sep is None else sep
     if not sep:
         raise ParamsError("--items-sep must be a non-empty string")
-    is_list = kind.endswith(LIST_TYPE_SUFFIX)
+    if '"' in sep or MARK in sep:
+        raise ParamsError(
+            "--items-sep cannot hold a double quote (it quotes an item holding the separator)"
+            " or the control character U+001F"
+        )
     inner = kind[: -len(LIST_TYPE_SUFFIX)] if is_list else kind
     if any(t in inner.upper() for t in ("[", "STRUCT", "MAP", "UNION")):
         raise InputError(
@@ -99,11 +113,8 @@ def load_sets(
         )
     if column.is_list:
         store.run("rt_labels_from_list")
-    elif len(column.sep) == 1:
-        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
-        store.run("rt_labels_from_quoted_text", quoting)
     else:
-        store.run("rt_labels_from_text", {"sep": column.sep})
+        store.run("rt_labels_from_quoted_text", quoting(column.sep))
     tree = spec.build(_Items(store))
     store.put_arrow("rt_node", node_table(tree))
     found = store.run("rt_label_problems").one()

@@ -19,7 +19,7 @@ from ..engine import ddl
 from ..engine.builders import render
 from ..engine.rt_builders import class_itemsets_below_k, release_classes, release_column
 from ..store.database import Store
-from ..store.textfile import quoted_items
+from ..store.textfile import quoting
 from .output import TableReport, verify_table
 from .rt_sets import SetColumn
 
@@ -66,11 +66,8 @@ def verify_rt(
     )
     if column.is_list:
         store.run("rt_release_set_list")
-    else:
-        store.run("rt_release_set_text", {"sep": column.sep})
-    if not column.is_list and len(column.sep) == 1:  # quoting respected, as the input's
-        quoting = {"sep": column.sep, "pattern": quoted_items(column.sep)}
-        store.run("rt_release_set_quoted_text", quoting)
+    else:  # quoting respected, as the input's
+        store.run("rt_release_set_quoted_text", quoting(column.sep))
     store.run("rt_verify_items")
     store.run("rt_released_nodes")
     store.execute(

@@ -108,6 +108,15 @@ def _from_spec(
     return hierarchy.read(Path(text), encoding=encoding, option="--encoding")
 
 
+def spec_files(specs: Iterable[TaxonomySpec | None]) -> list[Path]:
+    """The files these taxonomies are read from (absolute), which a run records as read."""
+    return [
+        Path(spec).resolve()
+        for spec in specs
+        if isinstance(spec, (str, Path)) and Path(spec).is_file()
+    ]
+
+
 def check_values(column: str, tree: Hierarchy, values: Sequence[str]) -> None:
     """Every value of the data must be a leaf of its column's taxonomy."""
     ids = tree.id_of()

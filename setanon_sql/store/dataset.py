@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -204,6 +205,7 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
             fingerprint = fingerprint_of({key: problems[key] for key in FINGERPRINT_KEYS})
         same = reg.dataset_by_fingerprint("transactions", fingerprint)
         if same:
+            record_source(reg, desc["source"], same)
             return Loaded(Dataset.of(same), reused=True, duplicates_collapsed=0)
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
             if numbered is None:
@@ -233,6 +235,13 @@ def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | li
     return Loaded(
         Dataset.of(row), reused=False, duplicates_collapsed=int(problems["duplicate_rows"])
     )
+
+
+def record_source(reg: Registry, source: str, dataset: dict[str, Any]) -> None:
+    """A dataset found by its content was read this time from `source`: when that is another
+    file than the one it was made from, record it too, so no output replaces it."""
+    if os.path.isabs(source) and source != dataset["source"]:
+        reg.record_file(source, "dataset", dataset["dataset_id"])
 
 
 def check_problems(problems: dict[str, Any], source: str) -> None:
@@ -326,6 +335,8 @@ def attach_hierarchy(
     fingerprint = hierarchy_fingerprint(h)
     found = reg.hierarchy_by_fingerprint(dataset.id, fingerprint)
     if found:
+        if os.path.isabs(source) and source != found["source"]:  # the same edges, another file
+            reg.record_file(source, "hierarchy", found["hierarchy_id"])
         return HierarchyRef.of(found), True
     check_covers(h, item_labels(ex, dataset))
     ids = reg.next_ids()

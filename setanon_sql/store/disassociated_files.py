@@ -80,7 +80,7 @@ def reconstruct(
     """Write one random reconstruction of the current run's release as long (tid, item)
     transactions (CSV or Parquet by the file's extension), atomically; never over one of
     `inputs`."""
-    path, fmt = outputs.check_file(path, inputs)
+    path, fmt = outputs.check_file(path, inputs, replace=True)  # the CLI asks --replace before
     store.run("reconstruct_slots")
     store.run("reconstruct_rows")
     store.run("reconstruct_terms")

@@ -5,8 +5,9 @@ place with the run that made it, so the user's files are never lost (#40).
 The rules:
 - an output never names, and a folder output never holds, a file the command reads: the files
   on its command line, the database (and its WAL), and every source the registry names;
-- a release folder is replaced only when its `release.json` says the tool wrote it and it holds
-  nothing else; from the earlier folder only the files its manifest lists are deleted;
+- an existing output is replaced only with `replace` (--replace), a file as a folder; a release
+  folder only when its `release.json` says the tool wrote it and it holds nothing else, and
+  from the earlier folder only the files its manifest lists are deleted;
 - a symbolic link is written through (its target is replaced, the link stays); a mount point is
   refused, since a folder is put in place by renaming, which a mount point forbids;
 - a new file takes the mode the umask gives, a replaced one keeps its mode;
@@ -84,13 +85,15 @@ def check_file(
     path: str | Path,
     inputs: Iterable[str | Path | None] = (),
     *,
+    replace: bool,
     fmt: str | None = None,
     formats: tuple[str, ...] = ("csv", "parquet"),
 ) -> tuple[Path, str]:
     """An output file and its format, checked before any work: a known format, an existing
-    writable folder, not a folder nor a mount point, and not any input. `fmt` names the
-    format when the file's extension does not (an .sql log, say). Repairs what a killed write
-    of the same file left beside it."""
+    writable folder, not a folder nor a mount point, not any input, and new unless `replace`
+    (a file, like a folder, is replaced only when the user says so: the tool cannot tell a
+    file it wrote from one it did not). `fmt` names the format when the file's extension does
+    not (an .sql log, say). Repairs what a killed write of the same file left beside it."""
     given = Path(path)
     path = target_of(given)
     for source in protected(inputs):
@@ -110,6 +113,8 @@ def check_file(
     if os.path.ismount(path):
         raise ParamsError(f"output {given} is a mount point; name a file")
     repair(path)
+    if os.path.lexists(path) and not replace:
+        raise ParamsError(f"output {given} exists (use --replace)")
     return path, fmt
 
 

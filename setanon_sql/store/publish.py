@@ -87,9 +87,9 @@ class RunOutputs:
 
             check_folder(self.path, read, replace=replace, fmt=self.folder)
         elif self.path is not None:
-            outputs.check_file(self.path, read)
+            outputs.check_file(self.path, read, replace=replace)
         if self.sql_log is not None:
-            outputs.check_file(self.sql_log, read, fmt="sql", formats=("sql",))
+            outputs.check_file(self.sql_log, read, replace=replace, fmt="sql", formats=("sql",))
 
     def stage(self, store: Store, run: Run, publication: Publication) -> None:
         """Write the files, staged in `publication`, from the run's schema (still the current

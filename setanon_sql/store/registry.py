@@ -1,8 +1,8 @@
 """What the tool created in a database: datasets, hierarchies, runs; the only place that drops.
 
 The registry lives in schema `setanon` (tables `meta`, `datasets`, `hierarchies`, `runs`,
-`objects`; SQL in `sql/registry.sql`). Every schema and table the tool makes is recorded in
-`objects` before or as it is made; a schema is dropped only when it is recorded as the tool's
+`objects`, `files`: the files read that the others do not name; SQL in `sql/registry.sql`).
+Every schema and table the tool makes is recorded in `objects` before or as it is made; a schema is dropped only when it is recorded as the tool's
 and holds nothing else, so a user's own schemas and tables are never touched, whatever
 `--replace` says.
 """
@@ -76,8 +76,11 @@ class Registry:
             raise InputError("the database is open read-only")
         if not self.exists:
             self._q("registry_create")
+            self._q("registry_create_files")
             self.exists = True
             return
+        if not self._has_files():
+            self._q("registry_create_files")  # a database made before the table
         for stale in self._q("registry_stale_runs"):
             self.drop_schema(stale["name"], force=True)
             self.end_run(stale["run_id"], "failed", message="the process ended during the run")
@@ -183,9 +186,21 @@ class Registry:
     def datasets(self) -> list[dict[str, Any]]:
         return self._q("registry_datasets") if self.exists else []
 
+    def _has_files(self) -> bool:
+        return bool(self._q("registry_files_exists")[0]["found"])
+
     def sources(self) -> list[dict[str, Any]]:
-        """The files (or descriptions) every dataset and hierarchy was read from."""
-        return self._q("registry_sources") if self.exists else []
+        """The files (or descriptions) every dataset and hierarchy was read from, and every
+        file `record_file` recorded."""
+        if not self.exists:
+            return []
+        found = self._q("registry_sources")
+        return found + self._q("registry_file_sources") if self._has_files() else found
+
+    def record_file(self, path: str, owner: str, owner_id: int) -> None:
+        """Record that a dataset, hierarchy or run read the file `path` (absolute), which
+        `datasets` and `hierarchies` do not name: no output may then replace it."""
+        self._q("registry_record_file", {"path": path, "owner": owner, "owner_id": owner_id})
 
     def add_dataset(self, **row: Any) -> None:
         self._q("registry_add_dataset", row)

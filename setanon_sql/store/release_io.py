@@ -59,7 +59,7 @@ def write_release(
     publication: Publication | None = None,
 ) -> Path:
     """Write the current run's release to a CSV or Parquet file, atomically."""
-    path, fmt = check_file(path, fmt=fmt)
+    path, fmt = check_file(path, fmt=fmt, replace=True)  # its run checked it before the work
     sql = release_query(store, per_transaction=per_transaction)
     if per_transaction and fmt == "csv":  # a list is written as its JSON text
         sql = ddl.json_column(sql, "items")

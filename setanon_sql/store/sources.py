@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -252,30 +253,38 @@ def _read_long(ex: Executor, relation: str, path: Path, spec: SourceSpec) -> Non
         ex.execute(ddl.drop_view(SOURCE_VIEW), step="drop_source_input")
 
 
+@contextmanager
+def database_of(ex: Executor, file: Path, alias: str) -> Iterator[str]:
+    """The catalog to read a DuckDB file's tables from while the block runs: the open database
+    itself when `file` is it (DuckDB attaches a file once: attaching the --db again fails), or
+    `file` attached read-only as `alias`."""
+    if ex.path is not None and ex.path.resolve() == file.resolve():
+        yield ex.catalog
+        return
+    ex.execute(ddl.attach(str(file), alias, read_only=True), step="attach_source")
+    try:
+        yield alias
+    finally:
+        ex.execute(ddl.detach(alias), step="detach_source")
+
+
 def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
     """A table of a DuckDB file: the open database itself, or another file attached read-only.
     The table name is parsed as identifiers; a catalog prefix must name that file."""
     parts = split_qualified(spec.table or "")
-    same = ex.path is not None and ex.path.resolve() == spec.path
-    catalog = ex.catalog if same else _SOURCE_DB
-    if len(parts) == 3:
-        if parts[0] not in (spec.path.stem, catalog):
-            raise InputError(
-                f"--table {spec.table!r}: catalog {parts[0]!r} is not the file {spec.path.name}"
-            )
-        parts = parts[1:]
-    schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
-    if not same:
-        ex.execute(ddl.attach(str(spec.file), _SOURCE_DB, read_only=True), step="attach_source")
-    try:
+    with database_of(ex, spec.file, _SOURCE_DB) as catalog:
+        if len(parts) == 3:
+            if parts[0] not in (spec.path.stem, catalog):
+                raise InputError(
+                    f"--table {spec.table!r}: catalog {parts[0]!r} is not the file {spec.path.name}"
+                )
+            parts = parts[1:]
+        schema, name = (parts[0], parts[1]) if len(parts) == 2 else ("main", parts[0])
         where = {"catalog": catalog, "schema": schema, "table": name}
         if not ex.run("table_exists", where).one()["found"]:
             raise InputError(f"{spec.path}: no table {spec.table!r}")
         relation = qualified(catalog, schema, name)
         _read_long(ex, relation, spec.path, spec)
-    finally:
-        if not same:
-            ex.execute(ddl.detach(_SOURCE_DB), step="detach_source")
 
 
 def read_python(ex: Executor, transactions: dict[Any, list[Any]] | list[list[Any]]) -> None:

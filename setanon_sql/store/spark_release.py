@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 PARQUET = (".parquet", ".pq")
 
 
-def check_outputs(asked: RunOutputs, read: Iterable[str | Path | None]) -> None:
+def check_outputs(asked: RunOutputs, read: Iterable[str | Path | None], *, replace: bool) -> None:
     """What a Spark run writes, checked before any work: a Parquet release folder (no table, no
     disassociated folder: the release is Spark's) and a `.sql` log, neither an input nor
-    holding one."""
+    holding one, and new unless `replace`."""
     inputs = list(read)
     if asked.table is not None or asked.folder is not None:
         raise ParamsError("--engine spark writes a Parquet folder: no --output-table or --files")
@@ -35,9 +35,11 @@ def check_outputs(asked: RunOutputs, read: Iterable[str | Path | None]) -> None:
             raise ParamsError(
                 "--engine spark writes the release as a Parquet folder: --output X.parquet"
             )
-        check_spark_output(Path(asked.path), inputs)
+        check_spark_output(Path(asked.path), inputs, replace=replace)
     if asked.sql_log is not None:
-        outputs.check_file(asked.sql_log, [*inputs, asked.path], fmt="sql", formats=("sql",))
+        outputs.check_file(
+            asked.sql_log, [*inputs, asked.path], replace=replace, fmt="sql", formats=("sql",)
+        )
 
 
 def write_log(log: list[Logged], run: str, path: str | Path) -> None:
@@ -47,12 +49,14 @@ def write_log(log: list[Logged], run: str, path: str | Path) -> None:
     from .spark_runs import LOG_TITLE
 
     script = replay_script(log, title=LOG_TITLE.format(run=run))
-    outputs.write_text(outputs.check_file(path, fmt="sql", formats=("sql",))[0], script)
+    checked = outputs.check_file(path, replace=True, fmt="sql", formats=("sql",))[0]  # before
+    outputs.write_text(checked, script)
 
 
-def check_spark_output(output: Path, inputs: list[str | Path | None]) -> None:
-    """A Spark release folder, checked before any work: no input, holding none, and new or a
-    folder Spark wrote holding nothing else (only Spark's own files are ever deleted)."""
+def check_spark_output(output: Path, inputs: list[str | Path | None], *, replace: bool) -> None:
+    """A Spark release folder, checked before any work: no input, holding none, and new or,
+    with `replace`, a folder Spark wrote holding nothing else (only Spark's own files are ever
+    deleted)."""
     if output.exists() and not is_spark_output(output):
         raise ParamsError(f"output {output} exists and is not a Parquet folder Spark wrote")
     if not output.parent.is_dir():
@@ -66,6 +70,8 @@ def check_spark_output(output: Path, inputs: list[str | Path | None]) -> None:
             f"output folder {output} holds files Spark did not write ({', '.join(foreign[:5])}); "
             "move them or choose another folder"
         )
+    if output.exists() and not replace:
+        raise ParamsError(f"output folder {output} exists (use --replace)")
     outputs.repair(output)
 
 

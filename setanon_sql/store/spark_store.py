@@ -288,7 +288,7 @@ def making(
     from . import spark_release
 
     if outputs is not None:
-        spark_release.check_outputs(outputs, read)
+        spark_release.check_outputs(outputs, read, replace=True)  # the CLI asks --replace before
     run = SparkRun(store.run_name)
     written: Path | None = None
     try:

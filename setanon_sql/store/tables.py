@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -22,12 +23,12 @@ import duckdb
 from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..engine.log import Logged
-from ..engine.sqltext import qualified, quote, split_qualified
+from ..engine.sqltext import qualified, split_qualified
 from ..errors import InputError, ParamsError
 from . import textfile
-from .dataset import Dataset, DatasetKind, Loaded, building, fingerprint_of
+from .dataset import Dataset, DatasetKind, Loaded, building, fingerprint_of, record_source
 from .registry import Registry
-from .sources import csv_relation, parquet_relation
+from .sources import csv_relation, database_of, parquet_relation
 
 if TYPE_CHECKING:  # pyarrow costs 0.1 s to import; a transactions run never needs it
     import pyarrow as pa
@@ -89,6 +90,7 @@ def load_table_source(
         fingerprint = fingerprint_of({"columns": list(columns.items()), **counts})
         same = reg.dataset_by_fingerprint(kind, fingerprint)
         if same:
+            record_source(reg, desc["source"], same)
             return Loaded(Dataset.of(same), reused=True)
         with building(ex, reg, schema, "dataset", ids.dataset, log=log):
             ex.execute(ddl.create_table_as(STORED, ddl.select_all(RAW)), step="table_raw")
@@ -202,29 +204,29 @@ def read_raw(ex: Executor, source: TableSource, reader: TableReader) -> str:
         raise ParamsError(
             f"--columns names the columns of a header-less CSV; {path.name} is not one"
         )
-    if suffix in (".parquet", ".pq"):
-        relation = parquet_relation(path)
-    elif suffix in _DUCKDB_SUFFIXES:
-        if not table:
-            raise InputError(f"{path} is a DuckDB file: name the table with table=")
-        ex.execute(ddl.attach(str(path), _SOURCE_DB, read_only=True), step="attach_source")
-        parts = split_qualified(table)
-        if len(parts) == 3 and parts[0] != path.stem:
-            raise InputError(f"table {table!r}: catalog {parts[0]!r} is not the file {path.name}")
-        schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
-        relation = qualified(_SOURCE_DB, schema, name)
-    else:
-        if columns:
-            _check_column_count(ex, path, columns, enc, gzipped)
-        relation = csv_relation(path, enc, gzipped, header=not columns, names=columns or ())
-    try:
-        raw = ddl.create_table_as(RAW, ddl.select_from(relation), temp=True)
-        ex.execute(raw, step="read_table")
-    except duckdb.Error as e:
-        raise _unreadable(path, e, enc if is_csv else None) from e
-    finally:
-        if relation.startswith(quote(_SOURCE_DB)):
-            ex.execute(ddl.detach(_SOURCE_DB), step="detach_source")
+    with ExitStack() as opened:
+        if suffix in (".parquet", ".pq"):
+            relation = parquet_relation(path)
+        elif suffix in _DUCKDB_SUFFIXES:
+            if not table:
+                raise InputError(f"{path} is a DuckDB file: name the table with table=")
+            catalog = opened.enter_context(database_of(ex, path, _SOURCE_DB))
+            parts = split_qualified(table)
+            if len(parts) == 3 and parts[0] not in (path.stem, catalog):
+                raise InputError(
+                    f"table {table!r}: catalog {parts[0]!r} is not the file {path.name}"
+                )
+            schema, name = (parts[-2], parts[-1]) if len(parts) > 1 else ("main", parts[0])
+            relation = qualified(catalog, schema, name)
+        else:
+            if columns:
+                _check_column_count(ex, path, columns, enc, gzipped)
+            relation = csv_relation(path, enc, gzipped, header=not columns, names=columns or ())
+        try:
+            raw = ddl.create_table_as(RAW, ddl.select_from(relation), temp=True)
+            ex.execute(raw, step="read_table")
+        except duckdb.Error as e:
+            raise _unreadable(path, e, enc if is_csv else None) from e
     return str(path)
 
 

@@ -223,3 +223,20 @@ def quoted_items(sep: str) -> str:
     """
     one = sep if sep.isalnum() else "\\" + sep
     return f'"(?:[^"]|"")*"|[^"{one}][^{one}]*'
+
+
+MARK = "\x1f"
+"""A separator of several characters is read as this one character (the unit separator)."""
+
+
+def quoting(sep: str) -> dict[str, str]:
+    """The parameters of the quoted text readers: the separator, the one character it is read
+    as (itself when it is one: a pattern cannot say "up to a string" without look-ahead, which
+    RE2 has not), and the pattern of one item.
+
+    Example:
+        >>> quoting("::")["mark"] == MARK
+        True
+    """
+    mark = sep if len(sep) == 1 else MARK
+    return {"sep": sep, "mark": mark, "pattern": quoted_items(mark)}
