@@ -10,9 +10,14 @@ import csv
 import random
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from setanon_sql.errors import ExitCode
+from setanon_sql.relational.data import linked_pairs
+from setanon_sql.store.database import Store
 from tests.helpers.cli import cli
 
 TREE = "child,parent\na,A\nb,A\nc,B\nd,B\nA,*\nB,*\n"
@@ -177,3 +182,35 @@ def test_two_tables_keys_are_renumbered_in_the_release_order(tmp_path):
     ids = [line.split(",")[0] for line in released.splitlines()[1:]]
     assert ids == [str(n) for n in range(1, len(ROWS) + 1)]
     assert {line.split(",")[0] for line in released_rows.splitlines()[1:]} == set(ids)
+
+
+# -- the dependency check against a brute force -------------------------------------------------
+def _brute_linked(kept: dict, qi: dict) -> list[tuple[str, str]]:
+    """(kept, QI) pairs of which one determines the other, neither holding one value."""
+    out = []
+    for k, kv in kept.items():
+        for q, qv in qi.items():
+            pairs = set(zip(kv, qv, strict=True))
+            if len(set(kv)) > 1 and len(set(qv)) > 1 and len(pairs) in (len(set(kv)), len(set(qv))):
+                out.append((k, q))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n),
+             min_size=1, max_size=3),
+    st.lists(st.lists(st.sampled_from(["x", "y", "z"]), min_size=n, max_size=n),
+             min_size=1, max_size=3),
+)))  # fmt: skip
+def test_the_dependency_check_matches_a_brute_force(case):
+    """Every (kept, QI) pair the one statement finds is one a brute force finds, and no more
+    (NULL a value of its own)."""
+    kept_cols, qi_cols = case
+    kept = {f"k{i}": v for i, v in enumerate(kept_cols)}
+    qi = {f"q{i}": v for i, v in enumerate(qi_cols)}
+    store = Store()
+    columns = {"rid": list(range(len(qi_cols[0]))), **kept, **qi}
+    store.put_arrow("rel_source", pa.table({c: pa.array(v) for c, v in columns.items()}))
+    got = linked_pairs(store, list(kept), list(qi), "rel_source")
+    assert [(k, q) for k, q, _ in got] == _brute_linked(kept, qi)
