@@ -53,6 +53,10 @@ def command(
         cmd += ["--delta", str(delta)]
     for q in QI:
         cmd += ["--qi", q]
+    cmd += ["--keep", "income"]
+    for c in ("fnlwgt", "education-num", "relationship", "capital-gain", "capital-loss",
+              "hours-per-week"):  # fmt: skip
+        cmd += ["--drop", c]
     for t in taxonomies:
         cmd += ["-t", t]
     return cmd

@@ -99,6 +99,8 @@ def one(
         kwargs["mine_beam"] = beam or None
     if cover_cap is not None:  # else the library's default
         kwargs["cover_cap"] = cover_cap or None
+    declared = {*QI[dataset], kwargs["sensitive"]}
+    kwargs["drop"] = [c for c in kwargs["columns"] if c not in declared]
     result = anonymize_table(
         Store(),
         kwargs.pop("source"),

@@ -127,7 +127,7 @@ def test_exposure_measures_the_run_it_names(tmp_path) -> None:
     taxonomies = {"q": [("a", "*"), ("b", "*")], "r": [("x", "+"), ("y", "+")]}
     with Store(db) as store:
         one = {"q": taxonomies["q"]}
-        anonymize_table(store, data, qi=["q"], taxonomies=one, k=2, run_name="r1")
+        anonymize_table(store, data, qi=["q"], taxonomies=one, k=2, run_name="r1", drop=["r"])
         alone = table_exposure(store, "r1")
         anonymize_table(store, data, qi=["q", "r"], taxonomies=taxonomies, k=6, run_name="r2")
         assert table_exposure(store, "r2")["classes"] != alone["classes"]

@@ -18,7 +18,7 @@ def _table_run(tmp_path):
     table.write_text("sex,age\nF,30\nM,31\nF,32\nM,33\n")
     sex.write_text("child,parent\nF,*\nM,*\n")
     r = cli("anonymize-table", table, "--qi", "sex", "-t", f"sex={sex}", "-k", 2, "--db", db,
-            "--run", "t", "-q")  # fmt: skip
+            "--run", "t", "--drop", "age", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
     return db
 

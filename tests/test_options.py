@@ -58,7 +58,7 @@ def ctx(tmp_path_factory) -> dict[str, Path]:
     table.write_text("sex,age\nF,30\nM,31\nF,32\nM,33\n")
     sex.write_text("child,parent\nF,*\nM,*\n")
     r = cli("anonymize-table", table, "--qi", "sex", "-t", f"sex={sex}", "-k", 2, "--db", db,
-            "--run", "t", "-q")  # fmt: skip
+            "--run", "t", "--drop", "age", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
     rt, items = d / "rt.csv", d / "items.csv"
     rt.write_text("sex,items\nF,a;b\nF,a\nM,c\nM,c;d\n")
@@ -129,6 +129,8 @@ def base(command: str, c: dict[str, Path]) -> list[object]:
             f"sex={c['sex']}",
             "-k",
             2,
+            "--drop",
+            "age",
             "-q",
         ],  # fmt: skip
         "anonymize-rt": [*rt_line("anonymize-rt", c), "-q"],
@@ -335,6 +337,8 @@ RULES: dict[str, dict[str, tuple]] = {
         "--qi": acts("the quasi-identifiers"),
         "--taxonomy": refused("-t", "nonsense"),
         "--k": acts("k"),
+        "--keep": refused("--keep", "age"),  # dropped as well
+        "--drop": acts("leaves a column out of the release"),
         "--sensitive": refused("--sensitive", "age"),  # without --l
         "--l": refused("--l", 2),  # without --sensitive
         "--w": refused("--w", 0.5),  # without --l
@@ -376,6 +380,8 @@ RULES: dict[str, dict[str, tuple]] = {
         "--items-output": refused("--items-output", "rows_out.csv"),  # without --items-table
         "--k": acts("k"),
         "--m": acts("m"),
+        "--keep": refused("--keep", "sex"),  # a QI as well
+        "--drop": refused("--drop", "sex"),  # a QI as well
         "--class-size": refused("--class-size", 1),  # below k
         "--classes": refused("--classes", "kmeans"),
         "--item-search": refused("--item-search", "greedy"),
@@ -408,6 +414,8 @@ RULES: dict[str, dict[str, tuple]] = {
         "--items-sep": refused("--items-sep", ""),
         "--k": acts("k"),
         "--m": acts("m"),
+        "--keep": refused("--keep", "sex"),  # a QI as well
+        "--drop": refused("--drop", "sex"),  # a QI as well
         "--class-size": refused("--class-size", "x"),
         "--delta": refused("--delta", "0.5,2"),  # 2 is not an NCP
         "--classes": refused("--classes", "kmeans"),

@@ -104,8 +104,8 @@ def test_a_table_runs_taxonomy_is_never_written_over(tmp_path):
     table.write_text("age,zip\n" + "".join(f"{20 + i % 2},{i % 3}\n" for i in range(8)))
     ages = tmp_path / "ages.csv"
     ages.write_text(AGES)
-    r = cli("anonymize-table", table, "--qi", "age", "-t", f"age={ages}", "-k", 2, "--db", db,
-            "--run", "t", "-q")  # fmt: skip
+    r = cli("anonymize-table", table, "--qi", "age", "-t", f"age={ages}", "--drop", "zip", "-k", 2,
+            "--db", db, "--run", "t", "-q")  # fmt: skip
     assert r.code == 0, r.stderr
     for extra in ((), ("--replace",)):  # a later run of the database, its release over it
         r = cli("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "--db", db, "-q", "-o", ages,
@@ -131,8 +131,8 @@ def writers(db: Path, tmp_path: Path) -> list[tuple[tuple, str]]:
     return [
         (("anonymize", FIG2, "-H", FIG2_H, "-k", 2, "-m", 2, "-q", "-o"), ".csv"),
         (("anonymize", "--db", db, "-k", 2, "-m", 2, "-q", "--sql-log"), ".sql"),
-        (("anonymize-table", table, "--qi", "age", "-t", "age=suppress", "-k", 2, "-q", "-o"),
-         ".csv"),
+        (("anonymize-table", table, "--qi", "age", "-t", "age=suppress", "--drop", "zip", "-k", 2,
+          "-q", "-o"), ".csv"),
         (("report", "--run", "ra", "--db", db, "-o"), ".html"),
         (("compare", "ra", "--db", db, "--report"), ".html"),
         (("reconstruct", "rb", "--db", db, "-o"), ".csv"),

@@ -1,6 +1,6 @@
 """The two-table layout of a table with a set column (issue 41): records and (key, item) rows,
-in two files or two tables of one DuckDB file; the release in the same layout, keys and labels
-as given, verified; the same release as the one-table layout gives; and every problem of the
+in two files or two tables of one DuckDB file; the release in the same layout, labels as given
+and keys renumbered in the release's order, verified; the same release as the one-table layout gives; and every problem of the
 join one line with its exit code, nothing written and no earlier run lost."""
 
 from __future__ import annotations
@@ -41,20 +41,21 @@ def _pairs(tmp_path, records, rows, *extra):
     return cli(
         "anonymize-rt", records, "--qi", "sex", "-t", "sex=suppress", "--items", "code",
         "--items-table", rows, "--key", "id", "-H", tmp_path / "h.csv", "-k", 2, "-m", 1,
-        "--db", tmp_path / "w.duckdb", *extra,
+        "--db", tmp_path / "w.duckdb", "--drop", "note", *extra,
     )  # fmt: skip
 
 
 def test_two_csv_files_give_two_files_worked_by_hand(tmp_path):
     """k=2, m=1, classes F {007, 8} and M {9, 10}. F: a twice, b once: b goes up to A, which
-    covers a; M: c twice, d once: d up to B, covering c. Keys as given ('007' stays)."""
+    covers a; M: c twice, d once: d up to B, covering c. Keys renumbered 1..4 in the order of
+    the released rows (F before M; ties in input order, alike in every released value)."""
     records, rows = _files(tmp_path)
     out, out_rows = tmp_path / "o.csv", tmp_path / "o_rows.csv"
     r = _pairs(tmp_path, records, rows, "-o", out, "--items-output", out_rows, "--json")
     assert r.code == 0, r.stderr
     assert r.json()["verified"]["ok"] and r.json()["items_output"] == str(out_rows)
-    assert out.read_text() == RECORDS  # QIs already 2-anonymous, other columns as they were
-    assert out_rows.read_text() == "id,code\n007,A\n8,A\n9,B\n10,B\n"
+    assert out.read_text() == "id,sex\n1,F\n2,F\n3,M\n4,M\n"  # QIs already 2-anonymous
+    assert out_rows.read_text() == "id,code\n1,A\n2,A\n3,B\n4,B\n"
     r = cli("verify", "--db", tmp_path / "w.duckdb", "--run", r.json()["run"], "-q")
     assert r.code == 0, r.stderr
 
@@ -70,18 +71,20 @@ def test_the_same_release_as_one_table_with_a_list(tmp_path):
     r = cli(
         "anonymize-rt", one, "--qi", "sex", "-t", "sex=suppress", "--items", "code",
         "-H", tmp_path / "h.csv", "-k", 2, "-m", 1, "-o", tmp_path / "one_out.parquet", "-q",
+        "--drop", "id",
     )  # fmt: skip
     assert r.code == 0, r.stderr
     out, out_rows = tmp_path / "o.parquet", tmp_path / "o_rows.parquet"
     r = _pairs(tmp_path, records, rows, "-o", out, "--items-output", out_rows, "-q")
     assert r.code == 0, r.stderr
-    want = {
-        row["id"]: sorted(row["code"])
+    want = [
+        (row["sex"], sorted(row["code"]))
         for row in pq.read_table(tmp_path / "one_out.parquet").to_pylist()
-    }
-    got: dict[str, list[str]] = {}
+    ]
+    codes: dict[int, list[str]] = {}
     for row in pq.read_table(out_rows).to_pylist():
-        got.setdefault(row["id"], []).append(row["code"])
+        codes.setdefault(row["id"], []).append(row["code"])
+    got = [(row["sex"], sorted(codes[row["id"]])) for row in pq.read_table(out).to_pylist()]
     assert got == want
 
 
@@ -101,10 +104,10 @@ def test_two_tables_of_one_duckdb_file(tmp_path):
         "-q",
     )  # fmt: skip
     assert r.code == 0, r.stderr
-    assert pq.read_table(out).column("pid").to_pylist() == [10, 20, 30, 40]  # integers still
+    assert pq.read_table(out).column("pid").to_pylist() == [1, 2, 3, 4]  # renumbered
     assert pq.read_table(out_rows).to_pylist() == [
-        {"pid": 10, "code": "A"}, {"pid": 20, "code": "A"},
-        {"pid": 30, "code": "B"}, {"pid": 40, "code": "B"},
+        {"pid": 1, "code": "A"}, {"pid": 2, "code": "A"},
+        {"pid": 3, "code": "B"}, {"pid": 4, "code": "B"},
     ]  # fmt: skip
 
 
@@ -128,9 +131,9 @@ def earlier_run(tmp_path_factory) -> Path:
         (RECORDS + ",M,v\n", ROWS, "have no key"),
         (RECORDS, ROWS + "8,\n", "no key or no item"),
         (RECORDS, ROWS + "8,z\n", "no leaf of the hierarchy"),
-        ("pid,sex\n1,F\n", ROWS, "no key column 'id'"),
+        ("pid,sex,note\n1,F,x\n", ROWS, "no key column 'id'"),
         (RECORDS, "id,item\n007,a\n", "no column 'code'"),
-        ("id,sex,code\n1,F,x\n", ROWS, "already have a column 'code'"),
+        ("id,sex,code,note\n1,F,x,y\n", ROWS, "already have a column 'code'"),
     ],
 )
 def test_a_bad_join_is_one_line_exit_3_and_nothing_is_lost(
@@ -155,8 +158,8 @@ def test_the_rows_of_a_dropped_record_go_with_it(tmp_path):
     r = _pairs(tmp_path, records, rows, "--drop-missing", "?", "-o", out, "--items-output",
                out_rows)  # fmt: skip
     assert r.code == 0, r.stderr
-    assert out.read_text() == RECORDS
-    assert out_rows.read_text() == "id,code\n007,A\n8,A\n9,B\n10,B\n"
+    assert out.read_text() == "id,sex\n1,F\n2,F\n3,M\n4,M\n"
+    assert out_rows.read_text() == "id,code\n1,A\n2,A\n3,B\n4,B\n"
 
 
 def test_item_rows_of_non_text_items_are_refused(tmp_path):
@@ -239,7 +242,7 @@ def test_random_item_rows_give_the_one_table_release_and_pass_brute_force(data, 
             "hierarchy": HierarchySpec(edges=ITEM_EDGES), "k": k, "m": m, "mine_beam": None,
         }  # fmt: skip
         store = Store()
-        a = anonymize_rt(store, one, **common)
+        a = anonymize_rt(store, one, drop=["key"], **common)
         b = anonymize_rt(
             store, folder / "rec.csv", item_rows=ItemRows("key", path=folder / "rows.csv"),
             run_name="pairs", **common,
@@ -249,18 +252,19 @@ def test_random_item_rows_give_the_one_table_release_and_pass_brute_force(data, 
         for run, is_list in ((a.run, False), (b.run, True)):
             store.point(run=run)
             rows = store.arrow(
-                render(select(exp.column("key"), exp.column("x"), exp.column("item"))
+                render(select(exp.column("rid"), exp.column("x"), exp.column("item"))
                        .from_("table_release").order_by("rid"))
             ).to_pylist()  # fmt: skip
-            got[run] = {
-                r["key"]: (r["x"], sorted(r["item"] if is_list else r["item"].split(";")))
+            got[run] = {  # the same rows in both: read in the same order
+                r["rid"]: (r["x"], sorted(r["item"] if is_list else r["item"].split(";")))
                 for r in rows
             }
         assert got[a.run] == got[b.run]
-        by_key = dict(zip(keys, data, strict=True))
         original = [{"x": x, "items": s} for x, s in data]
-        released = [{"x": x, "items": set(s)} for x, s in (got[b.run][key] for key in keys)]
-        assert by_key and problems(
+        released = [
+            {"x": x, "items": set(s)} for x, s in (got[b.run][i] for i in sorted(got[b.run]))
+        ]
+        assert problems(
             original, released, qi=["x"], qi_edges=QI_EDGES, items="items",
             item_edges=ITEM_EDGES, k=k, m=m,
         ) == []  # fmt: skip

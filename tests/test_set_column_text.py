@@ -57,8 +57,10 @@ def quoted(label: str, sep: str) -> str:
 
 
 def released_sets(path, column="items", sep=";"):
+    """The released sets, each sorted, in sorted order: rows come out sorted by their released
+    values, not in the input's order."""
     with path.open(newline="") as f:
-        return [sorted(split(row[column], sep)) for row in csv.DictReader(f)]
+        return sorted(sorted(split(row[column], sep)) for row in csv.DictReader(f))
 
 
 @pytest.mark.parametrize("sep", ["::", ";", "<>"])
@@ -75,7 +77,7 @@ def test_a_joined_set_column_reads_back_as_written(tmp_path, sep):
             "-H", tree_file(tmp_path), "--items-sep", sep, "-k", 1, "-m", 1, "-o", out, "--json")  # fmt: skip
     assert r.code == 0, r.stderr
     assert r.json()["verified"]["ok"]
-    assert released_sets(out, sep=sep) == rows  # k = 1: every item released as it was
+    assert released_sets(out, sep=sep) == sorted(rows)  # k = 1: every item released as it was
 
 
 def test_an_unquoted_item_holding_a_quote_passes_its_own_verification(tmp_path):
@@ -85,7 +87,7 @@ def test_an_unquoted_item_holding_a_quote_passes_its_own_verification(tmp_path):
     r = cli("anonymize-rt", table, "--qi", "sex", "-t", "sex=suppress", "--items", "items",
             "-H", tree_file(tmp_path), "--items-sep", "::", "-k", 1, "-m", 1, "-o", out)  # fmt: skip
     assert r.code == 0, r.stderr
-    assert released_sets(out, sep="::") == [["plain", 'say "hi"'], ["plain"]]
+    assert released_sets(out, sep="::") == [["plain"], ["plain", 'say "hi"']]
 
 
 def test_a_separator_holding_a_quote_is_refused(tmp_path):
@@ -121,13 +123,14 @@ def test_a_list_column_written_to_csv_reads_back_as_the_same_sets(tmp_path):
     r = cli("anonymize-rt", src, "--qi", "sex", "-t", "sex=suppress", "--items", "items",
             "-H", tree_file(tmp_path), "-k", 1, "-m", 1, "-o", out, "--json")  # fmt: skip
     assert r.code == 0, r.stderr
-    assert released_sets(out) == rows
+    assert released_sets(out) == sorted(rows)
     # and the tool reads its own CSV back as a text set column: the same release again
     again = tmp_path / "again.csv"
     r = cli("anonymize-rt", out, "--qi", "sex", "-t", "sex=suppress", "--items", "items",
             "-H", tree_file(tmp_path), "-k", 1, "-m", 1, "-o", again, "--json")  # fmt: skip
     assert r.code == 0, r.stderr
-    assert again.read_text() == out.read_text()
+    assert released_sets(again) == released_sets(out)  # rows sorted by the text, not the list
+    assert sorted(again.read_text().splitlines()) == sorted(out.read_text().splitlines())
 
 
 # -- the input DuckDB file is the --db ------------------------------------------------------------
@@ -146,9 +149,9 @@ def same_db(tmp_path):
 @pytest.mark.parametrize("command", ["anonymize-table", "anonymize-rt"])
 def test_a_table_of_the_db_itself_is_read(same_db, tmp_path, command):
     extra = (
-        ("--items", "items", "-H", tree_file(tmp_path), "-m", 1)
+        ("--items", "items", "-H", tree_file(tmp_path), "-m", 1, "--drop", "age")
         if command == "anonymize-rt"
-        else ()
+        else ("--drop", "age", "--drop", "items")
     )
     out = tmp_path / "rel.csv"
     r = cli(command, same_db, "--table", "people", "--qi", "sex", "-t", "sex=suppress",

@@ -35,10 +35,13 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _table(f: Path, db: Path, run: str, *extra: object, source: str = "table.csv"):
+def _table(
+    f: Path, db: Path, run: str, *extra: object, source: str = "table.csv", drop: str = "zip"
+):
     return cli(
         "anonymize-table", f / source, "--qi", "age", "--qi", "sex", "-t", "age=median:2",
-        "-t", f"sex={f / 'sex.csv'}", "--k", 2, "--db", db, "--run", run, "-q", *extra,
+        "-t", f"sex={f / 'sex.csv'}", "--k", 2, "--db", db, "--run", run, "-q", "--drop", drop,
+        *extra,
     )  # fmt: skip
 
 
@@ -93,7 +96,7 @@ def test_the_same_table_again_reuses_its_dataset(folder):
     r = cli(
         "anonymize-table", folder / "table.csv", "--qi", "zip", "--qi", "sex", "-t",
         "zip=median:2", "-t", f"sex={folder / 'sex.csv'}", "--k", 2, "--db", db, "--run", "b",
-        "-q",
+        "-q", "--drop", "age",
     )  # fmt: skip
     assert r.code == 0, r.stderr
     shutil.copy(folder / "table.csv", folder / "copy.csv")
@@ -151,7 +154,7 @@ def test_other_reading_options_make_another_dataset(folder):
     db = folder / "w.duckdb"
     (folder / "bare.csv").write_text(TABLE.split("\n", 1)[1])
     for names, run in (("age,sex,zip", "a"), ("age,sex,code", "b"), ("age,sex,zip", "c")):
-        r = _table(folder, db, run, "--columns", names, source="bare.csv")
+        r = _table(folder, db, run, "--columns", names, source="bare.csv", drop=names[8:])
         assert r.code == 0, r.stderr
     assert [(d["rows"], d["runs"]) for d in _datasets(db)] == [(4, 2), (4, 1)]
 
@@ -269,7 +272,9 @@ def test_a_stored_table_runs_without_its_file(folder):
     with Store(db) as store:
         found = {r["kind"]: Dataset.of(r) for r in store.registry.datasets()}
         tx, table = found["transactions"], found["table"]
-        got = anonymize_table(store, table, qi=["age", "sex"], taxonomies=taxes, k=2, run_name="b")
+        got = anonymize_table(
+            store, table, qi=["age", "sex"], taxonomies=taxes, k=2, run_name="b", drop=["zip"]
+        )
         assert (got.report.ok, got.data.rows) == (True, 4)
         with pytest.raises(ParamsError, match="holds transactions, not a table"):
             anonymize_table(store, tx, qi=["age", "sex"], taxonomies=taxes, k=2, run_name="c")

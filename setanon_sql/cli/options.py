@@ -253,6 +253,17 @@ TableSource = Annotated[
     Path, typer.Argument(help="Table: .csv (header row unless --columns), .parquet or .duckdb.")
 ]
 Qi = Annotated[list[str], typer.Option("--qi", help="A quasi-identifier column (repeat).")]
+Keep = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--keep",
+        help="A column released as given (repeat); refused when a QI determines it or it "
+        "determines one. Every column is a --qi, --sensitive, --keep or --drop.",
+    ),
+]
+Drop = Annotated[
+    list[str] | None, typer.Option("--drop", help="A column left out of the release (repeat).")
+]
 Taxonomy = Annotated[
     list[str],
     typer.Option(

@@ -59,6 +59,8 @@ def anonymize_rt_cmd(
     ] = None,
     k: o.K = 10,
     m: o.ItemsKnown = 2,
+    keep: o.Keep = None,
+    drop: o.Drop = None,
     class_size: Annotated[
         int | None,
         typer.Option(
@@ -209,7 +211,7 @@ def anonymize_rt_cmd(
             replace=replace, output=output, read=read, class_size=class_size, classes=classes,
             item_search=item_search or "topdown", item_rows=rows, rows_output=items_output,
             delta=delta, set_release=set_release, set_options=set_options,
-            chunks_output=chunks_output,
+            chunks_output=chunks_output, keep=keep or (), drop=drop or (),
         )  # fmt: skip
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if items_output is not None:

@@ -53,6 +53,8 @@ def sweep_rt_cmd(
     ] = None,
     k: o.K = 10,
     m: o.ItemsKnown = 2,
+    keep: o.Keep = None,
+    drop: o.Drop = None,
     class_size: Annotated[
         str,
         typer.Option(
@@ -122,7 +124,7 @@ def sweep_rt_cmd(
             taxonomies=specs, items=items, hierarchy=spec, k=k, m=m,
             items_sep=items_sep, w=DEFAULT_W, columns=names, table=table, drop_missing=missing,
             encoding=encoding, classes=classes, item_search=item_search or "topdown",
-            set_release=set_release, set_options=set_options,
+            set_release=set_release, set_options=set_options, keep=keep or (), drop=drop or (),
         )  # fmt: skip
     if target is not None:
         from ..measure.rt_sweep_page import render_rt_sweep_html

@@ -20,6 +20,8 @@ def anonymize_table_cmd(
     qi: o.Qi,
     taxonomy: o.Taxonomy,
     k: o.K = 10,
+    keep: o.Keep = None,
+    drop: o.Drop = None,
     sensitive: o.Sensitive = None,
     l: o.Ell = None,  # noqa: E741
     w: Annotated[
@@ -104,6 +106,8 @@ def anonymize_table_cmd(
             cover_cap=COVER_CAP if cover_cap is None else (cover_cap or None),
             output=output,
             read=read,
+            keep=keep or (),
+            drop=drop or (),
         )
     summary = {**result.as_dict(), "output": str(output) if output else None}
     if as_json:

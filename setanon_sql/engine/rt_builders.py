@@ -12,13 +12,25 @@ from .builders import col, itemset_supports
 from .table_release import long_qi
 
 
-def rt_release_query(columns: Sequence[str], items: str, is_list: bool) -> exp.Select:
+def rt_release_query(
+    columns: Sequence[str], items: str, is_list: bool, *, renumber: str | None = None
+) -> exp.Select:
     """`table_release` with its set column replaced by the released sets (`rt_release_sets`):
-    a list where the source had one, else the labels joined as `text` (quoted where needed)."""
+    a list where the source had one, else the labels joined as `text` (quoted where needed).
+    The column `renumber` (a key) becomes 1, 2, ... in the order of the other released
+    values and the set, so it says nothing of the input's order or keys."""
     value = col("s", "labels") if is_list else col("s", "text")
     picked: list[exp.Expr] = [col("r", "rid"), col("r", "cluster")]
+    others = [value if c == items else col("r", c) for c in columns if c != renumber]
+    order = [exp.Ordered(this=e.copy()) for e in (*others, col("r", "rid"))]
     for c in columns:
-        picked.append(value.copy().as_(c, quoted=True) if c == items else col("r", c))
+        if c == items:
+            picked.append(value.copy().as_(c, quoted=True))
+        elif c == renumber:
+            number = exp.Window(this=exp.func("row_number"), order=exp.Order(expressions=order))
+            picked.append(number.as_(c, quoted=True))
+        else:
+            picked.append(col("r", c))
     return (
         select(*picked)
         .from_(exp.table_("rt_table_release", quoted=True).as_("r", quoted=True))
@@ -142,7 +154,7 @@ def read_keys_query(key: str) -> exp.Select:
 
 def released_rows_query(run: str, catalog: str, key: str, items: str) -> exp.Select:
     """A run's released `(key, item)` rows: each record's released items, one a row, records
-    in their order and a record's items by label."""
+    by their key (renumbered in the release's order) and a record's items by label."""
     release = exp.table_("table_release", db=run, catalog=catalog, quoted=True)
     unnested = (
         select(
@@ -156,7 +168,7 @@ def released_rows_query(run: str, catalog: str, key: str, items: str) -> exp.Sel
     return (
         select(col("u", key), col("u", "item").as_(items, quoted=True))
         .from_(unnested)
-        .order_by(col("u", "rid"), col("u", "item"))
+        .order_by(col("u", key), col("u", "item"))
     )
 
 

@@ -197,6 +197,58 @@ def loss_query(qi: Sequence[str]) -> exp.Select:
 
 
 def release_rows(columns: Sequence[str], run: str, catalog: str) -> exp.Select:
-    """A table run's release, its columns in the source's order, its rows in row order."""
+    """A table run's release, its columns in the source's order, its rows sorted by their
+    released values (column by column): the order is the release's own, whatever order the
+    input had, and rows that tie are alike in every released column.
+
+    Example:
+        >>> print(release_rows(["age", "zip"], "r", "db").sql("duckdb"))
+        SELECT "age", "zip" FROM "db"."r"."table_release" ORDER BY "age", "zip"
+    """
     table = exp.table_("table_release", db=run, catalog=catalog, quoted=True)
-    return select(*[_c(c) for c in columns]).from_(table).order_by(_c("rid"))
+    return select(*[_c(c) for c in columns]).from_(table).order_by(*[_c(c) for c in columns])
+
+
+def linked_columns(kept: Sequence[str], qi: Sequence[str], kept_table: str) -> exp.Select:
+    """Every (kept column, QI) pair of which one determines the other (a functional
+    dependency: as many distinct (kept, QI) value pairs as values of one of them), the kept
+    values read from `kept_table` and the QI values from `rel_source`, joined on `rid`, all
+    pairs in one statement. A column holding one value carries nothing and is left out. Each
+    row: `kept` and `qi` (1-based positions in the lists), `kept_values`, `qi_values`, `pairs`;
+    NULL counts as a value.
+
+    Example:
+        >>> print(linked_columns(["code"], ["edu"], "rel_source").sql("duckdb"))  # doctest: +ELLIPSIS
+        SELECT "k"."attr" AS "kept", "q"."attr" AS "qi", COUNT(DISTINCT ["k"."label"]) AS ...
+    """
+    one = lambda *xs: exp.Count(  # noqa: E731
+        this=exp.Distinct(expressions=[exp.Array(expressions=list(xs))])
+    )
+    kept_values = one(_c("label", "k"))
+    qi_values = one(_c("label", "q"))
+    pairs = one(_c("label", "k"), _c("label", "q"))
+    gt_one = lambda e: exp.GT(this=e.copy(), expression=exp.Literal.number(1))  # noqa: E731
+    same = lambda a, b: exp.EQ(this=a.copy(), expression=b.copy())  # noqa: E731
+    return (
+        select(
+            _c("attr", "k").as_("kept", quoted=True),
+            _c("attr", "q").as_("qi", quoted=True),
+            kept_values.as_("kept_values", quoted=True),
+            qi_values.as_("qi_values", quoted=True),
+            pairs.as_("pairs", quoted=True),
+        )
+        .from_(_subquery(long_qi(kept, kept_table), "k"))
+        .join(
+            _subquery(long_qi(qi, "rel_source"), "q"),
+            on=exp.EQ(this=_c("rid", "q"), expression=_c("rid", "k")),
+        )
+        .group_by(_c("attr", "k"), _c("attr", "q"))
+        .having(
+            exp.and_(
+                gt_one(kept_values),
+                gt_one(qi_values),
+                exp.or_(same(pairs, kept_values), same(pairs, qi_values)),
+            )
+        )
+        .order_by(_c("attr", "k"), _c("attr", "q"))
+    )

@@ -29,7 +29,7 @@ from ..store.dataset import Dataset
 from ..store.outputs import check_file
 from ..store.publish import inputs_of
 from .cover import RowSets, cover_to_clustering, gen_cover, store_cover
-from .data import TableData, TableSource, load_table, record_read, table_dataset
+from .data import TableData, TableSource, declare, load_table, record_read, table_dataset
 from .diversity import check_feasible, l_diversify
 from .improve import ImproveStats
 from .improve import improve as improve_clusters
@@ -121,6 +121,8 @@ def anonymize_table(
     progress: Progress = quiet,
     output: str | Path | None = None,
     read: Sequence[str | Path | None] = (),
+    keep: Sequence[str] = (),
+    drop: Sequence[str] = (),
 ) -> TableResult:
     """Load a table, k-anonymize its QI columns by k-ANON-CF (ℓ-diversify them on `sensitive`
     when `l` is given), verify the release and measure its loss. With `improve` (the default)
@@ -135,6 +137,11 @@ def anonymize_table(
     dearer than the paper's start gives and the O(ln k) bound holds; None runs the paper's
     cover alone. The kept start's tables are `cover`, `cluster_k` (and `l_merge`); `work` and
     the `improve_*` tables are the last improvement's scratch.
+
+    Every column of the table is declared: a QI, `sensitive`, `keep` (released as given) or
+    `drop` (not released); an undeclared one, or a kept one a QI determines or that determines
+    a QI, is refused (`load_table`). The release's rows are in the order of their released
+    values, never the input's.
 
     `output` (CSV or Parquet) is checked before the work against `read`, the database and its
     registry's sources, and written as the run takes its place (`runs.making`).
@@ -157,6 +164,7 @@ def anonymize_table(
     fn = measure(cost_measure)
     name = runs.name_for(store, run_name, runs.default_base("table", k, l=l))
     record = {"k": k, "l": l, "w": w, "qi": list(qi), "sensitive": sensitive}
+    record |= {"keep": list(keep), "drop": list(drop)}
     record |= {"improve": improve, "mine_beam": mine_beam, "cover_cap": cover_cap}
     out = None
     if output is not None:
@@ -179,17 +187,18 @@ def anonymize_table(
             encoding=encoding,
             measure=fn,
         )
+        data = declare(store, data, keep=keep, drop=drop)
         runs.check_k(k, data.rows, of="table", unit="rows")
         if out is not None:
-            out.columns = list(data.columns)
+            out.columns = list(data.released)
         if l is not None:
             check_feasible(store, l, sensitive)
         clusters, info = cluster_rows(
             store, data, k, l=l, w=w, fn=fn, improve=improve, mine_beam=mine_beam,
             cover_cap=cover_cap, progress=progress,
         )  # fmt: skip
-        make_release(store, data.columns, data.qi)
-        report = verify_table(store, data.qi, k, sensitive, l)
+        make_release(store, data.released, data.qi)
+        report = verify_table(store, data.qi, k, sensitive, l, kept=data.kept)
         if not report.ok:
             raise VerificationError(
                 f"k-ANON-CF produced a release that fails verification: {report.as_dict()}"
@@ -255,8 +264,8 @@ def cluster_rows(
 
 
 def export(store: Store, result: TableResult, path: str | Path, *, fmt: str | None = None) -> Path:
-    """Write a result's release (the source's columns) to CSV or Parquet, atomically."""
-    return write_table_release(store, result.run, path, result.data.columns, fmt=fmt)
+    """Write a result's release (its columns) to CSV or Parquet, atomically."""
+    return write_table_release(store, result.run, path, result.data.released, fmt=fmt)
 
 
 @dataclass(frozen=True)

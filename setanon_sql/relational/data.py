@@ -9,14 +9,14 @@ mining and the verifier read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyarrow as pa
 
 from ..engine import ddl
 from ..engine.builders import render
-from ..engine.table_release import empty_values, long_qi, trimmed_source
+from ..engine.table_release import empty_values, linked_columns, long_qi, trimmed_source
 from ..errors import InputError, ParamsError
 from ..store.database import Run, Store
 from ..store.dataset import Dataset, DatasetKind
@@ -25,12 +25,14 @@ from ..store.sources import check_scalar
 from ..store.tables import TableInput, TableReader, TableSource, copy_raw, raw_columns, read_raw
 from .taxonomy import CostMeasure, TaxonomySpec, build
 
-__all__ = ["TableData", "TableSource", "load_table", "source_columns", "table_dataset"]
+__all__ = ["TableData", "TableSource", "declare", "load_table", "source_columns", "table_dataset"]
 
 
 @dataclass(frozen=True)
 class TableData:
-    """What was loaded: the QI columns with their taxonomies, the sensitive column, the rows."""
+    """What was loaded: the QI columns with their taxonomies, the sensitive column, the rows;
+    `columns` are the source's, `released` those the release holds (the QIs, the sensitive
+    column, the kept ones and the caller's own, in the source's order)."""
 
     source: str
     columns: tuple[str, ...]
@@ -39,6 +41,8 @@ class TableData:
     sensitive: str | None
     rows: int
     combos: int
+    released: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
 
 
 def source_columns(store: Store) -> dict[str, str]:
@@ -92,7 +96,7 @@ def load_table(
 ) -> TableData:
     """Copy the table's dataset (loaded now unless `source` is one) into the current schema
     as `rel_source` and encode its QI values as leaves (a CSV table and the taxonomy files are
-    read in `encoding`, UTF-8 unless given)."""
+    read in `encoding`, UTF-8 unless given). What it releases is said by `declare` after."""
     if not qi:
         raise ParamsError("name at least one quasi-identifier column")
     if len(set(qi)) != len(qi):
@@ -153,6 +157,98 @@ def load_table(
     store.run("rel_make_value")
     combos = store.count("rel_combo")
     return TableData(name, tuple(cols), tuple(qi), trees, sensitive, rows, combos)
+
+
+def declare(
+    store: Store,
+    data: TableData,
+    *,
+    keep: Sequence[str] = (),
+    drop: Sequence[str] = (),
+    own: Sequence[str] = (),
+) -> TableData:
+    """The loaded table with the columns its release holds (`released`, `kept`), once every
+    column is declared: a QI, the sensitive one, `keep` (released as given), `drop` (not
+    released) or `own` (the caller's: a set column, a key). An undeclared column is refused,
+    so nothing is released or lost unasked; so is a kept column that a QI determines, or that
+    determines a QI (a code of it): released as given it would undo the QI's generalization.
+    Checked before the search, in one statement over every (kept, QI) pair."""
+    qi, sensitive, name, cols = data.qi, data.sensitive, data.source, data.columns
+    _check_roles(qi, sensitive, keep, drop, own)
+    named = [c for c in (*keep, *drop) if c not in cols]
+    if named:
+        raise InputError(
+            f"{name}: no column(s) {', '.join(map(repr, named))} to keep or drop; columns are "
+            f"{', '.join(map(repr, cols))}"
+        )
+    declared = {*qi, *([sensitive] if sensitive else []), *keep, *drop, *own}
+    undeclared = [c for c in cols if c not in declared]
+    if undeclared:
+        raise ParamsError(
+            f"{name}: column(s) {', '.join(map(repr, undeclared))} are neither quasi-identifiers, "
+            "sensitive, kept nor dropped: declare each with keep= or drop= (--keep, --drop)"
+        )
+    kept = tuple(c for c in cols if c in keep)
+    refuse_linked(store, name, kept, qi, "rel_source")
+    released = tuple(c for c in cols if c in declared and c not in drop)
+    return replace(data, released=released, kept=kept)
+
+
+def _check_roles(
+    qi: Sequence[str],
+    sensitive: str | None,
+    keep: Sequence[str],
+    drop: Sequence[str],
+    own: Sequence[str],
+) -> None:
+    """A column has one role: kept, dropped, a QI, sensitive or the caller's."""
+    roles: dict[str, list[str]] = {}
+    for role, names in (
+        ("quasi-identifier", qi), ("sensitive", [sensitive] if sensitive else []),
+        ("kept", keep), ("dropped", drop), ("the set column or key", own),
+    ):  # fmt: skip
+        for c in names:
+            roles.setdefault(c, []).append(role)
+    twice = {c: r for c, r in roles.items() if len(r) > 1 and set(r) & {"kept", "dropped"}}
+    if twice:
+        c, r = next(iter(twice.items()))
+        raise ParamsError(f"column {c!r} is declared twice: {' and '.join(r)}")
+
+
+def linked_pairs(
+    store: Store, kept: Sequence[str], qi: Sequence[str], kept_table: str
+) -> list[tuple[str, str, str]]:
+    """Every (kept column, QI, how) of which one determines the other, `how` saying which:
+    the kept values read from `kept_table`, the QIs' from `rel_source` (one statement)."""
+    if not kept:
+        return []
+    found = store.execute(render(linked_columns(kept, qi, kept_table)), step="linked_columns")
+    out = []
+    for r in found.dicts():
+        both = r["pairs"] == r["kept_values"] == r["qi_values"]
+        how = (
+            "is a one-to-one code of"
+            if both
+            else "determines"
+            if r["pairs"] == r["kept_values"]
+            else "is determined by"
+        )
+        out.append((kept[r["kept"] - 1], qi[r["qi"] - 1], how))
+    return out
+
+
+def refuse_linked(
+    store: Store, name: str, kept: Sequence[str], qi: Sequence[str], kept_table: str
+) -> None:
+    """Refuse a kept column tied to a QI by a functional dependency, in one line naming both."""
+    linked = linked_pairs(store, kept, qi, kept_table)
+    if linked:
+        k, q, how = linked[0]
+        more = f" ({len(linked) - 1} more such pair(s))" if len(linked) > 1 else ""
+        raise InputError(
+            f"{name}: kept column {k!r} {how} quasi-identifier {q!r}{more}: released as given it "
+            f"would undo the generalization of {q!r}; declare it a quasi-identifier or drop it"
+        )
 
 
 def _store_taxonomies(

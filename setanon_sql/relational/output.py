@@ -1,8 +1,10 @@
 """The release of a relational run, its verifier, its loss, and its export.
 
 `table_release` holds every source row (by `rid`) with its QI values replaced by its cluster's
-closure and the other columns as loaded. The verifier reads only that table and the source: the
-offending rows land in `violations_table_validity`, `violations_table_k`, `violations_table_l`.
+closure and the kept (and sensitive) columns as loaded; dropped columns are not in it. The
+verifier reads only that table and the source: the offending rows land in
+`violations_table_validity`, `violations_table_k`, `violations_table_l`. A release file's rows
+are sorted by their released values (`release_rows`), never in the input's order.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..errors import ParamsError
 from ..store.database import Run, Store
 from ..store.outputs import Publication, check_file
 from ..store.release_io import copy_to_file
+from .data import linked_pairs
 
 
 def store_clusters(store: Store, clusters: Sequence[Sequence[int]], name: str) -> None:
@@ -59,10 +62,12 @@ class TableReport:
     validity_problems: int
     failing_k: int
     failing_l: int
+    linked_columns: int = 0  # kept columns a QI determines or that determine one
 
     @property
     def ok(self) -> bool:
-        return not (self.validity_problems or self.failing_k or self.failing_l)
+        problems = self.validity_problems or self.failing_k or self.failing_l
+        return not (problems or self.linked_columns)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, **self.__dict__}
@@ -74,9 +79,12 @@ def verify_table(
     k: int,
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
+    *,
+    kept: Sequence[str] = (),
 ) -> TableReport:
     """Check the current run's `table_release`: it generalizes the source row by row, every
-    QI combination occurs >= k times, and (with ℓ) every class is ℓ-diverse."""
+    QI combination occurs >= k times, (with ℓ) every class is ℓ-diverse, and no `kept` column
+    (released as given) is determined by an original QI or determines one."""
     if l is not None and not sensitive:
         raise ParamsError("l-diversity needs a sensitive column")
     validity = render(validity_query(qi))
@@ -89,6 +97,7 @@ def verify_table(
     store.run("rel_violations_k", {"k": k})
     store.run("rel_violations_l", {"l": l})
     found = store.run("rel_verify_summary").one()
+    linked = len(linked_pairs(store, kept, qi, "table_release"))
     return TableReport(
         k,
         l,
@@ -97,6 +106,7 @@ def verify_table(
         validity_problems=found["validity_problems"],
         failing_k=found["failing_k"],
         failing_l=found["failing_l"],
+        linked_columns=linked,
     )
 
 

@@ -7,7 +7,7 @@ The classes are the table engine's (k-ANON-CF over the QIs, `cluster_rows`) or t
 along the taxonomies (`rt_cuts`), of at least `class_size` rows; inside them the
 sets are generalized by a level-wise search local to each class, all classes in one statement
 per round (`rt_sets.km_in_classes`). The release is the table as given, QIs generalized, the set
-column generalized (a list where it was one, else joined by the separator), other columns as
+column generalized (a list where it was one, else joined by the separator), kept columns as
 they were; it is verified (`rt_verify`) before anything is written.
 
 Example:
@@ -47,6 +47,7 @@ from . import COVER_CAP, MINE_BEAM, cluster_rows
 from .data import (
     TableData,
     TableSource,
+    declare,
     load_table,
     record_read,
     source_columns,
@@ -144,6 +145,8 @@ def anonymize_rt(
     set_release: str = "generalize",
     set_options: Mapping[str, Any] | None = None,
     chunks_output: str | Path | None = None,
+    keep: Sequence[str] = (),
+    drop: Sequence[str] = (),
 ) -> RtResult:
     """Load a table with a set-valued column `items`, make it (k, k^m)-anonymous (ℓ-diverse on
     `sensitive` with `l`), verify the release and measure both losses. `class_size` (k unless
@@ -162,7 +165,10 @@ def anonymize_rt(
     (`rt_dis`; `set_options` are the disassociation's: max_cluster, min_split, refine,
     joint_size) instead of generalized: the classes may then be as small as k, and the
     hierarchy only checks the items; with `output` its chunks go to the folder
-    `chunks_output` (both or neither)."""
+    `chunks_output` (both or neither). Every column is declared as for `anonymize_table`
+    (`keep`, `drop`; the set column and the key are declared by `items` and `item_rows`); the
+    release's rows are in the order of their released values, and a key (two tables) is
+    renumbered in that order, so neither says anything of the input's order."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
     size = k if class_size is None else class_size
@@ -207,6 +213,7 @@ def anonymize_rt(
     record: dict[str, Any] = {"k": k, "m": m, "l": l, "w": w, "qi": list(qi), "items": items}
     record |= {"class_size": size, "classes": classes, "item_search": item_search}
     record |= {"delta": delta, "set_release": set_release}
+    record |= {"keep": list(keep), "drop": list(drop)}
     if dis:
         record |= {"set_options": dis_options}
     sep = DEFAULT_SEP if items_sep is None else items_sep
@@ -242,6 +249,8 @@ def anonymize_rt(
             if items not in data.columns:
                 raise_missing(data, items)
             column = set_column(items, source_columns(store)[items], items_sep, qi, data.source)
+        own = (items,) if item_rows is None else (items, item_rows.key)
+        data = declare(store, data, keep=keep, drop=drop, own=own)
         tree = load_sets(store, column, hierarchy, data.source, copy=item_rows is None)
         runs.check_k(k, data.rows, of="table", unit="rows")
         if size > data.rows:
@@ -254,11 +263,11 @@ def anonymize_rt(
         if dis:
             check_options(dis_options, data.columns)
         if isinstance(out, PairOutput):
-            out.records.columns = list(data.columns)
+            out.records.columns = list(data.released)
         elif isinstance(out, DisOutput):
             out.table.columns = dis_columns(data, items)
         elif out is not None:
-            out.columns = list(data.columns)
+            out.columns = list(data.released)
             out.list_column = (items, DEFAULT_SEP) if column.is_list else None
         if l is not None:
             check_feasible(store, l, sensitive)
@@ -279,15 +288,16 @@ def anonymize_rt(
             info |= disassociate_in_classes(store, k=k, m=m, options=dis_options,
                                             progress=progress)  # fmt: skip
             make_dis_release(store, dis_columns(data, items)[:-1], data.qi)
-            report = verify_rt_dis(store, data.qi, k, m, sensitive, l)
+            report = verify_rt_dis(store, data.qi, k, m, sensitive, l, kept=data.kept)
         else:
             search = km_in_classes if item_search == "lift" else km_topdown
             stats = search(store, tree, k, m, progress)
             info |= {"item_rounds": stats.rounds, "item_violations": stats.violations}
             info |= {"item_lifts": stats.lifts}
             extra = (items,) if item_rows is not None else ()
-            make_rt_release(store, data, column, (*data.columns, *extra))
-            report = verify_rt(store, data.qi, column, k, m, sensitive, l)
+            key = item_rows.key if item_rows is not None else None
+            make_rt_release(store, data, column, (*data.released, *extra), key)
+            report = verify_rt(store, data.qi, column, k, m, sensitive, l, kept=data.kept)
         if not report.ok:
             raise VerificationError(
                 f"the (k, k^m) search produced a release that fails verification: "
@@ -363,7 +373,7 @@ def _dis_outputs(
 def dis_columns(data: TableData, items: str) -> list[str]:
     """The columns of a release with a disassociated set column: the table's but the set
     column, and every row's cluster."""
-    return [*(c for c in data.columns if c != items), CLUSTER_COLUMN]
+    return [*(c for c in data.released if c != items), CLUSTER_COLUMN]
 
 
 def raise_missing(data: TableData, items: str) -> None:
@@ -374,16 +384,21 @@ def raise_missing(data: TableData, items: str) -> None:
 
 
 def make_rt_release(
-    store: Store, data: TableData, column: SetColumn, columns: Sequence[str]
+    store: Store,
+    data: TableData,
+    column: SetColumn,
+    columns: Sequence[str],
+    key: str | None = None,
 ) -> None:
     """The release: the table's rows (QIs by their class's closure, `release_query`) with the
-    generalized sets, as `columns` (the table's, and the set column when it came as rows)."""
+    generalized sets, as `columns` (the released ones, and the set column when it came as
+    rows, its records' `key` then renumbered in the order of their released values)."""
     store.run("rel_cluster_closure")
     store.run("rel_cluster_labels")
-    table = render(release_query(data.columns, data.qi))
+    table = render(release_query(data.released, data.qi))
     store.execute(ddl.create_table_as("rt_table_release", table), step="rt_table_release")
     store.run("rt_release_sets")
     if not column.is_list:
         store.run("rt_release_sets_quoted", {"sep": column.sep})
-    sql = render(rt_release_query(columns, column.name, column.is_list))
+    sql = render(rt_release_query(columns, column.name, column.is_list, renumber=key))
     store.execute(ddl.create_table_as("table_release", sql), step="table_release")

@@ -10,7 +10,7 @@ cover repair merges an unsafe cluster only with a neighbour of its own class (a 
 one unsafe cluster is repaired by partial suppression); REFINE's joint clusters never cross a
 class either.
 
-The release is two parts: the table (QIs generalized to their class, the other columns as
+The release is two parts: the table (QIs generalized to their class, the kept columns as
 given, without the set column, plus every row's `set_cluster`) and the disassociated chunks of
 the set column keyed by cluster, in the disassociation release's own tables (`clusters`,
 `record_chunks`, `term_chunks`, `joint_clusters`, `shared_chunks`).

@@ -58,10 +58,12 @@ def verify_rt_dis(
     m: int,
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
+    *,
+    kept: Sequence[str] = (),
 ) -> RtDisReport:
     """Check the current run's `table_release` and chunks against `rel_source` and `rt_labels`
     (the original table and its items as loaded)."""
-    table = verify_table(store, qi, k, sensitive, l)
+    table = verify_table(store, qi, k, sensitive, l, kept=kept)
     store.execute(ddl.create_table_as("rt_class", render(release_classes(qi))), step="rt_class")
     store.run("rtd_verify_shape")
     found = store.run("rtd_verify_summary").one()

@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ParamsError
 from ..store.database import Store
 from .output import loss
+from .rt_dis import CLUSTER_COLUMN
 from .rt_dis_verify import RtDisReport, verify_rt_dis
 from .rt_sets import LIST_TYPE_SUFFIX, SetColumn
 from .rt_verify import RtReport, verify_rt
@@ -30,6 +31,7 @@ class StoredRt:
     sensitive: str | None
     l: float | None  # noqa: E741
     disassociated: bool = False  # the set column released disassociated (`rt_dis`)
+    key: str | None = None  # the records' key, with the items as (key, item) rows
 
 
 def stored_rt(store: Store, run: str, *, disassociated: bool = False) -> StoredRt:
@@ -47,7 +49,7 @@ def stored_rt(store: Store, run: str, *, disassociated: bool = False) -> StoredR
         )
     return StoredRt(
         list(p["qi"]), p["items"], p["items_sep"], int(p["k"]), int(p["m"]), p.get("sensitive"),
-        p.get("l"), dis,
+        p.get("l"), dis, p.get("key"),
     )  # fmt: skip
 
 
@@ -57,14 +59,25 @@ def _column(store: Store, made: StoredRt) -> SetColumn:
     return SetColumn(made.items, types[made.items].endswith(LIST_TYPE_SUFFIX), made.sep)
 
 
+def _kept(store: Store, made: StoredRt) -> list[str]:
+    """The columns the release holds as given: all but the QIs, the sensitive column, the set
+    column, the key (renumbered) and the tool's own (whatever the run declared)."""
+    own = {*made.qi, made.sensitive, made.items, made.key, "rid", "cluster", CLUSTER_COLUMN}
+    names = store.run("rel_release_columns").tuples("column_name")
+    return [c for (c,) in names if c not in own]
+
+
 def verify_rt_run(store: Store, run: str) -> RtReport | RtDisReport:
-    """Check the stored run's release for (k, k^m) (and ℓ) with its own parameters."""
+    """Check the stored run's release for (k, k^m) (and ℓ) with its own parameters, and that
+    none of the columns it releases as given is tied to a QI."""
     made = stored_rt(store, run, disassociated=True)
     with store.in_run(run, scratch=True):
+        kept = _kept(store, made)
         if made.disassociated:
-            return verify_rt_dis(store, made.qi, made.k, made.m, made.sensitive, made.l)
+            return verify_rt_dis(store, made.qi, made.k, made.m, made.sensitive, made.l,
+                                 kept=kept)  # fmt: skip
         return verify_rt(store, made.qi, _column(store, made), made.k, made.m, made.sensitive,
-                         made.l)  # fmt: skip
+                         made.l, kept=kept)  # fmt: skip
 
 
 def rt_metrics(store: Store, run: str) -> dict[str, Any]:

@@ -4,8 +4,8 @@ one DuckDB file), joined on a key column both hold.
 
 Read, the item rows become the set column (a list per record, `rt_set`) and everything after is
 the one-table search, release and verifier; written, the release is two files again: the
-records as they were, QIs generalized, and the released `(key, item)` rows, keys and labels as
-given. What the join needs is checked first, in one statement: record keys present and
+records, QIs generalized, and the released `(key, item)` rows, labels as given and keys
+renumbered 1..n in the release's order (`rt_release_query`). What the join needs is checked first, in one statement: record keys present and
 distinct, item rows with a key and an item, no `(key, item)` row twice, every item row's key a
 record's and every record with an item. The item rows of a record `--drop-missing` dropped are
 dropped with it.

@@ -55,10 +55,12 @@ def verify_rt(
     m: int,
     sensitive: str | None = None,
     l: float | None = None,  # noqa: E741
+    *,
+    kept: Sequence[str] = (),
 ) -> RtReport:
     """Check the current run's `table_release` against `rel_source` and `rt_labels` (the
     original table and its items as loaded) for (k, k^m)-anonymity (and ℓ-diversity)."""
-    table = verify_table(store, qi, k, sensitive, l)
+    table = verify_table(store, qi, k, sensitive, l, kept=kept)
     store.execute(ddl.create_table_as("rt_class", render(release_classes(qi))), step="rt_class")
     store.execute(
         ddl.create_table_as("rt_release_column", render(release_column(column.name))),
