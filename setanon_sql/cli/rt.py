@@ -4,14 +4,21 @@ k-anonymous, and inside every class the set column k^m-anonymous."""
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..errors import ParamsError
 from . import options as o
 from .app import app
 from .table import DEFAULT_W
+
+if TYPE_CHECKING:
+    from ..store.hierarchy_spec import HierarchySpec
 
 ItemSearchGiven = Annotated[str | None, o.ItemSearch.__metadata__[0]]
 """--item-search, None when not given (refused with --set-release disassociate)."""
@@ -140,7 +147,6 @@ def anonymize_rt_cmd(
     from ..relational.rt_pairs import item_rows
     from ..store import outputs
     from ..store.database import Store
-    from ..store.hierarchy_spec import HierarchySpec
 
     o.refuse_unless(
         l is not None or sensitive is None,
@@ -180,11 +186,7 @@ def anonymize_rt_cmd(
     if joint_size is not None:
         set_options["joint_size"] = joint_size
     rows = item_rows(items_table, key, source) if items_table and key is not None else None
-    spec = HierarchySpec(
-        path=hierarchy, format=hierarchy_format, code_prefix=code_prefix,
-        encoding=hierarchy_encoding,
-    )  # fmt: skip
-    spec.check()
+    spec = item_hierarchy(hierarchy, hierarchy_format, code_prefix, hierarchy_encoding, dis)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     specs = o.taxonomies(taxonomy)
     read = [source, db, hierarchy, *o.taxonomy_files(specs)]
@@ -197,7 +199,7 @@ def anonymize_rt_cmd(
     if chunks_output is not None:
         outputs.check_folder(chunks_output, [*read, output], replace=False)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
-    with Store(db, **dbo.settings()) as store:
+    with Store(db, **dbo.settings()) as store, flags_named():
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=specs, items=items,
             hierarchy=spec, k=k, m=m, items_sep=";" if items_sep is None else items_sep, sensitive=sensitive, l=l,
@@ -225,3 +227,67 @@ def anonymize_rt_cmd(
             + (f" and {items_output}" if items_output else "")
             + (f" and {chunks_output}" if chunks_output else "")
         )
+
+
+def item_hierarchy(
+    path: Path | None,
+    format: str | None,
+    code_prefix: bool | None,
+    encoding: str | None,
+    dis: bool,
+) -> HierarchySpec | None:
+    """The items' hierarchy, -H or --code-prefix (None: a command without that flag); none
+    for a disassociated set column, which releases its items as they are (a tree given there
+    only checks them)."""
+    from ..store.hierarchy_spec import HierarchySpec
+
+    o.refuse_unless(path is None or not code_prefix, "give -H FILE or --code-prefix, not both")
+    if path is None and not code_prefix:
+        choices = "-H FILE" if code_prefix is None else "-H FILE or --code-prefix"
+        o.refuse_unless(
+            dis,
+            f"the items are generalized in a hierarchy: give {choices} (or --set-release "
+            "disassociate, which releases them as they are)",
+        )
+        return None
+    spec = HierarchySpec(path=path, format=format, code_prefix=bool(code_prefix), encoding=encoding)
+    spec.check()
+    return spec
+
+
+# the library's parameters as the command line's flags, in its messages
+_FLAGS = (
+    (r"\bclass_size\b", "--class-size"),
+    (r"\bitem_search\b", "--item-search"),
+    (r"\bset_release='disassociate'", "--set-release disassociate"),
+    (r"\bset_release\b", "--set-release"),
+    (r"\bclasses='cuts'", "--classes cuts"),
+    (r"^classes\b", "--classes"),
+    (r"\bmax_cluster\b", "--max-cluster"),
+    (r"\bjoint_size\b", "--joint-size"),
+    (r"\(delta\)", "(--delta)"),
+    (r"^delta\b", "--delta"),
+    (r"^m must\b", "-m must"),
+    (r"\(hierarchy\)", "(-H)"),
+)
+
+
+def named(message: str) -> str:
+    """A library message with its parameters named as the flags that set them.
+
+    Example:
+        >>> named("class_size (1) must be at least k (2)")
+        '--class-size (1) must be at least k (2)'
+    """
+    for pattern, flag in _FLAGS:
+        message = re.sub(pattern, flag, message)
+    return message
+
+
+@contextmanager
+def flags_named() -> Iterator[None]:
+    """The library's refusals as the command line's: each names the flag, not the parameter."""
+    try:
+        yield
+    except ParamsError as e:
+        raise ParamsError(named(str(e))) from e
