@@ -245,10 +245,13 @@ def open_spark(
     master: str | None = None,
     warehouse: str | Path | None = None,
     spark: Any = None,
+    memory_limit: str | None = None,
 ) -> tuple[SparkStore, list[str]]:
     """Spark's `open_store`: a store for the run `params` will make (named by `--run` or, as
     on DuckDB, `run_<algorithm>_k<k>[_m<m>]`), the data and hierarchy loaded into its staged
-    database; use it with `anonymize` and close it (a context manager). Returns warnings too."""
+    database; use it with `anonymize` and close it (a context manager). Returns warnings too.
+    A session it starts gets `memory_limit` for its driver (default: DuckDB's share of the
+    machine's memory)."""
     from .store import spark_store
 
     spark_store.check_algorithm(get_algorithm(params.algorithm), on_engine("spark"))
@@ -257,6 +260,7 @@ def open_spark(
     return spark_store.open_run(
         source, spec, run=name, replace=params.replace,
         master=master or spark_store.DEFAULT_MASTER, warehouse=warehouse, spark=spark,
+        memory_limit=memory_limit,
     )  # fmt: skip
 
 
