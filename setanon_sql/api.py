@@ -26,12 +26,15 @@ from .store.hierarchy_spec import HierarchySpec
 from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
     from .measure.verify_disassociation import DisassociationReport
     from .store.spark_store import SparkSource, SparkStore
 
 
 def open_store(
-    source: str | Path | dict | list | None = None,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation | None = None,
     *,
     hierarchy_spec: HierarchySpec | None = None,
     db: str | Path | None = None,
@@ -47,7 +50,10 @@ def open_store(
     threads: int | None = None,
 ) -> tuple[Store, list[str]]:
     """A store using the dataset of `source` (loaded, or found loaded) or, with no source, the
-    dataset stored in `db` (`dataset` chooses among several), with the hierarchy set.
+    dataset stored in `db` (`dataset` chooses among several), with the hierarchy set. A source
+    is a file path, transactions held in Python (a list, or a dict tid -> items), or (tid,
+    item) rows of a pyarrow Table or DuckDB relation (`tid_col`, `item_col`; an item column
+    may be a LIST); anything else is refused by its type (`SourceTypeError`, a `TypeError`).
 
     Returns the store and any warnings (collapsed duplicates, near-duplicate labels).
     """
@@ -112,14 +118,15 @@ class LoadSummary:
 
 
 def _source(
-    source: str | Path | dict | list,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation,
     format: str | None,
     table: str | None,
     tid_col: str | None,
     item_col: str | None,
     encoding: str | None,
-) -> load_mod.SourceSpec | dict | list:
-    """A file source as its checked spec; transactions held in Python as they are."""
+) -> load_mod.SourceSpec | dict | list | load_mod.Pairs:
+    """A file source as its checked spec; transactions held in Python as they are, (tid, item)
+    rows of a pyarrow Table or DuckDB relation as `Pairs`; anything else refused by its type."""
     if isinstance(source, (str, Path)):
         return load_mod.source_spec(
             source,
@@ -131,12 +138,14 @@ def _source(
         )
     if encoding is not None:
         raise ParamsError("--encoding applies to an INPUT file")
-    return source
+    if (format, table) != (None, None):
+        raise ParamsError("format and table apply to a file source")
+    return load_mod.in_memory(source, tid_col, item_col)
 
 
 def load(
     store: Store,
-    source: str | Path | dict | list,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation,
     *,
     format: str | None = None,
     table: str | None = None,
