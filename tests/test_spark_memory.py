@@ -55,3 +55,32 @@ def test_a_driver_memory_spark_cannot_start_with_is_refused_before_a_jvm(tmp_pat
     r = cli("anonymize", path, "--fanout", 2, "-a", "partition", "-k", 2, "--engine", "spark",
             "--memory-limit", "lots", "-q")  # fmt: skip
     assert r.code == ExitCode.USAGE and "not a size" in r.stderr, r.stderr
+
+
+class _Conf:
+    def get(self, key: str) -> str:
+        assert key == "spark.driver.memory"
+        return "953m"
+
+
+class _Session:
+    """As much of a SparkSession as the executor's error handling reads."""
+
+    class sparkContext:  # noqa: N801 - the attribute's name in PySpark
+        @staticmethod
+        def getConf() -> _Conf:
+            return _Conf()
+
+
+def test_the_executor_says_spark_out_of_memory_as_the_machines() -> None:
+    from types import SimpleNamespace
+
+    from setanon_sql.engine.spark import SparkExecutor
+
+    ex = SimpleNamespace(spark=_Session())
+    said = r"Spark ran out of memory \(its driver has 953m\)"
+    with pytest.raises(ResourceError, match=said), SparkExecutor.interruptible(ex):
+        raise RuntimeError(SPARK_OOM)
+    other = "TABLE_OR_VIEW_NOT_FOUND"
+    with pytest.raises(RuntimeError, match=other), SparkExecutor.interruptible(ex):
+        raise RuntimeError(f"[{other}] no table x")
