@@ -14,7 +14,8 @@ import typer
 from ..errors import ParamsError
 from . import options as o
 from .app import app
-from .rt import ItemSearchGiven, flags_named, item_hierarchy
+from .rt import ItemSearchGiven
+from .rt_flags import flags_named, item_hierarchy
 from .table import DEFAULT_W
 
 COLUMNS = ["run", "set_release", "class_size", "delta", "classes", "relational_ncp", "item_ncp", "seconds",
