@@ -26,12 +26,15 @@ from .store.hierarchy_spec import HierarchySpec, refuse_catalogue
 from .store.publish import RunOutputs, inputs_of
 
 if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
     from .measure.verify_disassociation import DisassociationReport
     from .store.spark_store import SparkSource, SparkStore
 
 
 def open_store(
-    source: str | Path | dict | list | None = None,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation | None = None,
     *,
     hierarchy_spec: HierarchySpec | None = None,
     db: str | Path | None = None,
@@ -47,7 +50,10 @@ def open_store(
     threads: int | None = None,
 ) -> tuple[Store, list[str]]:
     """A store using the dataset of `source` (loaded, or found loaded) or, with no source, the
-    dataset stored in `db` (`dataset` chooses among several), with the hierarchy set.
+    dataset stored in `db` (`dataset` chooses among several), with the hierarchy set. A source
+    is a file path, transactions held in Python (a list, or a dict tid -> items), or (tid,
+    item) rows of a pyarrow Table or DuckDB relation (`tid_col`, `item_col`; an item column
+    may be a LIST); anything else is refused by its type (`SourceTypeError`, a `TypeError`).
 
     Returns the store and any warnings (collapsed duplicates, near-duplicate labels).
     """
@@ -112,14 +118,15 @@ class LoadSummary:
 
 
 def _source(
-    source: str | Path | dict | list,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation,
     format: str | None,
     table: str | None,
     tid_col: str | None,
     item_col: str | None,
     encoding: str | None,
-) -> load_mod.SourceSpec | dict | list:
-    """A file source as its checked spec; transactions held in Python as they are."""
+) -> load_mod.SourceSpec | dict | list | load_mod.Pairs:
+    """A file source as its checked spec; transactions held in Python as they are, (tid, item)
+    rows of a pyarrow Table or DuckDB relation as `Pairs`; anything else refused by its type."""
     if isinstance(source, (str, Path)):
         return load_mod.source_spec(
             source,
@@ -131,12 +138,14 @@ def _source(
         )
     if encoding is not None:
         raise ParamsError("--encoding applies to an INPUT file")
-    return source
+    if (format, table) != (None, None):
+        raise ParamsError("format and table apply to a file source")
+    return load_mod.in_memory(source, tid_col, item_col)
 
 
 def load(
     store: Store,
-    source: str | Path | dict | list,
+    source: str | Path | dict | list | pa.Table | duckdb.DuckDBPyRelation,
     *,
     format: str | None = None,
     table: str | None = None,
@@ -246,10 +255,13 @@ def open_spark(
     master: str | None = None,
     warehouse: str | Path | None = None,
     spark: Any = None,
+    memory_limit: str | None = None,
 ) -> tuple[SparkStore, list[str]]:
     """Spark's `open_store`: a store for the run `params` will make (named by `--run` or, as
     on DuckDB, `run_<algorithm>_k<k>[_m<m>]`), the data and hierarchy loaded into its staged
-    database; use it with `anonymize` and close it (a context manager). Returns warnings too."""
+    database; use it with `anonymize` and close it (a context manager). Returns warnings too.
+    A session it starts gets `memory_limit` for its driver (default: DuckDB's share of the
+    machine's memory)."""
     from .store import spark_store
 
     spark_store.check_algorithm(get_algorithm(params.algorithm), on_engine("spark"))
@@ -258,6 +270,7 @@ def open_spark(
     return spark_store.open_run(
         source, spec, run=name, replace=params.replace,
         master=master or spark_store.DEFAULT_MASTER, warehouse=warehouse, spark=spark,
+        memory_limit=memory_limit,
     )  # fmt: skip
 
 

@@ -40,6 +40,10 @@ class ParamsError(SetAnonError):
     exit_code = ExitCode.USAGE
 
 
+class SourceTypeError(ParamsError, TypeError):
+    """A source of a kind the library does not read (a `TypeError` too, as Python's own)."""
+
+
 class InfeasibleError(SetAnonError):
     """No release satisfies the privacy model for these parameters on this data (k > |D|)."""
 

@@ -16,11 +16,10 @@ settings.register_profile("setanon", deadline=None)
 settings.load_profile("setanon")
 
 from helpers.papers import AB_TREE, FIG2_TX, TABLE2_TX  # noqa: E402
+from helpers.shared import SHARED, reason  # noqa: E402
 from helpers.stores import make_store  # noqa: E402
 
 from setanon_sql import Store  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 @pytest.fixture
@@ -39,8 +38,10 @@ def table2() -> Store:
 
 @pytest.fixture
 def shared_data() -> Path:
+    """The folder of the benchmark data beside the repository; the test skips without it
+    (`helpers.shared`: every test that reads that data asks there)."""
     if not SHARED.is_dir():
-        pytest.skip("../shared/data is not beside the repository")
+        pytest.skip(reason())
     return SHARED
 
 
@@ -56,6 +57,7 @@ def shared_data() -> Path:
 # with --durations=0 on ffa194b) joined them in the second round (#43).
 SPARK_MODULES = {"test_spark.py", "test_spark_cluster.py", "test_spark_lock.py"}
 SLOW = {
+    "tests/test_readme_fresh_clone.py::test_the_examples_that_read_data_run_from_a_clone_alone",
     "tests/test_rt_dis.py::test_every_release_passes_and_the_verifier_agrees_with_brute_force",
     "tests/test_cli.py::test_a_stored_run_can_be_listed_replayed_and_measured",
     "tests/test_cli.py::test_verify_and_metrics_say_whether_the_release_is_a_multiset",

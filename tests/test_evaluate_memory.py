@@ -8,14 +8,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-import pytest
+from helpers.shared import SHARED, needs_shared
 
 from setanon_sql.engine import limits
 from setanon_sql.engine.duckdb import Executor
 
-WV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "bms-webview-2.spmf.txt"
+WV2 = SHARED / "bms-webview-2.spmf.txt"
 SETANON = [sys.executable, "-m", "setanon_sql"]
 
 
@@ -53,7 +52,7 @@ def peak_rss(cmd: list[object]) -> int:
     return usage.ru_maxrss * 1024
 
 
-@pytest.mark.skipif(not WV2.exists(), reason="needs ../shared/data")
+@needs_shared(WV2.name)
 def test_evaluate_of_a_disassociation_stays_within_the_memory_limit(tmp_path) -> None:
     db = tmp_path / "w.duckdb"
     peak_rss([*SETANON, "anonymize", WV2, "-a", "disassociation", "-k", 5, "-m", 2,

@@ -193,8 +193,8 @@ def test_cli_class_size(tmp_path, classes):
 @pytest.mark.parametrize(
     ("extra", "code", "says"),
     [
-        (("--classes", "kmeans"), ExitCode.USAGE, "classes must be one of"),
-        (("--class-size", "1"), ExitCode.USAGE, "class_size must be"),
+        (("--classes", "kmeans"), ExitCode.USAGE, "--classes must be one of"),
+        (("--class-size", "1"), ExitCode.USAGE, "--class-size (1) must be at least k"),
         (("--class-size", "7"), ExitCode.INPUT, "class size 7 is larger than the table"),
         (("--classes", "cuts", "--sensitive", "sex", "--l", "2"), ExitCode.USAGE, "l-diversity"),
     ],

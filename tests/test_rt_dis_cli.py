@@ -80,7 +80,7 @@ def test_the_chunks_folder_says_what_was_suppressed_as_the_transaction_folder_do
         (("--set-release", "disassociate", "--item-search", "lift"), "--item-search"),
         (("--max-cluster", "5"), "--set-release disassociate"),
         (("--set-release", "disassociate", "--no-refine", "--joint-size", "4"), "--no-refine"),
-        (("--set-release", "disassociate", "--max-cluster", "1"), "max_cluster"),
+        (("--set-release", "disassociate", "--max-cluster", "1"), "--max-cluster must be"),
     ],
 )
 def test_what_does_not_apply_is_refused_and_nothing_written(tmp_path, extra, says):

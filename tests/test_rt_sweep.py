@@ -51,7 +51,7 @@ def test_sweep_points_are_the_runs_anonymize_rt_makes(tmp_path):
     [
         (("--class-size", "2", "--delta", "x"), "--delta wants numbers"),
         (("--class-size", "2", "--delta", "0.5,2"), "delta must be a relational NCP"),
-        (("--class-size", "1,2"), "class_size"),
+        (("--class-size", "1,2"), "--class-size (1) must be at least k"),
         (("--class-size", ""), "at least one size"),
         (("--class-size", "7"), "larger than the table"),
     ],

@@ -467,7 +467,6 @@ def test_a_failing_replacement_keeps_the_earlier_run(spark, tmp_path):
     ("extra", "message"),
     [
         (["--output-table", "rel"], "are DuckDB's"),
-        (["--memory-limit", "4GB"], "are DuckDB's"),
         (["--threads", "2"], "are DuckDB's"),
         (["--temp-dir", "."], "are DuckDB's"),
         (["--format", "csv"], "reads a Parquet INPUT or a Spark --table"),

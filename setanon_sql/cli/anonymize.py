@@ -142,11 +142,11 @@ def anonymize_cmd(
     )
     if engine == "spark":
         o.refuse_unless(
-            not (output_table is not None or dbo.settings_given or files),
-            "--engine spark writes a Parquet folder and sizes itself: --output-table, --files, "
-            "--memory-limit, --temp-dir and --threads are DuckDB's",
+            not (output_table is not None or (temp_dir, threads) != (None, None) or files),
+            "--engine spark writes a Parquet folder and sizes its tasks: --output-table, "
+            "--files, --temp-dir and --threads are DuckDB's (--memory-limit sizes its driver)",
         )
-        spark = (spark_master, spark_warehouse)
+        spark = (spark_master, spark_warehouse, memory_limit)
         summary = anonymize_spark(src, hier, db, spark, params, output, sql_log, per_transaction)
         return emit(summary, as_json, verdict_title(algorithm), quiet=quiet)
     read = inputs(src, hier, dbo)
@@ -248,7 +248,7 @@ def anonymize_spark(
     src: o.SourceOpts,
     hier: o.HierOpts,
     db: Path | None,
-    spark: tuple[str | None, Path | None],
+    spark: tuple[str | None, Path | None, str | None],
     params: Any,
     output: Path | None,
     sql_log: Path | None,
@@ -257,8 +257,9 @@ def anonymize_spark(
     """`anonymize --engine spark`: what does not apply refused before a JVM starts, then the
     one front door (`api.open_spark`, `api.anonymize`); the run in a Spark database, the
     release a Parquet folder (a row per item, or with `per_transaction` per transaction);
-    `spark` is the master and the warehouse."""
+    `spark` is the master, the warehouse and the driver's memory."""
     from .. import api
+    from ..engine.spark_session import driver_memory
     from ..store.publish import RunOutputs
     from ..store.spark_release import check_outputs
     from ..store.spark_store import SparkSource, check_run_name
@@ -293,8 +294,11 @@ def anonymize_spark(
         tid_col=src.tid_col or "tid",
         item_col=src.item_col or "item",
     )
-    master, warehouse = spark
-    store, notes = api.open_spark(source, spec, params, master=master, warehouse=warehouse)
+    master, warehouse, memory_limit = spark
+    driver_memory(memory_limit)  # a size the JVM cannot start with: refused before it starts
+    store, notes = api.open_spark(
+        source, spec, params, master=master, warehouse=warehouse, memory_limit=memory_limit
+    )
     with store:
         result = api.anonymize(store, params, outputs=outputs, read=read)
     warn(notes)

@@ -82,7 +82,10 @@ Db = Annotated[
 ]
 MemoryLimit = Annotated[
     str | None,
-    typer.Option("--memory-limit", help="DuckDB memory limit, e.g. 4GB (spills beyond)."),
+    typer.Option(
+        "--memory-limit",
+        help="DuckDB memory limit, e.g. 4GB (spills beyond); with --engine spark, its driver's.",
+    ),
 ]
 TempDir = Annotated[
     Path | None, typer.Option("--temp-dir", help="Folder for DuckDB's spill files.")

@@ -15,6 +15,18 @@ def console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def show(table: Any) -> None:
+    """A table on stdout, whole: on a terminal rich fits it to the window; into a pipe or a
+    file it gets the width it needs, where rich's 80 columns cut cells to `ad…`."""
+    from rich.measure import Measurement
+
+    out = console()
+    if not out.is_terminal:
+        wide = out.options.update_width(1 << 20)
+        out.width = max(out.width, Measurement.get(out, wide, table).maximum)
+    out.print(table)
+
+
 def warn(notes: list[str] | tuple[str, ...]) -> None:
     for note in notes:
         console(stderr=True).print(f"[yellow]warning:[/] {note}")
@@ -37,7 +49,7 @@ def emit(data: dict[str, Any], as_json: bool, title: str, *, quiet: bool = False
         if isinstance(value, dict):
             value = ", ".join(f"{a}={b}" for a, b in value.items())
         t.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
-    console().print(t)
+    show(t)
 
 
 def rows(records: list[dict[str, Any]], as_json: bool, title: str, columns: list[str]) -> None:
@@ -50,7 +62,7 @@ def rows(records: list[dict[str, Any]], as_json: bool, title: str, columns: list
     t = Table(*columns, title=title)
     for r in records:
         t.add_row(*[cell(r.get(c)) for c in columns])
-    console().print(t)
+    show(t)
 
 
 def cell(value: Any) -> str:

@@ -11,6 +11,7 @@ import typer
 
 from . import options as o
 from .app import app
+from .rt_flags import flags_named, item_hierarchy
 from .table import DEFAULT_W
 
 ItemSearchGiven = Annotated[str | None, o.ItemSearch.__metadata__[0]]
@@ -142,7 +143,6 @@ def anonymize_rt_cmd(
     from ..relational.rt_pairs import item_rows
     from ..store import outputs
     from ..store.database import Store
-    from ..store.hierarchy_spec import HierarchySpec
 
     o.refuse_unless(
         l is not None or sensitive is None,
@@ -185,11 +185,7 @@ def anonymize_rt_cmd(
     if joint_size is not None:
         set_options["joint_size"] = joint_size
     rows = item_rows(items_table, key, source) if items_table and key is not None else None
-    spec = HierarchySpec(
-        path=hierarchy, format=hierarchy_format, code_prefix=code_prefix,
-        encoding=hierarchy_encoding,
-    )  # fmt: skip
-    spec.check()
+    spec = item_hierarchy(hierarchy, hierarchy_format, code_prefix, hierarchy_encoding, dis)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     specs = o.taxonomies(taxonomy)
     read = [source, db, hierarchy, *o.taxonomy_files(specs)]
@@ -202,7 +198,7 @@ def anonymize_rt_cmd(
     if chunks_output is not None:
         outputs.check_folder(chunks_output, [*read, output], replace=replace)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
-    with Store(db, **dbo.settings()) as store:
+    with Store(db, **dbo.settings()) as store, flags_named():
         result = anonymize_rt(
             store, source, qi=qi, taxonomies=specs, items=items,
             hierarchy=spec, k=k, m=m, items_sep=items_sep, sensitive=sensitive, l=l,

@@ -15,6 +15,7 @@ from ..errors import ParamsError
 from . import options as o
 from .app import app
 from .rt import ItemSearchGiven
+from .rt_flags import flags_named, item_hierarchy
 from .table import DEFAULT_W
 
 COLUMNS = ["run", "set_release", "class_size", "delta", "classes", "relational_ncp", "item_ncp", "seconds",
@@ -102,22 +103,21 @@ def sweep_rt_cmd(
     verified (k, k^m) run (`run_rt_sweep_s500`, `run_rt_sweep_s100_d0_32`), and print the
     trade-off of relational against item NCP (and draw it, with --report)."""
     from ..store.database import Store
-    from ..store.hierarchy_spec import HierarchySpec
     from ..sweep_rt import sweep_rt
     from .judge import page
 
     set_options = _set_options(set_release, item_search, max_cluster)
     sizes = o.whole_numbers(class_size, "--class-size")
     o.refuse_unless(bool(sizes), "--class-size wants at least one size")
-    spec = HierarchySpec(path=hierarchy, format=hierarchy_format, encoding=hierarchy_encoding)
-    spec.check()
+    dis = set_release == "disassociate"
+    spec = item_hierarchy(hierarchy, hierarchy_format, None, hierarchy_encoding, dis)
     dbo = o.DbOpts(db, memory_limit, temp_dir, threads)
     specs = o.taxonomies(taxonomy)
     read = [source, db, hierarchy, *o.taxonomy_files(specs)]
     if report is not None:
         page(report, read, replace=replace)
     names = [c.strip() for c in columns.split(",")] if columns is not None else None
-    with Store(db, **dbo.settings()) as store:
+    with Store(db, **dbo.settings()) as store, flags_named():
         target = page(report, read, store, replace=replace) if report is not None else None
         found = sweep_rt(
             store, source, sizes=sizes, deltas=deltas(delta), replace=replace, qi=qi,

@@ -82,7 +82,7 @@ def default_memory_limit(total: int | None = None, available: int | None = None)
     return mib(max(MIN_BYTES, int(room * MEMORY_SHARE)))
 
 
-def check_memory_limit(text: str | None, total: int | None = None) -> None:
+def check_memory_limit(text: str | None, total: int | None = None) -> float | None:
     """Refuse a --memory-limit DuckDB would misread or cannot work under: a negative size is
     no limit at all to DuckDB (`-1GB` was taken silently), 0 or a few bytes make every
     statement fail (`0%` ended as an internal error), and a share above 100 % or a size above
@@ -90,13 +90,16 @@ def check_memory_limit(text: str | None, total: int | None = None) -> None:
 
     Example:
         >>> check_memory_limit("4GB", total=8 * 2**30)
+        4000000000.0
         >>> check_memory_limit("-1GB", total=8 * 2**30)
         Traceback (most recent call last):
         ...
         setanon_sql.errors.ParamsError: --memory-limit '-1GB' is negative (DuckDB would take it as no limit); give a size such as 4GB, 512MiB or 50%
+
+    Returns the size in bytes (None for no text).
     """
     if text is None:
-        return
+        return None
     hint = "give a size such as 4GB, 512MiB or 50%"
     found = _MEMORY.fullmatch(text)
     unit = found["unit"].lower() if found else ""
@@ -127,6 +130,7 @@ def check_memory_limit(text: str | None, total: int | None = None) -> None:
             f"--memory-limit {text!r} is more than this machine's memory ({mib(total)}); "
             "at most 100%"
         )
+    return size
 
 
 def spill_cap(temp_dir: str | Path, free: int | None = None) -> str:

@@ -32,7 +32,7 @@ from sqlglot import exp
 from ..errors import InputError, Terminated
 from . import interrupts, spark_local, spark_memory, sqlfiles
 from .log import Answer, Logged, Rows, StatementLog
-from .spark_session import session, shuffle_partitions
+from .spark_session import out_of_memory, session, shuffle_partitions
 from .spark_sql import (
     _SPARK_TYPES,
     COUNT,
@@ -128,7 +128,8 @@ class SparkExecutor(StatementLog):
     def interruptible(self) -> Iterator[None]:
         """Spark work that Ctrl-C or SIGTERM may stop (`interrupts.deferred`): a signal noted
         before it starts is raised at once, and the Spark error of a job it cancelled is the
-        interrupt itself, so every cleanup and the exit code treat it so."""
+        interrupt itself, so every cleanup and the exit code treat it so. Spark out of memory
+        is the machine's (`out_of_memory`: exit 5, one line), not a bug of ours."""
         interrupts.raise_pending()
         try:
             yield
@@ -136,6 +137,9 @@ class SparkExecutor(StatementLog):
             interrupts.raise_pending()
             if interrupts.was_terminated():
                 raise Terminated("terminated") from e
+            short = out_of_memory(e, self.spark.sparkContext.getConf().get("spark.driver.memory"))
+            if short is not None:
+                raise short from e
             raise
         interrupts.raise_pending()
 

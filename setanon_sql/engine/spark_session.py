@@ -4,11 +4,13 @@ partitions sized to the data."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from ..errors import InputError, ParamsError, ResourceError
+from . import limits
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -20,6 +22,7 @@ def session(
     warehouse: str | Path | None = None,
     app: str = "setanon-sql",
     config: Mapping[str, str] | None = None,
+    memory_limit: str | None = None,
 ) -> SparkSession:
     """A Spark session for the tool: UI off, few shuffle partitions (small local data; a run
     sizes them to its data, `shuffle_partitions`), tables written as Parquet under `warehouse`
@@ -30,12 +33,46 @@ def session(
     On a local master (or a cluster on this machine's loopback address) every component binds
     to 127.0.0.1 (`LOOPBACK`). The driver's JVM is started in a process session of its own
     (`start_gateway`), so that a signal sent to our process group stops the run through
-    Python's cleanup, not by killing the JVM under it."""
+    Python's cleanup, not by killing the JVM under it.
+
+    The driver's JVM gets `memory_limit` (`--memory-limit`), or the share of the machine's
+    memory DuckDB gets when none is given (`limits.default_memory_limit`): Spark's own default
+    of 1 GiB ran a Partition of 10^6 transactions out of memory. On a local master the driver
+    runs the tasks too, so this is the memory they share. It applies when this call starts the
+    JVM: a limit given to a process whose Spark already runs is refused."""
     try:
-        from pyspark import SparkConf
+        from pyspark import SparkConf, SparkContext
         from pyspark.sql import SparkSession
     except ImportError as e:  # pragma: no cover - pyspark is a declared extra
         raise InputError('--engine spark needs pyspark: pip install "setanon-sql[spark]"') from e
+    if memory_limit is not None and SparkContext._gateway is not None:
+        raise ParamsError(
+            "memory_limit sizes the Spark driver as it starts; this process's Spark already "
+            "runs (stop it first)"
+        )
+    settings = settings_for(master, warehouse, app, config, memory_limit)
+    start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
+    builder = SparkSession.builder
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("OFF" if not debugging() else "ERROR")
+    return spark
+
+
+def settings_for(
+    master: str,
+    warehouse: str | Path | None = None,
+    app: str = "setanon-sql",
+    config: Mapping[str, str] | None = None,
+    memory_limit: str | None = None,
+) -> dict[str, str]:
+    """The settings `session` starts Spark with (see there).
+
+    Example:
+        >>> settings_for("local[2]", memory_limit="3GB")["spark.driver.memory"]
+        '2861m'
+    """
     settings = {
         "spark.master": master,
         "spark.app.name": app,
@@ -52,6 +89,7 @@ def session(
         # instead of sorting both
         "spark.sql.join.preferSortMergeJoin": "false",
         **(LOOPBACK if on_loopback(master) else {}),
+        "spark.driver.memory": driver_memory(memory_limit),
     }
     if warehouse is not None:
         settings["spark.sql.warehouse.dir"] = str(Path(warehouse).resolve())
@@ -60,13 +98,58 @@ def session(
             f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
         )
     settings.update(config or {})
-    start_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())), master)
-    builder = SparkSession.builder
-    for key, value in settings.items():
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return settings
+
+
+def driver_memory(memory_limit: str | None) -> str:
+    """The driver's heap as the JVM takes it (`2861m`): `memory_limit` in DuckDB's units
+    (checked as DuckDB's is), or DuckDB's default share of the machine's memory.
+
+    Example:
+        >>> driver_memory("512MiB"), driver_memory("1GB")
+        ('512m', '953m')
+    """
+    if memory_limit is None:
+        memory_limit = limits.default_memory_limit() or "1GiB"
+    size = limits.check_memory_limit(memory_limit) or 0.0
+    if not math.isfinite(size):  # a share of a machine that does not say its memory
+        size = limits.MIN_BYTES
+    if size < DRIVER_MIN:
+        raise ParamsError(
+            f"--memory-limit {memory_limit!r} is below the {limits.mib(DRIVER_MIN)} Spark's "
+            "driver needs to start"
+        )
+    return f"{int(size) >> 20}m"
+
+
+DRIVER_MIN = 512 << 20  # Spark refuses a driver under 450 MiB ("System memory ... must be")
+
+
+# how the JVM and Spark say memory ran out (SparkOutOfMemoryError [UNABLE_TO_ACQUIRE_MEMORY],
+# java.lang.OutOfMemoryError: Java heap space / GC overhead limit exceeded)
+OUT_OF_MEMORY = ("OutOfMemoryError", "UNABLE_TO_ACQUIRE_MEMORY", "Java heap space",
+                 "GC overhead limit exceeded")  # fmt: skip
+
+
+def out_of_memory(e: BaseException, memory: str | None) -> ResourceError | None:
+    """Spark's out-of-memory error as the machine's (exit 5, one line naming the driver's
+    memory and the flag that sets it), or None for any other error. Spark wraps it in a job
+    failure whose message holds the task's stack; only its marker is looked for.
+
+    Example:
+        >>> out_of_memory(RuntimeError("[UNABLE_TO_ACQUIRE_MEMORY] Unable to acquire"), "953m")
+        ResourceError('Spark ran out of memory (its driver has 953m): give --memory-limit a larger size, or run on --engine duckdb, which spills to disk')
+        >>> out_of_memory(RuntimeError("[TABLE_OR_VIEW_NOT_FOUND]"), "953m") is None
+        True
+    """
+    text = str(e)
+    if not any(marker in text for marker in OUT_OF_MEMORY):
+        return None
+    has = f" (its driver has {memory})" if memory else ""
+    return ResourceError(
+        f"Spark ran out of memory{has}: give --memory-limit a larger size, or run on --engine "
+        "duckdb, which spills to disk"
+    )
 
 
 LOG_CONFIG = Path(__file__).with_name("spark_log4j2.properties")

@@ -67,7 +67,7 @@ from .rt_dis import (
 from .rt_dis_verify import RtDisReport, verify_rt_dis
 from .rt_merge import merge_classes
 from .rt_pairs import ItemRows, PairOutput, read_item_rows
-from .rt_sets import DEFAULT_SEP, SetColumn, km_in_classes, load_sets, set_column
+from .rt_sets import DEFAULT_SEP, SetColumn, described, km_in_classes, load_sets, set_column
 from .rt_topdown import km_topdown
 from .rt_verify import RtReport, verify_rt
 from .taxonomy import TaxonomySpec, measure, spec_files
@@ -117,7 +117,7 @@ def anonymize_rt(
     qi: Sequence[str],
     taxonomies: Mapping[str, TaxonomySpec],
     items: str,
-    hierarchy: HierarchySpec,
+    hierarchy: HierarchySpec | None,
     k: int,
     m: int,
     items_sep: str | None = None,
@@ -164,14 +164,19 @@ def anonymize_rt(
     `set_release` "disassociate" releases the set column disassociated inside every class
     (`rt_dis`; `set_options` are the disassociation's: max_cluster, min_split, refine,
     joint_size) instead of generalized: the classes may then be as small as k, and the
-    hierarchy only checks the items; with `output` its chunks go to the folder
-    `chunks_output` (both or neither). Every column is declared as for `anonymize_table`
-    (`keep`, `drop`; the set column and the key are declared by `items` and `item_rows`); the
-    release's rows are in the order of their released values, and a key (two tables) is
-    renumbered in that order, so neither says anything of the input's order."""
+    hierarchy (None: every item a leaf under one root) only checks the items; with `output`
+    its chunks go to the folder `chunks_output` (both or neither). Every column is declared as
+    for `anonymize_table` (`keep`, `drop`; the set column and the key are declared by `items`
+    and `item_rows`); the release's rows are in the order of their released values, and a key
+    (two tables) is renumbered in that order, so neither says anything of the input's order."""
     check_whole("k", k, 1, MAX_K)
     check_whole("m", m, 1, 16)
     size = k if class_size is None else class_size
+    if isinstance(size, int) and size < k:
+        raise ParamsError(
+            f"class_size ({size}) must be at least k ({k}): a class of fewer rows is not "
+            "k-anonymous"
+        )
     check_whole("class_size", size, k, MAX_K)
     if classes not in CLASSES:
         raise ParamsError(f"classes must be one of {', '.join(CLASSES)}, got {classes!r}")
@@ -206,7 +211,13 @@ def anonymize_rt(
             f"column {item_rows.key!r} cannot be both the key and a quasi-identifier, the "
             "sensitive or the items column"
         )
-    hierarchy.check()
+    if hierarchy is None and not dis:
+        raise ParamsError(
+            "a generalized set column needs its items' hierarchy (hierarchy); only "
+            "set_release='disassociate' releases them as they are"
+        )
+    if hierarchy is not None:
+        hierarchy.check()
     started = time.perf_counter()
     fn = measure("lm")
     name = runs.name_for(store, run_name, runs.default_base("rt", k, m, l=l))
@@ -217,7 +228,7 @@ def anonymize_rt(
     if dis:
         record |= {"set_options": dis_options}
     sep = DEFAULT_SEP if items_sep is None else items_sep
-    record |= {"items_sep": sep, "sensitive": sensitive, "hierarchy": hierarchy.describe()}
+    record |= {"items_sep": sep, "sensitive": sensitive, "hierarchy": described(hierarchy)}
     if item_rows is not None:
         record |= {"key": item_rows.key, "items_table": str(item_rows.path or item_rows.table)}
     if dis:
@@ -236,7 +247,8 @@ def anonymize_rt(
         algorithm=f"{CLASSES[classes]}+{'disassociation' if dis else ITEM_SEARCHES[item_search]}",
         replace=replace, outputs=out, dataset=dataset,
     ) as run:  # fmt: skip
-        hierarchy_file = [Path(hierarchy.path).resolve()] if hierarchy.path is not None else []
+        given = hierarchy.path if hierarchy is not None else None
+        hierarchy_file = [Path(given).resolve()] if given is not None else []
         record_read(store, run, [*spec_files(taxonomies.values()), *hierarchy_file])
         data = load_table(
             store, dataset, qi=qi, taxonomies=taxonomies, sensitive=sensitive, columns=columns,

@@ -93,15 +93,18 @@ class _Items:
         return [r[0] for r in self.store.run("rt_item_labels").rows]
 
     def build_fanout(self, fanout: int, *, by_support: bool) -> hierarchy.Hierarchy:
-        raise ParamsError("--fanout is not available with a set column yet: give --hierarchy")
+        raise ParamsError(
+            "a fan-out hierarchy is not available with a set column yet: give a hierarchy file"
+        )
 
 
 def load_sets(
-    store: Store, column: SetColumn, spec: HierarchySpec, source: str, *, copy: bool = True
+    store: Store, column: SetColumn, spec: HierarchySpec | None, source: str, *, copy: bool = True
 ) -> hierarchy.Hierarchy:
     """Read the set column of `rel_source` (or, without `copy`, the `rt_set` made from item
-    rows) into `rt_labels` and `rt_tx`, with the item hierarchy as `rt_node`; refuse empty
-    sets, blank items and items that are no leaf."""
+    rows) into `rt_labels` and `rt_tx`, with the item hierarchy as `rt_node` (no `spec`: every
+    item a leaf under one root, for a set column released as it is); refuse empty sets, blank
+    items and items that are no leaf."""
     if copy:
         query = set_column_copy(column.name)
         store.execute(ddl.create_table_as("rt_set", render(query)), step="rt_set")
@@ -115,7 +118,7 @@ def load_sets(
         store.run("rt_labels_from_list")
     else:
         store.run("rt_labels_from_quoted_text", quoting(column.sep))
-    tree = spec.build(_Items(store))
+    tree = spec.build(_Items(store)) if spec is not None else flat(_Items(store).item_labels())
     store.put_arrow("rt_node", node_table(tree))
     found = store.run("rt_label_problems").one()
     if found["blank"]:
@@ -135,6 +138,22 @@ def load_sets(
         )
     store.run("rt_make_tx")
     return tree
+
+
+def flat(items: list[str]) -> hierarchy.Hierarchy:
+    """Every item a leaf under one root: the items of a set column released as they are.
+
+    Example:
+        >>> flat(["b", "a"]).labels
+        ('*', 'a', 'b')
+    """
+    root = hierarchy.fresh_label(hierarchy.ROOT_LABEL, set(items))
+    return hierarchy.from_edges([(item, root) for item in items], source="the items as given")
+
+
+def described(spec: HierarchySpec | None) -> str:
+    """How the items' hierarchy was given, for the run's record."""
+    return spec.describe() if spec is not None else "none (items as given)"
 
 
 def node_table(tree: hierarchy.Hierarchy) -> pa.Table:

@@ -167,7 +167,9 @@ def _file_stat(source: load.SourceSpec) -> tuple[int, int | None]:
     return st.st_size, None if source.copy else st.st_mtime_ns
 
 
-def load_source(ex: Executor, reg: Registry, source: load.SourceSpec | dict | list) -> Loaded:
+def load_source(
+    ex: Executor, reg: Registry, source: load.SourceSpec | dict | list | load.Pairs
+) -> Loaded:
     """The dataset of this source: found in the registry, or read, fingerprinted and made."""
     reg.ensure()
     if isinstance(source, load.SourceSpec):

@@ -9,11 +9,12 @@ from typing import Any
 from ..engine.duckdb import Executor
 from .dataset import Loaded, load_source
 from .registry import Registry
-from .sources import SourceSpec
+from .sources import Pairs, SourceSpec
 from .tables import TableInput, load_table_source
 
-Source = SourceSpec | TableInput | dict[Any, Any] | list[Any]
-"""Transactions in a file (`SourceSpec`) or held in Python, or a table (`TableInput`)."""
+Source = SourceSpec | TableInput | dict[Any, Any] | list[Any] | Pairs
+"""Transactions in a file (`SourceSpec`) or held in Python (as baskets, or as (tid, item) rows
+of an Arrow table: `Pairs`), or a table (`TableInput`)."""
 
 
 def load_dataset(ex: Executor, reg: Registry, source: Source) -> Loaded:

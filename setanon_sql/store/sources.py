@@ -24,7 +24,7 @@ import duckdb
 from ..engine import ddl
 from ..engine.duckdb import Executor
 from ..engine.sqltext import qualified, split_qualified
-from ..errors import InputError, ParamsError, first_line
+from ..errors import InputError, ParamsError, SourceTypeError, first_line
 from . import textfile
 
 FORMATS = ("spmf", "lines", "csv", "parquet", "duckdb")
@@ -287,10 +287,88 @@ def _read_duckdb(ex: Executor, spec: SourceSpec) -> None:
         _read_long(ex, relation, spec.path, spec)
 
 
-def read_python(ex: Executor, transactions: dict[Any, list[Any]] | list[list[Any]]) -> None:
-    """Fill `source_pairs` from transactions held in Python: a list (tid = position) or a dict
-    tid -> items. Integer tids stay integers; other tids and every item become text."""
+@dataclass(frozen=True)
+class Pairs:
+    """(tid, item) rows held in Python as an Arrow table of `source_pairs`'s columns
+    (`tid_label`, `label`): read by DuckDB's Arrow scan, never row by row."""
+
+    table: Any  # pyarrow.Table
+
+
+def in_memory(
+    source: Any, tid_col: str | None, item_col: str | None
+) -> dict[Any, Any] | list[Any] | Pairs:
+    """Transactions held in Python as they are (a dict or a list), (tid, item) rows of a
+    pyarrow Table or DuckDB relation as `Pairs`; anything else refused by its type."""
+    if isinstance(source, (dict, list)):
+        if (tid_col, item_col) != (None, None):
+            raise ParamsError("tid_col and item_col name a table's columns, not a dict's or list's")
+        return source
+    pairs = arrow_pairs(source, tid_col or "tid", item_col or "item")
+    if pairs is None:
+        raise SourceTypeError(
+            f"a source of type {type(source).__name__} cannot be read: give a file path, a "
+            "pyarrow Table or DuckDB relation of (tid, item) rows, a dict tid -> items or a "
+            "list of transactions"
+        )
+    return pairs
+
+
+def arrow_pairs(data: Any, tid_col: str = "tid", item_col: str = "item") -> Pairs | None:
+    """The (tid, item) rows of a pyarrow Table or RecordBatch or a DuckDB relation (an item
+    column may be a LIST: a transaction a row); None for anything else. Integer tids stay
+    integers, other tids and every item become text.
+
+    Example:
+        >>> import pyarrow as pa
+        >>> arrow_pairs(pa.table({"tid": [1, 1, 2], "item": ["a", "b", "a"]})).table.num_rows
+        3
+        >>> arrow_pairs([[1, 2]]) is None
+        True
+    """
     import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(data, duckdb.DuckDBPyRelation):
+        data = data.arrow()  # a reader from DuckDB 1.4 on, a Table before
+    if isinstance(data, pa.RecordBatchReader):
+        data = data.read_all()
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    if not isinstance(data, pa.Table):
+        return None
+    for want, option in ((tid_col, "tid_col"), (item_col, "item_col")):
+        if want not in data.column_names:
+            raise InputError(
+                f"the table has no column {want!r}; its columns are "
+                f"{', '.join(map(repr, data.column_names))} (choose with {option})"
+            )
+    tids, items = data.column(tid_col).combine_chunks(), data.column(item_col).combine_chunks()
+    if pa.types.is_list(items.type) or pa.types.is_large_list(items.type):
+        tids = pc.take(tids, pc.list_parent_indices(items))
+        items = pc.list_flatten(items)
+    if pa.types.is_nested(items.type) or pa.types.is_nested(tids.type):
+        raise InputError(f"column {item_col!r} or {tid_col!r} is nested; cast it to text")
+    integral = pa.types.is_integer(tids.type)
+    return Pairs(
+        pa.table(
+            {
+                "tid_label": tids.cast(pa.int64() if integral else pa.string()),
+                "label": items.cast(pa.string()),
+            }
+        )
+    )
+
+
+def read_python(ex: Executor, transactions: dict[Any, list[Any]] | list[list[Any]] | Pairs) -> None:
+    """Fill `source_pairs` from transactions held in Python: a list (tid = position) or a dict
+    tid -> items, or (tid, item) rows (`Pairs`). Integer tids stay integers; other tids and
+    every item become text."""
+    import pyarrow as pa
+
+    if isinstance(transactions, Pairs):
+        ex.put_arrow("source_pairs", transactions.table, temp=True)
+        return
 
     items = transactions.items() if isinstance(transactions, dict) else enumerate(transactions)
     tids: list[Any] = []

@@ -233,23 +233,27 @@ def open_run(
     master: str = DEFAULT_MASTER,
     warehouse: str | Path | None = None,
     spark: Any = None,
+    memory_limit: str | None = None,
 ) -> tuple[SparkStore, list[str]]:
     """The store of the Spark run `run`, its data and hierarchy loaded into its staging
     database (checked first under the run's lock: an earlier run is replaced only with
     `replace`), and warnings. Until the store is closed Ctrl-C and SIGTERM are deferred
     (`interrupts.deferred`: Py4J must not be left mid-answer). With no `spark` session given,
-    the active one is used, or one is started on `master` and stopped by `close`."""
+    the active one is used, or one is started on `master` (its driver given `memory_limit`)
+    and stopped by `close`."""
     from pyspark.sql import SparkSession
 
     from ..engine.spark import session
 
     check_run_name(run)
+    if spark is not None and memory_limit is not None:
+        raise ParamsError("memory_limit sizes a Spark session this call starts, not one given")
     held = ExitStack()
     store: SparkStore | None = None
     try:
         if spark is None:
             own = SparkSession.getActiveSession() is None  # stop only what we start
-            spark = session(master, warehouse=warehouse)
+            spark = session(master, warehouse=warehouse, memory_limit=memory_limit)
             if own:
                 held.callback(spark.stop)
         staged = StagedRun(spark, run, replace)
