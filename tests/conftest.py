@@ -58,6 +58,10 @@ def shared_data() -> Path:
 SPARK_MODULES = {"test_spark.py", "test_spark_cluster.py", "test_spark_lock.py"}
 SLOW = {
     "tests/test_readme_fresh_clone.py::test_the_examples_that_read_data_run_from_a_clone_alone",
+    # a hypothesis search against every reconstruction of a (k, k^m) table release (about 60 s)
+    "tests/test_rt_estimate_bounds.py::test_bounds_are_the_least_and_most_support_over_the_reconstructions",
+    # 30 + 30 runs of dpsets with OpenDP's noise, the lone item's release frequency
+    "tests/test_dp_mechanism.py::test_the_lone_items_release_is_as_likely_as_epsilon_allows_with_a_catalogue",
     "tests/test_rt_dis.py::test_every_release_passes_and_the_verifier_agrees_with_brute_force",
     "tests/test_cli.py::test_a_stored_run_can_be_listed_replayed_and_measured",
     "tests/test_cli.py::test_verify_and_metrics_say_whether_the_release_is_a_multiset",
