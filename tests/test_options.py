@@ -361,6 +361,9 @@ RULES: dict[str, dict[str, tuple]] = {
         "--sep": refused("--sep", ""),
         "--hierarchy": acts("the generalized release's hierarchy"),
         "--synthetic": refused("--synthetic"),  # with -H, which a synthetic release needs not
+        "--items": acts("the set column of anonymize-rt's table release"),
+        "--items-sep": refused("--items-sep", ";"),  # without --items
+        "--taxonomy": refused("-t", "a=x.csv"),  # without --items
         "--memory-limit": acts("DuckDB's memory limit"),
         "--threads": acts("DuckDB's threads"),
         "--json": acts("prints JSON"),

@@ -132,7 +132,8 @@ def test_process_substitution_anonymizes_and_names_the_path_given(tmp_path) -> N
     done = run(["bash", "-c", line])
     assert done.returncode == 0, done.stderr
     assert out.read_text().startswith("tid,item")
-    done = run(["bash", "-c", line.replace(f"cat {data}", "printf '1\\n\\n2\\n'")])
+    empty = line.replace(f"cat {data}", "printf '1\\n\\n2\\n'")
+    done = run(["bash", "-c", empty.replace(str(out), str(tmp_path / "r2.csv"))])
     assert done.returncode == 3
     assert re.fullmatch(
         rb"error: /dev/fd/\d+: empty transaction\(s\) on line\(s\) \[2\]\n", done.stderr
