@@ -88,5 +88,5 @@ def test_cli_item_search(tmp_path):
     assert r.json()["item_ncp"] == pytest.approx(0.4) and r.json()["verified"]["ok"]
     out = tmp_path / "rel.csv"
     r = cli(*base, "--item-search", "greedy", "-o", out)
-    assert r.code == ExitCode.USAGE and "item_search must be one of" in r.stderr
+    assert r.code == ExitCode.USAGE and "--item-search must be one of" in r.stderr
     assert not out.exists()
